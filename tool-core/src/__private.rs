@@ -1,0 +1,40 @@
+//! What generated code reaches for, and nothing users should name: re-exported crates (so
+//! users need not depend on them), the shim steps and the keyword checks.
+
+pub use inventory;
+pub use serde;
+pub use serde_json;
+
+pub use crate::args::{coerce_object, validate_object};
+pub use crate::check::{self, Bound, EnumSet, Pattern};
+pub use crate::dispatch::{call, call_async, decode, ready};
+pub use crate::param::wrong_type;
+pub use crate::registry::Registration;
+pub use crate::render;
+pub use crate::shape::{
+    Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
+};
+
+use crate::args::ToolArgs;
+use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
+use crate::tool::IntoToolOutput;
+
+/// Spanned at a `#[param]` keyword: the field must be a string type.
+pub const fn assert_string<T: ?Sized + StringParam>() {}
+/// Spanned at a `#[param]` keyword: the field must be a number type.
+pub const fn assert_number<T: ?Sized + NumberParam>() {}
+/// Spanned at a `#[param]` keyword: the field must be a float type.
+pub const fn assert_float<T: ?Sized + FloatParam>() {}
+/// Spanned at a `#[param]` keyword: the field must be `bool`.
+pub const fn assert_bool<T: ?Sized + BoolParam>() {}
+/// Spanned at a `#[param]` keyword: the field must be a sequence type.
+pub const fn assert_array<T: ?Sized + ArrayParam>() {}
+/// Spanned at a field type: it must have a schema.
+pub const fn assert_param<T: ?Sized + ToolParam>() {}
+/// Spanned at a `#[tool]` fn's argument type.
+pub const fn assert_args<T: ToolArgs>() {}
+/// Spanned at a `#[tool]` fn's return type.
+pub const fn assert_output<T: IntoToolOutput>() {}
+
+/// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
+pub const fn assert_flatten<T: ToolArgs>() {}

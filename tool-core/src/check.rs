@@ -1,0 +1,300 @@
+//! The keyword checks that generated validators call, one function per `#[param]` keyword.
+//!
+//! Semantics follow JSON Schema draft 2020-12: a keyword ignores values of other types (the
+//! type check reports those), lengths count Unicode code points, `enum` and `uniqueItems`
+//! use JSON equality (`1 == 1.0`), and `pattern` is an unanchored search.
+
+use core::cmp::Ordering;
+use core::fmt;
+use std::sync::OnceLock;
+
+use serde_json::{Number, Value};
+
+pub use crate::format::format;
+use crate::violation::{Pointer, Violations, preview};
+
+/// A numeric bound written in a `#[param]` attribute, kept exact when it is an integer.
+#[derive(Debug, Clone, Copy)]
+pub enum Bound {
+    /// An integer literal.
+    Int(i128),
+    /// A literal with a fraction or exponent.
+    Float(f64),
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bound::Int(n) => write!(f, "{n}"),
+            Bound::Float(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// Compares a JSON number with a bound, exactly when both are integers.
+#[must_use]
+pub fn compare(number: &Number, bound: Bound) -> Option<Ordering> {
+    let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
+    match (exact, bound) {
+        (Some(n), Bound::Int(b)) => Some(n.cmp(&b)),
+        #[allow(clippy::cast_precision_loss)] // a float bound is compared as a float
+        (Some(n), Bound::Float(b)) => (n as f64).partial_cmp(&b),
+        #[allow(clippy::cast_precision_loss)]
+        (None, Bound::Int(b)) => number.as_f64()?.partial_cmp(&(b as f64)),
+        (None, Bound::Float(b)) => number.as_f64()?.partial_cmp(&b),
+    }
+}
+
+fn number_rule(
+    value: &Value,
+    bound: Bound,
+    at: &Pointer,
+    out: &mut Violations,
+    keyword: &'static str,
+    symbol: &str,
+    holds: fn(Ordering) -> bool,
+) {
+    if let Value::Number(number) = value {
+        if !compare(number, bound).is_some_and(holds) {
+            out.push(at, keyword, format!("must be {symbol} {bound}, got {number}"));
+        }
+    }
+}
+
+/// `minimum`: the number is `>= bound`.
+pub fn minimum(value: &Value, bound: Bound, at: &Pointer, out: &mut Violations) {
+    number_rule(value, bound, at, out, "minimum", ">=", Ordering::is_ge);
+}
+
+/// `maximum`: the number is `<= bound`.
+pub fn maximum(value: &Value, bound: Bound, at: &Pointer, out: &mut Violations) {
+    number_rule(value, bound, at, out, "maximum", "<=", Ordering::is_le);
+}
+
+/// `exclusiveMinimum`: the number is `> bound`.
+pub fn exclusive_minimum(value: &Value, bound: Bound, at: &Pointer, out: &mut Violations) {
+    number_rule(value, bound, at, out, "exclusiveMinimum", ">", Ordering::is_gt);
+}
+
+/// `exclusiveMaximum`: the number is `< bound`.
+pub fn exclusive_maximum(value: &Value, bound: Bound, at: &Pointer, out: &mut Violations) {
+    number_rule(value, bound, at, out, "exclusiveMaximum", "<", Ordering::is_lt);
+}
+
+/// `multipleOf`: the number divided by `factor` is an integer.
+pub fn multiple_of(value: &Value, factor: Bound, at: &Pointer, out: &mut Violations) {
+    let Value::Number(number) = value else { return };
+    let holds = match (number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from)), factor) {
+        (Some(n), Bound::Int(f)) => f != 0 && n % f == 0,
+        _ => {
+            #[allow(clippy::cast_precision_loss)]
+            let f = match factor {
+                Bound::Int(f) => f as f64,
+                Bound::Float(f) => f,
+            };
+            let quotient = number.as_f64().unwrap_or(f64::NAN) / f;
+            // The quotient of two binary fractions is rarely exact (0.0075 / 0.0001), so a
+            // relative tolerance decides; an overflowing quotient is never a multiple.
+            quotient.is_finite() && (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
+        }
+    };
+    if !holds {
+        out.push(at, "multipleOf", format!("must be a multiple of {factor}, got {number}"));
+    }
+}
+
+/// `minLength`: the string has at least `min` code points.
+pub fn min_length(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::String(text) = value {
+        let count = text.chars().count() as u64;
+        if count < min {
+            out.push(
+                at,
+                "minLength",
+                format!("must be at least {min} characters long, got {count}: {}", preview(value)),
+            );
+        }
+    }
+}
+
+/// `maxLength`: the string has at most `max` code points.
+pub fn max_length(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::String(text) = value {
+        let count = text.chars().count() as u64;
+        if count > max {
+            out.push(
+                at,
+                "maxLength",
+                format!("must be at most {max} characters long, got {count}: {}", preview(value)),
+            );
+        }
+    }
+}
+
+/// A `pattern`, compiled on first use and shared by every call after it.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Result<regex::Regex, String>>,
+}
+
+impl Pattern {
+    /// A pattern from its source; `#[param(pattern)]` has already checked that it compiles.
+    #[must_use]
+    pub const fn new(source: &'static str) -> Self {
+        Pattern { source, compiled: OnceLock::new() }
+    }
+
+    /// `pattern`: the regex matches somewhere in the string.
+    pub fn check(&self, value: &Value, at: &Pointer, out: &mut Violations) {
+        let Value::String(text) = value else { return };
+        match self.compiled.get_or_init(|| regex::Regex::new(self.source).map_err(|e| e.to_string())) {
+            Ok(regex) if regex.is_match(text) => {}
+            Ok(_) => {
+                out.push(at, "pattern", format!("must match the pattern {:?}, got {}", self.source, preview(value)))
+            }
+            Err(error) => out.push(at, "pattern", format!("the pattern {:?} does not compile: {error}", self.source)),
+        }
+    }
+}
+
+/// An `enum` list, parsed from its JSON text on first use.
+#[derive(Debug)]
+pub struct EnumSet {
+    json: &'static str,
+    values: OnceLock<Vec<Value>>,
+}
+
+impl EnumSet {
+    /// The set from its JSON array text, as `#[param(enum = [..])]` rendered it.
+    #[must_use]
+    pub const fn new(json: &'static str) -> Self {
+        EnumSet { json, values: OnceLock::new() }
+    }
+
+    /// `enum`: the value equals one of the set (JSON equality). `null` passes when the field
+    /// is optional, since the schema then lists `null` too.
+    pub fn check(&self, value: &Value, nullable: bool, at: &Pointer, out: &mut Violations) {
+        if nullable && value.is_null() {
+            return;
+        }
+        let values = self.values.get_or_init(|| serde_json::from_str(self.json).unwrap_or_default());
+        if !values.iter().any(|allowed| json_equal(allowed, value)) {
+            out.push(at, "enum", format!("must be one of {}, got {}", self.json, preview(value)));
+        }
+    }
+}
+
+/// `minItems`: the array has at least `min` elements.
+pub fn min_items(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::Array(items) = value {
+        if (items.len() as u64) < min {
+            out.push(at, "minItems", format!("must have at least {min} items, got {}", items.len()));
+        }
+    }
+}
+
+/// `maxItems`: the array has at most `max` elements.
+pub fn max_items(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::Array(items) = value {
+        if items.len() as u64 > max {
+            out.push(at, "maxItems", format!("must have at most {max} items, got {}", items.len()));
+        }
+    }
+}
+
+/// `uniqueItems`: no two elements are equal (JSON equality).
+pub fn unique_items(value: &Value, at: &Pointer, out: &mut Violations) {
+    if let Value::Array(items) = value {
+        unique_items_in(items, at, out);
+    }
+}
+
+pub(crate) fn unique_items_in(items: &[Value], at: &Pointer, out: &mut Violations) {
+    if let Some((first, second)) = first_duplicate(items) {
+        out.push(
+            at,
+            "uniqueItems",
+            format!("items must be unique, but items {first} and {second} are equal: {}", preview(&items[second])),
+        );
+    }
+}
+
+fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
+    // Pairwise comparison is fastest for short arrays; long ones hash a canonical form so
+    // that a hostile array cannot make this quadratic.
+    const PAIRWISE_UP_TO: usize = 32;
+    if items.len() <= PAIRWISE_UP_TO {
+        for (j, b) in items.iter().enumerate() {
+            if let Some(i) = items[..j].iter().position(|a| json_equal(a, b)) {
+                return Some((i, j));
+            }
+        }
+        return None;
+    }
+    let mut seen = std::collections::HashMap::with_capacity(items.len());
+    for (j, item) in items.iter().enumerate() {
+        let mut key = String::new();
+        canonical(item, &mut key);
+        if let Some(&i) = seen.get(&key) {
+            return Some((i, j));
+        }
+        seen.insert(key, j);
+    }
+    None
+}
+
+/// A text form equal for JSON-equal values: integral numbers lose `.0`, keys are sorted.
+fn canonical(value: &Value, out: &mut String) {
+    use fmt::Write as _;
+    match value {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e18 => {
+                #[allow(clippy::cast_possible_truncation)] // integral and in range, checked above
+                let _ = write!(out, "{}", f as i64);
+            }
+            _ => {
+                let _ = write!(out, "{n}");
+            }
+        },
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for key in keys {
+                let _ = write!(out, "{}:", Value::String(key.clone()));
+                canonical(&map[key.as_str()], out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
+}
+
+/// JSON equality: numbers compare by value (`1 == 1.0`), objects ignore key order.
+#[must_use]
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+            (Some(x), Some(y), _, _) => x == y,
+            (_, _, Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}

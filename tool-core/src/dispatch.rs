@@ -1,0 +1,144 @@
+//! The steps of a dispatch shim: parse, (coerce,) validate, deserialize, call with panics
+//! caught. `#[tool]` emits a shim that calls these in order; nothing here reads a schema.
+
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll};
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use serde_json::Value;
+
+use crate::args::ToolArgs;
+use crate::error::ToolError;
+use crate::tool::{Arguments, DecodeOptions, IntoToolOutput, ToolFuture, ToolOutput};
+use crate::violation::{Pointer, Violation, Violations};
+
+/// Parses, checks and deserializes a tool's arguments.
+///
+/// # Errors
+/// [`ToolError::InvalidJson`] for text that is not JSON or exceeds
+/// [`DecodeOptions::max_argument_bytes`]; [`ToolError::InvalidArguments`] with every
+/// violation otherwise.
+pub fn decode<A: ToolArgs>(
+    tool: &'static str,
+    arguments: Arguments<'_>,
+    options: &DecodeOptions,
+) -> Result<A, ToolError> {
+    let mut value = match arguments {
+        Arguments::Value(value) => value,
+        Arguments::Text(text) => parse(text, options)?,
+    };
+    if options.lenient {
+        A::coerce(&mut value);
+    }
+    let mut violations = Violations::new();
+    A::validate(&mut value, &mut Pointer::root(), &mut violations);
+    if !violations.is_empty() {
+        return Err(ToolError::InvalidArguments { tool, violations });
+    }
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let mut violations = Violations::new();
+        violations.push_violation(Violation {
+            path: pointer_of(error.path()),
+            keyword: "deserialize",
+            message: error.inner().to_string(),
+        });
+        ToolError::InvalidArguments { tool, violations }
+    })
+}
+
+fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
+    if text.len() > options.max_argument_bytes {
+        return Err(ToolError::InvalidJson {
+            message: format!(
+                "{} bytes is more than the {} bytes this registry accepts",
+                text.len(),
+                options.max_argument_bytes
+            ),
+        });
+    }
+    serde_json::from_str(text).map_err(|error| ToolError::InvalidJson { message: error.to_string() })
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = Pointer::root();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => {
+                pointer.push_index(*index);
+            }
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                pointer.push_key(key);
+            }
+            Segment::Unknown => {
+                pointer.push_key("?");
+            }
+        }
+    }
+    pointer.as_str().to_owned()
+}
+
+/// Runs a plain tool fn, turning its output, its `Err` and its panic into a result.
+///
+/// # Errors
+/// [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`] for a panic.
+pub fn call<O: IntoToolOutput>(tool: &'static str, f: impl FnOnce() -> O) -> Result<ToolOutput, ToolError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(output) => finish(tool, output),
+        Err(payload) => Err(panicked(tool, &*payload)),
+    }
+}
+
+/// Wraps an async tool fn's future so that its output, `Err` and panic become a result.
+pub fn call_async<'a, F>(tool: &'static str, future: F) -> ToolFuture<'a>
+where
+    F: Future + Send + 'a,
+    F::Output: IntoToolOutput,
+{
+    let guarded = CatchUnwind(Box::pin(future));
+    Box::pin(async move {
+        match guarded.await {
+            Ok(output) => finish(tool, output),
+            Err(payload) => Err(panicked(tool, &*payload)),
+        }
+    })
+}
+
+/// An error result as an already finished future (a decode failure of an async tool).
+#[must_use]
+pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
+    Box::pin(core::future::ready(result))
+}
+
+fn finish<O: IntoToolOutput>(tool: &'static str, output: O) -> Result<ToolOutput, ToolError> {
+    output.into_tool_output().map_err(|message| ToolError::Failed { tool, message })
+}
+
+fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {
+    let message = if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic with a non-string payload".to_owned()
+    };
+    ToolError::Panicked { tool, message }
+}
+
+/// Polls a future inside `catch_unwind`, so a panicking async tool yields an error.
+struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(output)) => Poll::Ready(Ok(output)),
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! [`ToolError`]: everything that can go wrong between a model's tool call and its result.
+
+use core::fmt;
+
+use crate::violation::Violations;
+
+/// Why a tool call produced no output. Each variant renders to text that tells the model
+/// what to change ([`ToolError::to_string`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// No tool has this name.
+    UnknownTool {
+        /// The name the model asked for.
+        name: String,
+        /// Every registered name, sorted.
+        available: Vec<String>,
+    },
+    /// The arguments are not JSON (or are larger than the registry accepts).
+    InvalidJson {
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// The arguments are JSON but break the schema: every violation found.
+    InvalidArguments {
+        /// The tool called.
+        tool: &'static str,
+        /// Every violation, each with its JSON pointer.
+        violations: Violations,
+    },
+    /// The tool ran and returned `Err`; the text is the error's `Display`.
+    Failed {
+        /// The tool called.
+        tool: &'static str,
+        /// The error's `Display` output.
+        message: String,
+    },
+    /// The tool panicked; the panic was caught and the process goes on.
+    Panicked {
+        /// The tool called.
+        tool: &'static str,
+        /// The panic payload, when it was a string.
+        message: String,
+    },
+    /// An `async` tool was called through the blocking [`Registry::call`](crate::Registry::call).
+    RequiresAsync {
+        /// The tool called.
+        tool: &'static str,
+    },
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::UnknownTool { name, available } => {
+                write!(f, "unknown tool {name:?}; the available tools are: ")?;
+                for (i, tool) in available.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    f.write_str(tool)?;
+                }
+                Ok(())
+            }
+            ToolError::InvalidJson { message } => {
+                write!(f, "the arguments are not valid JSON ({message}); send a JSON object")
+            }
+            ToolError::InvalidArguments { tool, violations } => {
+                write!(f, "invalid arguments for tool {tool:?}; fix these and call it again:\n{violations}")
+            }
+            ToolError::Failed { tool, message } => write!(f, "tool {tool:?} failed: {message}"),
+            ToolError::Panicked { tool, message } => {
+                write!(f, "tool {tool:?} crashed ({message}); this is a bug in the tool, not in your call")
+            }
+            ToolError::RequiresAsync { tool } => {
+                write!(f, "tool {tool:?} is async and must be called with `call_async`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ToolError {}

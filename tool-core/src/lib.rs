@@ -1,0 +1,38 @@
+#![doc = include_str!("../../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+pub mod check;
+mod coerce;
+mod context;
+mod dispatch;
+mod error;
+mod format;
+mod param;
+mod registry;
+pub mod render;
+pub mod schema;
+mod shape;
+mod tool;
+mod violation;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use crate::args::{NoArgs, ToolArgs};
+pub use crate::context::{CancellationToken, Progress, State, ToolContext};
+pub use crate::error::ToolError;
+pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
+pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
+pub use crate::schema::Schema;
+pub use crate::tool::{
+    Arguments, AsyncHandler, DecodeOptions, Handler, IntoToolOutput, Json, SyncHandler, Tool, ToolDef, ToolFuture,
+    ToolOutput,
+};
+pub use crate::violation::{Pointer, Violation, Violations};
+
+pub use crate::param::MapKey;
+
+#[cfg(feature = "macros")]
+pub use tool_macros::{ToolArgs, tool};

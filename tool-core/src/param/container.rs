@@ -1,0 +1,202 @@
+//! [`ToolParam`] for containers: `Option`, sequences, sets, string-keyed maps and smart
+//! pointers. Each asks its element type for the element's schema and checks.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam, wrong_type};
+use crate::check;
+use crate::schema::Schema;
+use crate::violation::{Pointer, Violations};
+
+impl<T: ToolParam> ToolParam for Option<T> {
+    const SCHEMA: Schema = Schema::Nullable(&T::SCHEMA);
+    const OPTIONAL: bool = true;
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        if !value.is_null() {
+            T::validate(value, at, out);
+        }
+    }
+
+    fn coerce(value: &mut Value) {
+        if !value.is_null() {
+            T::coerce(value);
+        }
+    }
+}
+
+// A keyword on an `Option<T>` field applies to the `T` inside.
+impl<T: StringParam> StringParam for Option<T> {}
+impl<T: NumberParam> NumberParam for Option<T> {}
+impl<T: FloatParam> FloatParam for Option<T> {}
+impl<T: BoolParam> BoolParam for Option<T> {}
+impl<T: ArrayParam> ArrayParam for Option<T> {}
+
+fn validate_array<T: ToolParam>(
+    value: &mut Value,
+    unique_items: bool,
+    length: Option<usize>,
+    at: &mut Pointer,
+    out: &mut Violations,
+) {
+    let Value::Array(items) = value else {
+        return wrong_type(value, "an array", at, out);
+    };
+    if let Some(length) = length {
+        if items.len() < length {
+            out.push(at, "minItems", format!("must have exactly {length} items, got {}", items.len()));
+        } else if items.len() > length {
+            out.push(at, "maxItems", format!("must have exactly {length} items, got {}", items.len()));
+        }
+    }
+    for (index, item) in items.iter_mut().enumerate() {
+        let mark = at.push_index(index);
+        T::validate(item, at, out);
+        at.truncate(mark);
+    }
+    if unique_items {
+        check::unique_items_in(items, at, out);
+    }
+}
+
+fn coerce_array<T: ToolParam>(value: &mut Value) {
+    if let Value::Array(items) = value {
+        items.iter_mut().for_each(T::coerce);
+    }
+}
+
+macro_rules! sequences {
+    ($($ty:ty, unique = $unique:expr, [$($bounds:tt)*];)*) => {$(
+        impl<T: ToolParam $($bounds)*> ToolParam for $ty {
+            const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: $unique, length: None };
+
+            fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+                validate_array::<T>(value, $unique, None, at, out);
+            }
+
+            fn coerce(value: &mut Value) {
+                coerce_array::<T>(value);
+            }
+        }
+
+        impl<T: ToolParam $($bounds)*> ArrayParam for $ty {}
+    )*};
+}
+
+sequences! {
+    Vec<T>, unique = false, [];
+    VecDeque<T>, unique = false, [];
+    Box<[T]>, unique = false, [];
+    BTreeSet<T>, unique = true, [];
+}
+
+impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
+    const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: true, length: None };
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        validate_array::<T>(value, true, None, at, out);
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce_array::<T>(value);
+    }
+}
+
+impl<T: ToolParam, S> ArrayParam for HashSet<T, S> {}
+
+impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
+    const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: false, length: Some(N) };
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        validate_array::<T>(value, false, Some(N), at, out);
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce_array::<T>(value);
+    }
+}
+
+impl<T: ToolParam, const N: usize> ArrayParam for [T; N] {}
+
+/// Types that a JSON object key deserializes into.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the key of a map parameter",
+    label = "JSON object keys are strings",
+    note = "use `String` keys"
+)]
+pub trait MapKey {}
+
+impl MapKey for String {}
+impl MapKey for Box<str> {}
+impl MapKey for Cow<'_, str> {}
+
+fn validate_map<V: ToolParam>(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+    let Value::Object(map) = value else {
+        return wrong_type(value, "an object", at, out);
+    };
+    for (key, item) in map.iter_mut() {
+        let mark = at.push_key(key);
+        V::validate(item, at, out);
+        at.truncate(mark);
+    }
+}
+
+fn coerce_map<V: ToolParam>(value: &mut Value) {
+    if let Value::Object(map) = value {
+        map.values_mut().for_each(V::coerce);
+    }
+}
+
+impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
+    const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        validate_map::<V>(value, at, out);
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce_map::<V>(value);
+    }
+}
+
+impl<K: MapKey, V: ToolParam> ToolParam for BTreeMap<K, V> {
+    const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        validate_map::<V>(value, at, out);
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce_map::<V>(value);
+    }
+}
+
+macro_rules! transparent {
+    ($($ty:ident),*) => {$(
+        impl<T: ToolParam> ToolParam for $ty<T> {
+            const SCHEMA: Schema = T::SCHEMA;
+            const OPTIONAL: bool = T::OPTIONAL;
+
+            fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+                T::validate(value, at, out);
+            }
+
+            fn coerce(value: &mut Value) {
+                T::coerce(value);
+            }
+        }
+
+        impl<T: StringParam> StringParam for $ty<T> {}
+        impl<T: NumberParam> NumberParam for $ty<T> {}
+        impl<T: FloatParam> FloatParam for $ty<T> {}
+        impl<T: BoolParam> BoolParam for $ty<T> {}
+        impl<T: ArrayParam> ArrayParam for $ty<T> {}
+    )*};
+}
+
+transparent!(Box, Arc, Rc);

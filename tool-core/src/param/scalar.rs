@@ -1,0 +1,165 @@
+//! [`ToolParam`] for scalars: integers (with their Rust range), floats, `bool`, strings,
+//! `char` and `serde_json::Value`.
+
+use std::borrow::Cow;
+
+use serde_json::{Number, Value};
+
+use super::{BoolParam, FloatParam, NumberParam, StringParam, ToolParam, wrong_type};
+use crate::coerce;
+use crate::schema::Schema;
+use crate::violation::{Pointer, Violations};
+
+/// Checks an integer against the Rust type's range, rewriting an integral float (`3.0`) to
+/// the integer it equals, since JSON Schema counts it as an integer and serde does not.
+fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointer, out: &mut Violations) {
+    let Value::Number(number) = value else {
+        return wrong_type(value, "an integer", at, out);
+    };
+    let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
+    let integer = match exact {
+        Some(integer) => integer,
+        None => {
+            let float = number.as_f64().unwrap_or(f64::NAN);
+            if float.fract() != 0.0 || !float.is_finite() {
+                return wrong_type(value, "an integer", at, out);
+            }
+            #[allow(clippy::cast_precision_loss)] // the type bounds are compared as floats here
+            let (low, high) = (minimum as f64, maximum as f64);
+            if float < low {
+                return out.push(at, "minimum", format!("must be >= {minimum}, got {number}"));
+            }
+            if float > high {
+                return out.push(at, "maximum", format!("must be <= {maximum}, got {number}"));
+            }
+            #[allow(clippy::cast_possible_truncation)] // integral and within the type's range
+            let integer = float as i128;
+            *number = match i64::try_from(integer) {
+                Ok(small) => Number::from(small),
+                Err(_) => Number::from(u64::try_from(integer).unwrap_or(u64::MAX)),
+            };
+            integer
+        }
+    };
+    if integer < minimum {
+        out.push(at, "minimum", format!("must be >= {minimum}, got {integer}"));
+    } else if integer > maximum {
+        out.push(at, "maximum", format!("must be <= {maximum}, got {integer}"));
+    }
+}
+
+macro_rules! integers {
+    ($($ty:ty),*) => {$(
+        impl ToolParam for $ty {
+            #[allow(clippy::cast_lossless)] // `From` is not const
+            const SCHEMA: Schema = Schema::Integer { minimum: <$ty>::MIN as i128, maximum: <$ty>::MAX as i128 };
+
+            #[allow(clippy::cast_lossless)]
+            fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+                validate_integer(value, <$ty>::MIN as i128, <$ty>::MAX as i128, at, out);
+            }
+
+            fn coerce(value: &mut Value) {
+                coerce::integer(value);
+            }
+        }
+
+        impl NumberParam for $ty {}
+    )*};
+}
+
+integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+macro_rules! floats {
+    ($($ty:ty),*) => {$(
+        impl ToolParam for $ty {
+            const SCHEMA: Schema = Schema::Number;
+
+            fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+                if !value.is_number() {
+                    wrong_type(value, "a number", at, out);
+                }
+            }
+
+            fn coerce(value: &mut Value) {
+                coerce::number(value);
+            }
+        }
+
+        impl NumberParam for $ty {}
+        impl FloatParam for $ty {}
+    )*};
+}
+
+floats!(f32, f64);
+
+impl ToolParam for bool {
+    const SCHEMA: Schema = Schema::Boolean;
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        if !value.is_boolean() {
+            wrong_type(value, "a boolean", at, out);
+        }
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce::boolean(value);
+    }
+}
+
+impl BoolParam for bool {}
+
+fn validate_string(value: &Value, at: &Pointer, out: &mut Violations) {
+    if !value.is_string() {
+        wrong_type(value, "a string", at, out);
+    }
+}
+
+macro_rules! strings {
+    ($($ty:ty),*) => {$(
+        impl ToolParam for $ty {
+            const SCHEMA: Schema = Schema::String;
+
+            fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+                validate_string(value, at, out);
+            }
+
+            fn coerce(value: &mut Value) {
+                coerce::string(value);
+            }
+        }
+
+        impl StringParam for $ty {}
+    )*};
+}
+
+strings!(String, &str, Cow<'_, str>, Box<str>);
+
+impl ToolParam for char {
+    const SCHEMA: Schema = Schema::Char;
+
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        match value {
+            Value::String(text) => {
+                let count = text.chars().count();
+                if count != 1 {
+                    let keyword = if count == 0 { "minLength" } else { "maxLength" };
+                    out.push(at, keyword, format!("must be exactly 1 character long, got {count}"));
+                }
+            }
+            other => wrong_type(other, "a string of one character", at, out),
+        }
+    }
+
+    fn coerce(value: &mut Value) {
+        coerce::string(value);
+    }
+}
+
+impl StringParam for char {}
+
+impl ToolParam for Value {
+    const SCHEMA: Schema = Schema::Any;
+
+    fn validate(_: &mut Value, _: &mut Pointer, _: &mut Violations) {}
+}

@@ -1,0 +1,315 @@
+//! [`Registry`]: tools by name. [`Registry::collect`] gathers every `#[tool]` linked into the
+//! binary (through `inventory`); explicit registries are built with [`Registry::add`],
+//! [`Registry::merge_prefixed`] and [`Registry::remove`].
+
+use core::fmt;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::context::{State, ToolContext};
+use crate::error::ToolError;
+use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture, ToolOutput};
+
+/// What `#[tool]` submits to `inventory` for [`Registry::collect`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Registration(pub &'static ToolDef);
+
+inventory::collect!(Registration);
+
+/// One tool in a registry: its definition, under the name the registry gives it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    name: Arc<str>,
+    def: &'static ToolDef,
+    definition_json: Cow<'static, str>,
+}
+
+impl Entry {
+    fn new(def: &'static ToolDef) -> Self {
+        Entry { name: Arc::from(def.name), def, definition_json: Cow::Borrowed(def.definition_json) }
+    }
+
+    /// The name the model calls it by in this registry.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tool's compile-time definition (its own name, schema and shim).
+    #[must_use]
+    pub fn def(&self) -> &'static ToolDef {
+        self.def
+    }
+
+    /// `{"name":…,"description":…,"parameters":…}` under this registry's name.
+    #[must_use]
+    pub fn definition_json(&self) -> &str {
+        &self.definition_json
+    }
+}
+
+/// Why a registry could not take a tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two tools have the same name.
+    DuplicateName {
+        /// The name both use.
+        name: String,
+        /// The Rust path of the tool already registered.
+        first: &'static str,
+        /// The Rust path of the tool refused.
+        second: &'static str,
+    },
+    /// A prefixed name breaks `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+    InvalidName {
+        /// The name refused.
+        name: String,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::DuplicateName { name, first, second } => write!(
+                f,
+                "two tools are named {name:?}: `{first}` and `{second}`; rename one with `#[tool(name = \"..\")]`"
+            ),
+            RegistryError::InvalidName { name } => {
+                write!(f, "{name:?} is not a valid tool name: it must match ^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Whether every provider accepts `name`: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+#[must_use]
+pub fn is_valid_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
+        && bytes.len() <= 64
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+/// Tools by name, in a stable order (sorted by name), with O(1) lookup.
+///
+/// `Send + Sync`: share one registry between threads and tasks.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    entries: Vec<Entry>,
+    index: HashMap<Arc<str>, usize>,
+    state: Arc<State>,
+    options: DecodeOptions,
+}
+
+impl Registry {
+    /// An empty registry.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every `#[tool]` linked into this binary, from any crate or module.
+    ///
+    /// # Errors
+    /// [`RegistryError::DuplicateName`] naming both tools when two share a name.
+    pub fn collect() -> Result<Self, RegistryError> {
+        let mut registry = Self::new();
+        for registration in inventory::iter::<Registration> {
+            registry.insert(Entry::new(registration.0))?;
+        }
+        registry.reindex();
+        Ok(registry)
+    }
+
+    /// Adds one tool (a generated `…Tool` value or a `&'static ToolDef`).
+    ///
+    /// # Errors
+    /// [`RegistryError::DuplicateName`] when the name is taken.
+    pub fn add(&mut self, tool: impl Tool) -> Result<&mut Self, RegistryError> {
+        self.insert(Entry::new(tool.def()))?;
+        self.reindex();
+        Ok(self)
+    }
+
+    /// Adds every tool of `other` as `{prefix}{name}`, as MCP aggregators do
+    /// (`mcp_weather_` + `get_forecast`).
+    ///
+    /// # Errors
+    /// [`RegistryError::InvalidName`] when a prefixed name is not a valid tool name, and
+    /// [`RegistryError::DuplicateName`] when it is taken; nothing is added then.
+    pub fn merge_prefixed(&mut self, prefix: &str, other: &Registry) -> Result<&mut Self, RegistryError> {
+        let mut merged = self.clone();
+        for entry in &other.entries {
+            let name = format!("{prefix}{}", entry.name);
+            if !is_valid_tool_name(&name) {
+                return Err(RegistryError::InvalidName { name });
+            }
+            let definition = serde_json::json!({
+                "name": name,
+                "description": entry.def.description,
+                "parameters": serde_json::value::RawValue::from_string(entry.def.parameters_json.to_owned())
+                    .map_err(|_| RegistryError::InvalidName { name: name.clone() })?,
+            });
+            merged.insert(Entry {
+                name: Arc::from(name),
+                def: entry.def,
+                definition_json: Cow::Owned(definition.to_string()),
+            })?;
+        }
+        merged.reindex();
+        *self = merged;
+        Ok(self)
+    }
+
+    /// Removes a tool; returns it if it was there.
+    pub fn remove(&mut self, name: &str) -> Option<Entry> {
+        let position = *self.index.get(name)?;
+        let entry = self.entries.remove(position);
+        self.reindex();
+        Some(entry)
+    }
+
+    /// Shares `value` with every call's [`ToolContext::state`].
+    #[must_use]
+    pub fn with_state<T: core::any::Any + Send + Sync>(mut self, value: T) -> Self {
+        let mut state = State::clone(&self.state);
+        state.insert(value);
+        self.state = Arc::new(state);
+        self
+    }
+
+    /// Sets how arguments are decoded (lenient or not, the size limit).
+    #[must_use]
+    pub fn with_options(mut self, options: DecodeOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// How this registry decodes arguments.
+    #[must_use]
+    pub fn options(&self) -> &DecodeOptions {
+        &self.options
+    }
+
+    /// The tool with this name.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.index.get(name).map(|&i| &self.entries[i])
+    }
+
+    /// Every tool, sorted by name.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Entry> {
+        self.entries.iter()
+    }
+
+    /// How many tools there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The sorted tool names.
+    #[must_use]
+    pub fn names(&self) -> Vec<&str> {
+        self.entries.iter().map(Entry::name).collect()
+    }
+
+    /// `[{"name":…,"description":…,"parameters":…}, …]` for every tool, sorted by name.
+    #[must_use]
+    pub fn definitions_json(&self) -> String {
+        let size = self.entries.iter().map(|e| e.definition_json.len() + 1).sum::<usize>() + 2;
+        let mut json = String::with_capacity(size);
+        json.push('[');
+        for (i, entry) in self.entries.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(&entry.definition_json);
+        }
+        json.push(']');
+        json
+    }
+
+    /// A context for one call, sharing this registry's state.
+    #[must_use]
+    pub fn context(&self) -> ToolContext {
+        ToolContext::new().with_state(Arc::clone(&self.state))
+    }
+
+    /// Calls a plain tool by name with a fresh context.
+    ///
+    /// # Errors
+    /// Every [`ToolError`]: unknown tool, bad arguments, the tool's `Err` or panic, and
+    /// [`ToolError::RequiresAsync`] for an `async` tool.
+    pub fn call<'a>(&self, name: &str, arguments: impl Into<Arguments<'a>>) -> Result<ToolOutput, ToolError> {
+        self.call_with(&self.context(), name, arguments)
+    }
+
+    /// Calls a plain tool by name with the given context.
+    ///
+    /// # Errors
+    /// As [`Registry::call`].
+    pub fn call_with<'a>(
+        &self,
+        context: &ToolContext,
+        name: &str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> Result<ToolOutput, ToolError> {
+        let def = self.lookup(name)?;
+        match def.handler {
+            Handler::Sync(shim) => shim(context, arguments.into(), &self.options),
+            Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name }),
+        }
+    }
+
+    /// Calls any tool by name; a plain tool runs at once, an async one when awaited.
+    pub fn call_async<'a>(
+        &'a self,
+        context: &'a ToolContext,
+        name: &str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> ToolFuture<'a> {
+        match self.lookup(name) {
+            Err(error) => crate::dispatch::ready(Err(error)),
+            Ok(def) => match def.handler {
+                Handler::Sync(shim) => crate::dispatch::ready(shim(context, arguments.into(), &self.options)),
+                Handler::Async(shim) => shim(context, arguments.into(), &self.options),
+            },
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Result<&'static ToolDef, ToolError> {
+        self.get(name).map(|entry| entry.def).ok_or_else(|| ToolError::UnknownTool {
+            name: name.to_owned(),
+            available: self.names().into_iter().map(str::to_owned).collect(),
+        })
+    }
+
+    fn insert(&mut self, entry: Entry) -> Result<(), RegistryError> {
+        if let Some(existing) = self.entries.iter().find(|e| e.name == entry.name) {
+            return Err(RegistryError::DuplicateName {
+                name: entry.name.to_string(),
+                first: existing.def.rust_path,
+                second: entry.def.rust_path,
+            });
+        }
+        self.entries.push(entry);
+        Ok(())
+    }
+
+    fn reindex(&mut self) {
+        self.entries.sort_by(|a, b| a.name.cmp(&b.name));
+        self.index = self.entries.iter().enumerate().map(|(i, entry)| (Arc::clone(&entry.name), i)).collect();
+    }
+}

@@ -1,0 +1,182 @@
+//! The compile-time schema tree.
+//!
+//! Every [`ToolParam`](crate::ToolParam) type states its schema as an associated `const` of
+//! type [`Schema`]; the derive composes a struct's schema from its fields' constants, so the
+//! whole tree of a tool's arguments is one constant value with `'static` references. The
+//! renderer in [`crate::render`] turns that tree into JSON text during const evaluation, which
+//! is why nothing here walks Rust types at run time.
+
+/// One node of a JSON Schema, as the types and attributes describe it.
+///
+/// Only the shapes this crate emits exist here: the output is always inline (no `$ref`,
+/// `$defs`, `$schema` or `$id`), because several providers reject references.
+#[derive(Debug, Clone, Copy)]
+pub enum Schema {
+    /// Any JSON value (`serde_json::Value`): `{}`.
+    Any,
+    /// `{"type":"boolean"}`.
+    Boolean,
+    /// `{"type":"integer"}` with the Rust type's own range.
+    Integer {
+        /// The smallest value the Rust type holds.
+        minimum: i128,
+        /// The largest value the Rust type holds.
+        maximum: i128,
+    },
+    /// `{"type":"number"}`.
+    Number,
+    /// `{"type":"string"}`.
+    String,
+    /// A string of exactly one code point (`char`).
+    Char,
+    /// `{"type":"array","items":…}`.
+    Array {
+        /// The schema of every element.
+        items: &'static Schema,
+        /// Whether the Rust type keeps only distinct elements (sets).
+        unique_items: bool,
+        /// A fixed length (`[T; N]`), stated as both `minItems` and `maxItems`.
+        length: Option<usize>,
+    },
+    /// An object whose every value has one schema (`HashMap<String, T>`).
+    Map {
+        /// The schema of every value (`additionalProperties`).
+        values: &'static Schema,
+    },
+    /// An object with named properties (a struct deriving `ToolArgs`).
+    Object(&'static ObjectSchema),
+    /// The inner schema or `null` (`Option<T>`).
+    Nullable(&'static Schema),
+    /// A string from a closed set (a unit-only enum deriving `ToolArgs`).
+    StringEnum(&'static StringEnum),
+    /// A value matching at least one of the branches (an enum with data).
+    AnyOf(&'static AnyOf),
+}
+
+/// A closed set of strings, from a unit-only enum.
+#[derive(Debug, Clone, Copy)]
+pub struct StringEnum {
+    /// The enum's doc comment.
+    pub description: Option<&'static str>,
+    /// The accepted strings, in declaration order.
+    pub values: &'static [&'static str],
+}
+
+/// The branches of an enum with data, one per variant.
+#[derive(Debug, Clone, Copy)]
+pub struct AnyOf {
+    /// The enum's doc comment.
+    pub description: Option<&'static str>,
+    /// One schema per variant, in declaration order.
+    pub branches: &'static [Schema],
+}
+
+/// The properties of an object that comes from a struct (or a struct-like enum variant).
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectSchema {
+    /// The struct's doc comment.
+    pub description: Option<&'static str>,
+    /// The properties in declaration order.
+    pub properties: &'static [Property],
+    /// Structs whose properties are merged into this one (`#[serde(flatten)]`).
+    pub flatten: &'static [&'static Schema],
+}
+
+/// One property of an [`ObjectSchema`].
+#[derive(Debug, Clone, Copy)]
+pub struct Property {
+    /// The name on the wire, after `rename`/`rename_all`.
+    pub name: &'static str,
+    /// The schema of the field's type.
+    pub schema: &'static Schema,
+    /// Keywords from `#[param(..)]` and the doc comment, applied to the field's type.
+    pub keywords: &'static [Keyword],
+    /// Whether the property appears in `required`.
+    pub required: bool,
+}
+
+/// A JSON Schema keyword with its value, from a `#[param(..)]` attribute or a doc comment.
+#[derive(Debug, Clone, Copy)]
+pub struct Keyword {
+    /// Which keyword.
+    pub kind: KeywordKind,
+    /// Its value.
+    pub value: KeywordValue,
+}
+
+/// The value of a [`Keyword`].
+#[derive(Debug, Clone, Copy)]
+pub enum KeywordValue {
+    /// JSON text, written as is (the macro renders literals to JSON at expansion).
+    Json(&'static str),
+    /// Plain text, written as an escaped JSON string (doc comments, `concat!`, `include_str!`).
+    Text(&'static str),
+}
+
+/// The keywords `#[param(..)]` can state. Each is the snake_case of the JSON Schema keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // each variant is the keyword its name spells
+pub enum KeywordKind {
+    Description,
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+    MinLength,
+    MaxLength,
+    Pattern,
+    Enum,
+    MinItems,
+    MaxItems,
+    UniqueItems,
+    Default,
+    Format,
+    Examples,
+}
+
+impl KeywordKind {
+    /// The keyword as JSON Schema spells it.
+    #[must_use]
+    pub const fn json_name(self) -> &'static str {
+        match self {
+            Self::Description => "description",
+            Self::Minimum => "minimum",
+            Self::Maximum => "maximum",
+            Self::ExclusiveMinimum => "exclusiveMinimum",
+            Self::ExclusiveMaximum => "exclusiveMaximum",
+            Self::MultipleOf => "multipleOf",
+            Self::MinLength => "minLength",
+            Self::MaxLength => "maxLength",
+            Self::Pattern => "pattern",
+            Self::Enum => "enum",
+            Self::MinItems => "minItems",
+            Self::MaxItems => "maxItems",
+            Self::UniqueItems => "uniqueItems",
+            Self::Default => "default",
+            Self::Format => "format",
+            Self::Examples => "examples",
+        }
+    }
+
+    pub(crate) const fn eq(self, other: Self) -> bool {
+        self as u8 == other as u8
+    }
+}
+
+/// Whether `keywords` states `kind`.
+pub(crate) const fn has_keyword(keywords: &[Keyword], kind: KeywordKind) -> bool {
+    let mut i = 0;
+    while i < keywords.len() {
+        if keywords[i].kind.eq(kind) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+impl Schema {
+    /// The empty argument list: an object with no properties.
+    pub const EMPTY_OBJECT: Schema = Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[] });
+}

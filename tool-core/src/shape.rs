@@ -1,0 +1,110 @@
+//! Checks of object and enum shapes that generated validators call: a property looked up
+//! under its aliases, a missing or unknown property, a variant name or tag, and the choice
+//! among untagged variants.
+
+use serde_json::{Map, Value};
+
+use crate::param::wrong_type;
+use crate::violation::{Pointer, Violations, preview};
+
+/// The first of `names` (a property and its aliases) present in `map`, with its value.
+pub fn field<'m>(map: &'m mut Map<String, Value>, names: &[&'static str]) -> Option<(&'static str, &'m mut Value)> {
+    let name = names.iter().copied().find(|name| map.contains_key(*name))?;
+    map.get_mut(name).map(|value| (name, value))
+}
+
+/// Records that the required property `name` is absent from the object at `at`.
+pub fn missing(name: &str, at: &Pointer, out: &mut Violations) {
+    out.push(at, "required", format!("missing required property {}", Value::from(name)));
+}
+
+/// Records every key of `map` that `accepts` refuses.
+pub fn reject_unknown(
+    map: &Map<String, Value>,
+    accepts: fn(&str) -> bool,
+    names: &[&str],
+    at: &mut Pointer,
+    out: &mut Violations,
+) {
+    for key in map.keys() {
+        if !accepts(key) {
+            let mark = at.push_key(key);
+            let listed: Vec<String> = names.iter().map(|name| Value::from(*name).to_string()).collect();
+            out.push(
+                at,
+                "additionalProperties",
+                format!("unknown property {}; the properties are {}", Value::from(key.as_str()), listed.join(", ")),
+            );
+            at.truncate(mark);
+        }
+    }
+}
+
+/// A unit-only enum: the value must be one of `accepted` (`listed` is what the schema shows).
+pub fn validate_unit_variant(value: &Value, accepted: &[&str], listed: &[&str], at: &Pointer, out: &mut Violations) {
+    match value {
+        Value::String(name) if accepted.contains(&name.as_str()) => {}
+        other => out.push(at, "enum", format!("must be one of {}, got {}", json_list(listed), preview(other))),
+    }
+}
+
+/// A variant name that is not one of the enum's.
+pub fn unknown_variant(found: &str, listed: &[&str], at: &Pointer, out: &mut Violations) {
+    out.push(at, "anyOf", format!("unknown variant {}; expected one of {}", Value::from(found), json_list(listed)));
+}
+
+/// A tag property that is missing, not a string, or names no variant.
+pub fn bad_tag(found: Option<&Value>, tag: &str, listed: &[&str], at: &mut Pointer, out: &mut Violations) {
+    match found {
+        None => missing(tag, at, out),
+        Some(value) => {
+            let mark = at.push_key(tag);
+            out.push(at, "enum", format!("must be one of {}, got {}", json_list(listed), preview(value)));
+            at.truncate(mark);
+        }
+    }
+}
+
+/// Content that must be absent or `null` (a unit variant).
+pub fn expect_null(value: &Value, at: &Pointer, out: &mut Violations) {
+    if !value.is_null() {
+        wrong_type(value, "null", at, out);
+    }
+}
+
+/// Keeps the violations of the untagged variant that came closest to matching.
+#[derive(Debug, Default)]
+pub struct Closest {
+    best: Option<(&'static str, Violations)>,
+    tried: Vec<&'static str>,
+}
+
+impl Closest {
+    /// A variant's violations; kept if fewer than the best so far.
+    pub fn offer(&mut self, variant: &'static str, violations: Violations) {
+        self.tried.push(variant);
+        if self.best.as_ref().is_none_or(|(_, best)| violations.total() < best.total()) {
+            self.best = Some((variant, violations));
+        }
+    }
+
+    /// Reports that no variant matched, then the closest one's violations.
+    pub fn report(self, at: &Pointer, out: &mut Violations) {
+        let closest = self.best.as_ref().map_or("none", |(name, _)| name);
+        out.push(
+            at,
+            "anyOf",
+            format!("matches none of the variants {}; the closest is {closest:?}:", json_list(&self.tried)),
+        );
+        if let Some((_, violations)) = self.best {
+            for violation in violations.as_slice() {
+                out.push_violation(violation.clone());
+            }
+        }
+    }
+}
+
+fn json_list(names: &[&str]) -> String {
+    let listed: Vec<String> = names.iter().map(|name| Value::from(*name).to_string()).collect();
+    format!("[{}]", listed.join(", "))
+}

@@ -1,0 +1,180 @@
+//! What `#[tool]` produces: a [`ToolDef`] (name, description, compile-time schema JSON and
+//! the dispatch shim) and the types the shim speaks ([`Arguments`], [`ToolOutput`]).
+
+use core::fmt;
+use core::future::Future;
+use core::pin::Pin;
+
+use serde_json::Value;
+
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::schema::Schema;
+
+/// A tool, as `#[tool]` describes it; every field is known at compile time.
+pub struct ToolDef {
+    /// The name the model calls it by.
+    pub name: &'static str,
+    /// What it does, for the model.
+    pub description: &'static str,
+    /// The schema tree of its arguments.
+    pub schema: &'static Schema,
+    /// [`ToolDef::schema`] as JSON Schema text, rendered at compile time.
+    pub parameters_json: &'static str,
+    /// `{"name":…,"description":…,"parameters":…}`, rendered at compile time.
+    pub definition_json: &'static str,
+    /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.
+    pub rust_path: &'static str,
+    /// The dispatch shim.
+    pub handler: Handler,
+}
+
+impl fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDef")
+            .field("name", &self.name)
+            .field("rust_path", &self.rust_path)
+            .field("async", &matches!(self.handler, Handler::Async(_)))
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool's dispatch shim: decode, validate, call.
+#[derive(Debug, Clone, Copy)]
+pub enum Handler {
+    /// A plain `fn`.
+    Sync(SyncHandler),
+    /// An `async fn`; the shim decodes at once and returns the call as a future.
+    Async(AsyncHandler),
+}
+
+/// The shim of a plain `fn`.
+pub type SyncHandler = fn(&ToolContext, Arguments<'_>, &DecodeOptions) -> Result<ToolOutput, ToolError>;
+
+/// The shim of an `async fn`.
+pub type AsyncHandler = for<'a> fn(&'a ToolContext, Arguments<'a>, &'a DecodeOptions) -> ToolFuture<'a>;
+
+/// The future an async tool call returns.
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>>;
+
+/// A generated tool type (`GetWeatherTool` for `fn get_weather`), for explicit registries.
+pub trait Tool {
+    /// The tool's definition.
+    fn def(&self) -> &'static ToolDef;
+}
+
+impl Tool for &'static ToolDef {
+    fn def(&self) -> &'static ToolDef {
+        self
+    }
+}
+
+/// A tool call's arguments as they arrive: JSON text (OpenAI sends a string) or an already
+/// parsed value (Anthropic, Gemini and MCP send an object).
+#[derive(Debug, Clone)]
+pub enum Arguments<'a> {
+    /// JSON text.
+    Text(&'a str),
+    /// A parsed JSON value.
+    Value(Value),
+}
+
+impl<'a> From<&'a str> for Arguments<'a> {
+    fn from(text: &'a str) -> Self {
+        Arguments::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for Arguments<'a> {
+    fn from(text: &'a String) -> Self {
+        Arguments::Text(text)
+    }
+}
+
+impl From<Value> for Arguments<'_> {
+    fn from(value: Value) -> Self {
+        Arguments::Value(value)
+    }
+}
+
+/// How arguments are decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Rewrite the common model mistakes (`"3"` for `3`) before validation; see
+    /// [`ToolParam::coerce`](crate::ToolParam::coerce). Off by default: dispatch then
+    /// accepts exactly what the schema accepts.
+    pub lenient: bool,
+    /// The largest argument text accepted, in bytes.
+    pub max_argument_bytes: usize,
+}
+
+impl DecodeOptions {
+    /// The default limit on argument text: 1 MiB.
+    pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions { lenient: false, max_argument_bytes: Self::DEFAULT_MAX_ARGUMENT_BYTES }
+    }
+}
+
+/// What a tool returns to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The text the model reads.
+    pub text: String,
+    /// The same result as JSON, for tools returning [`Json`] (MCP `structuredContent`).
+    pub structured: Option<Value>,
+}
+
+impl ToolOutput {
+    /// Plain text output.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput { text: text.into(), structured: None }
+    }
+}
+
+/// A structured result: serialized to JSON for the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// What a `#[tool]` fn may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[tool]` fn",
+    label = "unsupported return type",
+    note = "return `String`, `&'static str`, `Json<T>` where `T: Serialize`, or `Result<_, E>` of those where `E: Display`"
+)]
+pub trait IntoToolOutput {
+    /// The output, or the text of the tool's own error.
+    ///
+    /// # Errors
+    /// The tool's `Err`, rendered with `Display`.
+    fn into_tool_output(self) -> Result<ToolOutput, String>;
+}
+
+impl IntoToolOutput for String {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+impl IntoToolOutput for &'static str {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+impl<T: serde::Serialize> IntoToolOutput for Json<T> {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        let value = serde_json::to_value(&self.0).map_err(|e| format!("the result could not be serialized: {e}"))?;
+        Ok(ToolOutput { text: value.to_string(), structured: Some(value) })
+    }
+}
+
+impl<T: IntoToolOutput, E: fmt::Display> IntoToolOutput for Result<T, E> {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        self.map_err(|e| e.to_string())?.into_tool_output()
+    }
+}

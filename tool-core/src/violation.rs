@@ -1,0 +1,192 @@
+//! What validation reports: [`Violation`]s collected into [`Violations`], each located by a
+//! JSON pointer built with [`Pointer`] while the generated validators descend.
+
+use core::fmt;
+
+use serde_json::Value;
+
+/// A JSON pointer (RFC 6901) into the arguments, grown and shrunk as validation descends.
+///
+/// Segments are pushed and truncated in place, so descending allocates nothing once the
+/// buffer has grown; a `String` is made only when a violation is recorded.
+#[derive(Debug, Default, Clone)]
+pub struct Pointer {
+    text: String,
+}
+
+impl Pointer {
+    /// The root of the document (`""`).
+    #[must_use]
+    pub fn root() -> Self {
+        Self::default()
+    }
+
+    /// Appends an object key; returns the mark to [`Pointer::truncate`] back to.
+    pub fn push_key(&mut self, key: &str) -> usize {
+        let mark = self.text.len();
+        self.text.push('/');
+        for c in key.chars() {
+            match c {
+                '~' => self.text.push_str("~0"),
+                '/' => self.text.push_str("~1"),
+                c => self.text.push(c),
+            }
+        }
+        mark
+    }
+
+    /// Appends an array index; returns the mark to [`Pointer::truncate`] back to.
+    pub fn push_index(&mut self, index: usize) -> usize {
+        use fmt::Write as _;
+        let mark = self.text.len();
+        // Writing into a String cannot fail.
+        let _ = write!(self.text, "/{index}");
+        mark
+    }
+
+    /// Removes every segment pushed after `mark` was taken.
+    pub fn truncate(&mut self, mark: usize) {
+        self.text.truncate(mark);
+    }
+
+    /// The pointer as text (`""` for the root, `/stops/2/city` below it).
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+/// One way the arguments break the schema.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Violation {
+    /// JSON pointer to the offending value (`""` is the arguments object itself).
+    pub path: String,
+    /// The JSON Schema keyword that failed (`type`, `required`, `maximum`, …), or
+    /// `deserialize` when the type's own `Deserialize` refused a value the schema allows.
+    pub keyword: &'static str,
+    /// What is wrong and what was received, e.g. `must be <= 10, got 12`.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() { "(root)" } else { &self.path };
+        write!(f, "{path}: {}", self.message)
+    }
+}
+
+/// The violations found in one set of arguments.
+///
+/// At most [`Violations::LIMIT`] are kept, so a hostile input (a million unknown keys) cannot
+/// make the error itself unbounded; [`Violations::omitted`] says how many more there were.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Violations {
+    list: Vec<Violation>,
+    omitted: usize,
+}
+
+impl Violations {
+    /// How many violations are kept in full.
+    pub const LIMIT: usize = 100;
+
+    /// No violations yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records a violation at `at`.
+    pub fn push(&mut self, at: &Pointer, keyword: &'static str, message: String) {
+        if self.list.len() < Self::LIMIT {
+            self.list.push(Violation { path: at.as_str().to_owned(), keyword, message });
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// Records a violation that already carries its path.
+    pub fn push_violation(&mut self, violation: Violation) {
+        if self.list.len() < Self::LIMIT {
+            self.list.push(violation);
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// Whether nothing was found.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.omitted == 0
+    }
+
+    /// The violations kept, in the order they were found.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Violation] {
+        &self.list
+    }
+
+    /// How many violations were found beyond [`Violations::LIMIT`].
+    #[must_use]
+    pub fn omitted(&self) -> usize {
+        self.omitted
+    }
+
+    /// How many violations were found in all.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.list.len() + self.omitted
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, violation) in self.list.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "- {violation}")?;
+        }
+        if self.omitted > 0 {
+            write!(f, "\n- … and {} more", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> IntoIterator for &'a Violations {
+    type Item = &'a Violation;
+    type IntoIter = core::slice::Iter<'a, Violation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+/// A short, bounded rendering of a received value for messages: `"abc"`, `12`, `an object`.
+#[must_use]
+pub fn preview(value: &Value) -> String {
+    const MAX_CHARS: usize = 40;
+    match value {
+        Value::Array(items) => format!("an array of {} items", items.len()),
+        Value::Object(map) => format!("an object with {} keys", map.len()),
+        Value::String(text) if text.chars().count() > MAX_CHARS => {
+            let head: String = text.chars().take(MAX_CHARS).collect();
+            format!("{}… ({} characters)", Value::String(head), text.chars().count())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The JSON type of a value, with an article, for messages.
+#[must_use]
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,131 @@
+//! `#[derive(ToolArgs)]`: `expand` never fails (errors come out as `compile_error!` beside
+//! stub impls); `try_expand` reads the input with darling, builds the model, and emits the
+//! `ToolParam` impl (schema, validation, lenient decoding) and, for structs, `ToolArgs`.
+
+use darling::FromDeriveInput;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{DeriveInput, Generics};
+
+use crate::attr::ArgsInput;
+use crate::object::Object;
+use crate::serde_attr;
+use crate::util::{Doc, Result, crate_path, wrap_in_const};
+
+/// Expands the derive; on error, the errors plus stub impls (see [`fallback`]).
+pub fn expand(input: DeriveInput) -> TokenStream {
+    try_expand(&input).unwrap_or_else(|error| fallback(&input, error))
+}
+
+/// Expands the derive, or returns every error found.
+pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
+    let args = ArgsInput::from_derive_input(input)?;
+    let krate = crate_path(args.krate.as_ref())?;
+    let container = serde_attr::container(&args.attrs)?;
+    let description = Doc::from_attrs(&args.attrs);
+    let items = match args.data {
+        darling::ast::Data::Struct(fields) => {
+            let object = Object::from_fields(fields.fields, description, container.rename_all, container.default)?;
+            expand_struct(&args.ident, &args.generics, &object)
+        }
+        darling::ast::Data::Enum(variants) => {
+            crate::enums::expand(&args.ident, &args.generics, &container, description, variants)?
+        }
+    };
+    Ok(wrap_in_const(&krate, items))
+}
+
+/// `generics` with `T: ToolParam` added for every type parameter.
+pub fn bounded(generics: &Generics) -> Generics {
+    let mut generics = generics.clone();
+    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    let clause = generics.make_where_clause();
+    for param in params {
+        clause.predicates.push(syn::parse_quote!(#param: _tool_core::ToolParam));
+    }
+    generics
+}
+
+fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> TokenStream {
+    let generics = bounded(generics);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let schema = object.schema();
+    let names = object.names();
+    let assertions = object.assertions();
+    let accepts_key = object.accepts_key();
+    let validate_fields = object.validate_fields();
+    let coerce_fields = object.coerce_fields();
+    let mut args_generics = generics.clone();
+    args_generics
+        .make_where_clause()
+        .predicates
+        .push(syn::parse_quote!(Self: _tool_core::__private::serde::de::DeserializeOwned));
+    let args_where = &args_generics.where_clause;
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
+
+            fn validate(
+                value: &mut _tool_core::__private::serde_json::Value,
+                at: &mut _tool_core::Pointer,
+                out: &mut _tool_core::Violations,
+            ) {
+                #assertions
+                _tool_core::__private::validate_object::<Self>(value, &[#(#names),*], at, out);
+            }
+
+            fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
+                _tool_core::__private::coerce_object::<Self>(value);
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics _tool_core::ToolArgs for #ident #ty_generics #args_where {
+            fn __accepts_key(key: &str) -> bool {
+                #accepts_key
+            }
+
+            #[allow(unused_variables)]
+            fn __validate_fields(
+                map: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
+                at: &mut _tool_core::Pointer,
+                out: &mut _tool_core::Violations,
+            ) {
+                #validate_fields
+            }
+
+            #[allow(unused_variables)]
+            fn __coerce_fields(
+                map: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
+            ) {
+                #coerce_fields
+            }
+        }
+    }
+}
+
+/// The errors, plus impls whose bodies are unreachable, so that a mistake in the attributes
+/// does not also bring "`WeatherArgs` does not implement `ToolArgs`" wherever the type is
+/// used (thiserror's `fallback.rs`, clap's `dummies.rs`).
+fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
+    let errors = error.write_errors();
+    let ident = &input.ident;
+    let krate = quote!(::tool_core);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let stubs = quote! {
+        #[automatically_derived]
+        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Any;
+            fn validate(
+                _: &mut _tool_core::__private::serde_json::Value,
+                _: &mut _tool_core::Pointer,
+                _: &mut _tool_core::Violations,
+            ) {
+                ::core::unreachable!()
+            }
+        }
+    };
+    let stubs = wrap_in_const(&krate, stubs);
+    quote!(#errors #stubs)
+}

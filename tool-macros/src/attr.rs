@@ -1,0 +1,277 @@
+//! The attributes our macros read, as darling receivers: `#[tool(..)]` ([`ToolAttr`]),
+//! `#[tool_args(..)]` on the container ([`ArgsInput`]), `#[param(..)]` on fields
+//! ([`ParamField`]), and the literal values their keys take ([`Num`], [`Count`], [`JsonLit`]).
+//!
+//! darling reports every unknown key (with "did you mean"), duplicate key and malformed
+//! value at once; the meaning-level rules live in `check.rs`.
+
+use darling::util::SpannedValue;
+use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
+
+/// `#[tool(name = "..", description = "..", crate = ::path)]`.
+#[derive(Debug, FromMeta)]
+pub struct ToolAttr {
+    /// The tool's name; defaults to the fn ident.
+    pub name: Option<SpannedValue<String>>,
+    /// The tool's description; defaults to the fn's doc comment.
+    pub description: Option<SpannedValue<String>>,
+    /// Where `tool_core` is, when it is re-exported under another path.
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// The item `#[derive(ToolArgs)]` is on.
+#[derive(Debug, FromDeriveInput)]
+#[darling(
+    attributes(tool_args),
+    forward_attrs(doc, serde),
+    supports(struct_named, enum_unit, enum_newtype, enum_named)
+)]
+pub struct ArgsInput {
+    /// The type's name.
+    pub ident: Ident,
+    /// The type's generics.
+    pub generics: Generics,
+    /// The fields of a struct, or the variants of an enum.
+    pub data: darling::ast::Data<VariantInput, ParamField>,
+    /// `///` and `#[serde]` attributes.
+    pub attrs: Vec<Attribute>,
+    /// `#[tool_args(crate = ::path)]`: where `tool_core` is.
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// One variant of an enum deriving `ToolArgs`.
+#[derive(Debug, FromVariant)]
+#[darling(attributes(param), forward_attrs(doc, serde))]
+pub struct VariantInput {
+    /// The variant's name.
+    pub ident: Ident,
+    /// Its fields: none (unit), one unnamed (newtype) or named (struct variant).
+    pub fields: darling::ast::Fields<ParamField>,
+    /// `///` and `#[serde]` attributes.
+    pub attrs: Vec<Attribute>,
+    /// `#[param(description = "..")]`: overrides the doc comment.
+    pub description: Option<SpannedValue<String>>,
+}
+
+/// One field and its `#[param(..)]` keywords.
+#[derive(Debug, FromField)]
+#[darling(attributes(param), forward_attrs(doc, serde))]
+pub struct ParamField {
+    /// The field's name (`None` in a newtype variant).
+    pub ident: Option<Ident>,
+    /// The field's type.
+    pub ty: Type,
+    /// `///` and `#[serde]` attributes.
+    pub attrs: Vec<Attribute>,
+    // #[param(description = "City name")]
+    /// Overrides the doc comment.
+    pub description: Option<SpannedValue<String>>,
+    // #[param(minimum = 1)]
+    /// `minimum`.
+    pub minimum: Option<Num>,
+    /// `maximum`.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum`.
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: Option<Num>,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+    // #[param(min_length = 1)]
+    /// `minLength`.
+    pub min_length: Option<Count>,
+    /// `maxLength`.
+    pub max_length: Option<Count>,
+    // #[param(pattern = "^[a-z]+$")]
+    /// `pattern`.
+    pub pattern: Option<SpannedValue<String>>,
+    // #[param(enum = ["celsius", "fahrenheit"])]
+    /// `enum`.
+    #[darling(rename = "enum")]
+    pub enum_values: Option<JsonLit>,
+    // #[param(min_items = 1)]
+    /// `minItems`.
+    pub min_items: Option<Count>,
+    /// `maxItems`.
+    pub max_items: Option<Count>,
+    // #[param(unique_items)] or #[param(unique_items = true)]
+    /// `uniqueItems`.
+    pub unique_items: Option<SpannedValue<bool>>,
+    // #[param(default = 5)]
+    /// `default`.
+    pub default: Option<JsonLit>,
+    // #[param(format = "email")]
+    /// `format`.
+    pub format: Option<SpannedValue<String>>,
+    // #[param(examples = ["Paris", "Tokyo"])]
+    /// `examples`.
+    pub examples: Option<JsonLit>,
+}
+
+/// A numeric literal, kept exact when it is an integer: `1`, `-5`, `2.5`, `1e3`.
+#[derive(Debug, Clone)]
+pub struct Num {
+    /// Its JSON text.
+    pub json: String,
+    /// Its value.
+    pub value: NumValue,
+    /// The literal's span.
+    pub span: Span,
+}
+
+/// The value of a [`Num`].
+#[derive(Debug, Clone, Copy)]
+pub enum NumValue {
+    /// An integer literal.
+    Int(i128),
+    /// A float literal.
+    Float(f64),
+}
+
+impl NumValue {
+    /// The value as a float, for comparisons across kinds.
+    #[allow(clippy::cast_precision_loss)] // bounds are compared, never stored, as floats
+    pub fn as_f64(self) -> f64 {
+        match self {
+            NumValue::Int(n) => n as f64,
+            NumValue::Float(x) => x,
+        }
+    }
+}
+
+impl FromMeta for Num {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        match JsonLit::from_expr(expr)? {
+            JsonLit { value: JsonValue::Number(value), json, span } => Ok(Num { json, value, span }),
+            other => Err(darling::Error::custom(format!("expected a number, found `{}`", other.json)).with_span(expr)),
+        }
+    }
+}
+
+/// A non-negative integer literal: a length or a count.
+#[derive(Debug, Clone, Copy)]
+pub struct Count {
+    /// Its value.
+    pub value: u64,
+    /// The literal's span.
+    pub span: Span,
+}
+
+impl FromMeta for Count {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        let error = || darling::Error::custom("expected a non-negative integer").with_span(expr);
+        match JsonLit::from_expr(expr).map_err(|_| error())?.value {
+            JsonValue::Number(NumValue::Int(n)) => {
+                let value = u64::try_from(n).map_err(|_| error())?;
+                Ok(Count { value, span: expr.span() })
+            }
+            _ => Err(error()),
+        }
+    }
+}
+
+/// A JSON value written as Rust literals: `"a"`, `5`, `-1.5`, `true`, `["a", "b"]`.
+#[derive(Debug, Clone)]
+pub struct JsonLit {
+    /// The value.
+    pub value: JsonValue,
+    /// Its JSON text.
+    pub json: String,
+    /// The expression's span.
+    pub span: Span,
+}
+
+/// The value of a [`JsonLit`].
+#[derive(Debug, Clone)]
+pub enum JsonValue {
+    /// A string.
+    String(String),
+    /// A number.
+    Number(NumValue),
+    /// A boolean.
+    Bool(bool),
+    /// An array of literals.
+    Array(Vec<JsonLit>),
+}
+
+impl FromMeta for JsonLit {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        let span = expr.span();
+        let unsupported = || {
+            darling::Error::custom("expected a literal (string, number, boolean) or an array of literals")
+                .with_span(expr)
+        };
+        let (value, json) = match expr {
+            Expr::Group(group) => return Self::from_expr(&group.expr),
+            Expr::Lit(lit) => literal(&lit.lit, false).ok_or_else(unsupported)?,
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
+                Expr::Lit(lit) => literal(&lit.lit, true).ok_or_else(unsupported)?,
+                _ => return Err(unsupported()),
+            },
+            Expr::Array(array) => {
+                let mut errors = darling::Error::accumulator();
+                let items: Vec<JsonLit> =
+                    array.elems.iter().filter_map(|elem| errors.handle(JsonLit::from_expr(elem))).collect();
+                errors.finish()?;
+                let json = format!("[{}]", items.iter().map(|i| i.json.as_str()).collect::<Vec<_>>().join(","));
+                (JsonValue::Array(items), json)
+            }
+            _ => return Err(unsupported()),
+        };
+        Ok(JsonLit { value, json, span })
+    }
+}
+
+/// A literal as a JSON value and its text; `None` for kinds JSON has no place for.
+fn literal(lit: &Lit, negative: bool) -> Option<(JsonValue, String)> {
+    let sign = if negative { "-" } else { "" };
+    match lit {
+        Lit::Str(s) if !negative => {
+            let text = s.value();
+            let json = json_string(&text);
+            Some((JsonValue::String(text), json))
+        }
+        Lit::Bool(b) if !negative => Some((JsonValue::Bool(b.value), b.value.to_string())),
+        Lit::Int(int) => {
+            let n: i128 = format!("{sign}{}", int.base10_digits()).parse().ok()?;
+            Some((JsonValue::Number(NumValue::Int(n)), n.to_string()))
+        }
+        Lit::Float(float) => {
+            let x: f64 = format!("{sign}{}", float.base10_digits()).parse().ok()?;
+            if !x.is_finite() {
+                return None;
+            }
+            // `{:?}` prints the shortest text that reads back as the same f64, and JSON
+            // accepts it (`1.5`, `1e300`, `-0.0`).
+            Some((JsonValue::Number(NumValue::Float(x)), format!("{x:?}")))
+        }
+        _ => None,
+    }
+}
+
+/// `text` as a JSON string literal.
+pub fn json_string(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,208 @@
+//! The rules on `#[param]` keywords that span several keys or need their values: bounds
+//! that no value satisfies, a pattern that does not compile, an unknown format, an `enum`
+//! of mixed types, a `default` that breaks its own field's constraints.
+//!
+//! Every rule runs and every error is kept (darling's accumulator), so one expansion shows
+//! all the mistakes in a struct. Type mismatches (`minimum` on a `String`) are left to
+//! rustc, through the assertions `param.rs` emits.
+
+use crate::attr::{Count, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::util::Result;
+
+/// The `format` values JSON Schema 2020-12 defines.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
+
+/// Runs every rule on one field's keywords.
+pub fn field(f: &ParamField) -> Result {
+    let mut errors = darling::Error::accumulator();
+    // A lower bound above an upper bound admits no value at all: certainly a typo.
+    errors.handle(order(&f.minimum, "minimum", &f.maximum, "maximum", false));
+    errors.handle(order(&f.exclusive_minimum, "exclusive_minimum", &f.exclusive_maximum, "exclusive_maximum", true));
+    errors.handle(order(&f.minimum, "minimum", &f.exclusive_maximum, "exclusive_maximum", true));
+    errors.handle(order(&f.exclusive_minimum, "exclusive_minimum", &f.maximum, "maximum", true));
+    errors.handle(counts(f.min_length, "min_length", f.max_length, "max_length"));
+    errors.handle(counts(f.min_items, "min_items", f.max_items, "max_items"));
+    if let Some(factor) = &f.multiple_of {
+        if factor.value.as_f64() <= 0.0 {
+            errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {}", factor.json)));
+        }
+    }
+    let pattern = f.pattern.as_ref().and_then(|pattern| match regex::Regex::new(pattern) {
+        Ok(regex) => Some(regex),
+        Err(e) => {
+            errors.push(error(pattern.span(), format!("`pattern` is not a valid regular expression:\n{e}")));
+            None
+        }
+    });
+    if let Some(format) = &f.format {
+        if !FORMATS.contains(&format.as_str()) {
+            errors.push(darling::Error::unknown_value_with_alts(format, FORMATS.iter()).with_span(&format.span()));
+        }
+    }
+    if let Some(values) = &f.enum_values {
+        errors.handle(enum_values(values));
+    }
+    if let Some(default) = &f.default {
+        errors.handle(default_fits(f, default, pattern.as_ref()));
+    }
+    errors.finish()
+}
+
+fn error(span: proc_macro2::Span, message: String) -> darling::Error {
+    darling::Error::custom(message).with_span(&span)
+}
+
+fn order(low: &Option<Num>, low_key: &str, high: &Option<Num>, high_key: &str, strict: bool) -> Result {
+    let (Some(low), Some(high)) = (low, high) else { return Ok(()) };
+    let (a, b) = (low.value.as_f64(), high.value.as_f64());
+    if a > b || (strict && a >= b) {
+        let relation = if a > b { "greater than" } else { "equal to" };
+        return Err(error(
+            high.span,
+            format!("`{low_key}` ({}) is {relation} `{high_key}` ({}): no value satisfies both", low.json, high.json),
+        ));
+    }
+    Ok(())
+}
+
+fn counts(low: Option<Count>, low_key: &str, high: Option<Count>, high_key: &str) -> Result {
+    match (low, high) {
+        (Some(low), Some(high)) if low.value > high.value => {
+            Err(error(high.span, format!("`{low_key}` ({}) is greater than `{high_key}` ({})", low.value, high.value)))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn kind(value: &JsonValue) -> &'static str {
+    match value {
+        JsonValue::String(_) => "string",
+        JsonValue::Number(_) => "number",
+        JsonValue::Bool(_) => "boolean",
+        JsonValue::Array(_) => "array",
+    }
+}
+
+fn enum_values(values: &JsonLit) -> Result {
+    let JsonValue::Array(items) = &values.value else {
+        return Err(error(values.span, "`enum` takes an array of values: `enum = [\"a\", \"b\"]`".to_owned()));
+    };
+    let Some(first) = items.first() else {
+        return Err(error(values.span, "`enum` needs at least one value".to_owned()));
+    };
+    // A Rust field holds one JSON type, so values of another type could never be accepted.
+    let mut errors = darling::Error::accumulator();
+    for item in &items[1..] {
+        if kind(&item.value) != kind(&first.value) {
+            errors.push(error(
+                item.span,
+                format!(
+                    "`enum` values must all have one type: found a {} after a {}",
+                    kind(&item.value),
+                    kind(&first.value)
+                ),
+            ));
+        }
+    }
+    errors.finish()
+}
+
+/// JSON equality on literals: numbers by value, so `1` equals `1.0`.
+fn same(a: &JsonValue, b: &JsonValue) -> bool {
+    match (a, b) {
+        (JsonValue::String(x), JsonValue::String(y)) => x == y,
+        #[allow(clippy::float_cmp)] // exact equality is what JSON Schema's `enum` means
+        (JsonValue::Number(x), JsonValue::Number(y)) => match (x, y) {
+            (NumValue::Int(x), NumValue::Int(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (JsonValue::Bool(x), JsonValue::Bool(y)) => x == y,
+        (JsonValue::Array(x), JsonValue::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(&a.value, &b.value))
+        }
+        _ => false,
+    }
+}
+
+/// A `default` the schema itself rejects would be sent back as an error the first time it
+/// is used, so it is refused here, naming the keyword it breaks.
+fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex>) -> Result {
+    let mut errors = darling::Error::accumulator();
+    let mut breaks = |key: &str, bound: &str| {
+        errors.push(error(default.span, format!("`default` ({}) breaks `{key}` ({bound})", default.json)));
+    };
+    match &default.value {
+        JsonValue::Number(n) => {
+            let x = n.as_f64();
+            let rules: [(&Option<Num>, &str, fn(f64, f64) -> bool); 4] = [
+                (&f.minimum, "minimum", |x, b| x >= b),
+                (&f.maximum, "maximum", |x, b| x <= b),
+                (&f.exclusive_minimum, "exclusive_minimum", |x, b| x > b),
+                (&f.exclusive_maximum, "exclusive_maximum", |x, b| x < b),
+            ];
+            for (bound, key, holds) in rules {
+                if let Some(bound) = bound {
+                    if !holds(x, bound.value.as_f64()) {
+                        breaks(key, &bound.json);
+                    }
+                }
+            }
+            if let Some(factor) = &f.multiple_of {
+                let q = x / factor.value.as_f64();
+                if (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
+                    breaks("multiple_of", &factor.json);
+                }
+            }
+        }
+        JsonValue::String(text) => {
+            let length = text.chars().count() as u64;
+            if let Some(min) = f.min_length.filter(|min| length < min.value) {
+                breaks("min_length", &min.value.to_string());
+            }
+            if let Some(max) = f.max_length.filter(|max| length > max.value) {
+                breaks("max_length", &max.value.to_string());
+            }
+            if let (Some(regex), Some(source)) = (pattern, &f.pattern) {
+                if !regex.is_match(text) {
+                    breaks("pattern", &crate::attr::json_string(source));
+                }
+            }
+        }
+        JsonValue::Array(items) => {
+            let length = items.len() as u64;
+            if let Some(min) = f.min_items.filter(|min| length < min.value) {
+                breaks("min_items", &min.value.to_string());
+            }
+            if let Some(max) = f.max_items.filter(|max| length > max.value) {
+                breaks("max_items", &max.value.to_string());
+            }
+        }
+        JsonValue::Bool(_) => {}
+    }
+    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = &f.enum_values {
+        if !allowed.iter().any(|item| same(&item.value, &default.value)) {
+            breaks("enum", json);
+        }
+    }
+    errors.finish()
+}

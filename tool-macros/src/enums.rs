@@ -1,0 +1,424 @@
+//! `#[derive(ToolArgs)]` on an enum. A unit-only enum is a string `enum`; an enum with data
+//! is an `anyOf` with one inline branch per variant, shaped by serde's tagging (external,
+//! internal, adjacent, untagged), and a validator that picks the branch the way serde does.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Generics, Ident, Type};
+
+use crate::attr::VariantInput;
+use crate::object::Object;
+use crate::serde_attr::{self, SerdeContainer};
+use crate::util::{Doc, Result, unraw};
+
+/// How serde finds the variant on the wire.
+enum Tagging {
+    External,
+    Internal { tag: String },
+    Adjacent { tag: String, content: String },
+    Untagged,
+}
+
+enum Shape {
+    Unit,
+    Newtype(Type),
+    Struct(Object),
+}
+
+struct Variant {
+    name: String,
+    aliases: Vec<String>,
+    description: Option<Doc>,
+    shape: Shape,
+}
+
+impl Variant {
+    fn accepted_names(&self) -> impl Iterator<Item = &str> {
+        core::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+}
+
+/// Expands the derive for an enum.
+pub fn expand(
+    ident: &Ident,
+    generics: &Generics,
+    container: &SerdeContainer,
+    description: Option<Doc>,
+    inputs: Vec<VariantInput>,
+) -> Result<TokenStream> {
+    let tagging = match (&container.tag, &container.content, container.untagged) {
+        (None, None, false) => Tagging::External,
+        (Some(tag), None, false) => Tagging::Internal { tag: tag.clone() },
+        (Some(tag), Some(content), false) => Tagging::Adjacent { tag: tag.clone(), content: content.clone() },
+        (None, None, true) => Tagging::Untagged,
+        _ => {
+            return Err(darling::Error::custom(
+                "this combination of `tag`, `content` and `untagged` is not one serde accepts",
+            )
+            .with_span(ident));
+        }
+    };
+    let mut errors = darling::Error::accumulator();
+    let mut variants = Vec::new();
+    for input in inputs {
+        if let Some(Some(variant)) = errors.handle(variant(input, container, &tagging)) {
+            variants.push(variant);
+        }
+    }
+    errors.finish()?;
+    if variants.is_empty() {
+        return Err(darling::Error::custom("an enum needs at least one variant to be a parameter").with_span(ident));
+    }
+    let generics = crate::args::bounded(generics);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let all_unit = variants.iter().all(|v| matches!(v.shape, Shape::Unit));
+    let (schema, validate, coerce) = if all_unit && matches!(tagging, Tagging::External) {
+        unit_enum(description.as_ref(), &variants)
+    } else {
+        data_enum(description.as_ref(), &variants, &tagging)
+    };
+    let assertions = variants.iter().map(|v| match &v.shape {
+        Shape::Struct(object) => object.assertions(),
+        Shape::Newtype(ty) if matches!(tagging, Tagging::Internal { .. }) => {
+            quote_spanned!(ty.span()=> _tool_core::__private::assert_flatten::<#ty>();)
+        }
+        _ => TokenStream::new(),
+    });
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: _tool_core::schema::Schema = #schema;
+
+            fn validate(
+                value: &mut _tool_core::__private::serde_json::Value,
+                at: &mut _tool_core::Pointer,
+                out: &mut _tool_core::Violations,
+            ) {
+                #(#assertions)*
+                #validate
+            }
+
+            #[allow(unused_variables)]
+            fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
+                #coerce
+            }
+        }
+    })
+}
+
+fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -> Result<Option<Variant>> {
+    let serde = serde_attr::member(&input.attrs)?;
+    if serde.skip {
+        return Ok(None);
+    }
+    let own = unraw(&input.ident);
+    let name = serde
+        .rename
+        .clone()
+        .unwrap_or_else(|| container.rename_all.map_or_else(|| own.clone(), |rule| rule.apply_to_variant(&own)));
+    let description = match &input.description {
+        Some(text) => Some(Doc::Text((**text).clone())),
+        None => Doc::from_attrs(&input.attrs),
+    };
+    let shape = match input.fields.style {
+        darling::ast::Style::Unit => Shape::Unit,
+        darling::ast::Style::Tuple => {
+            let mut fields = input.fields.fields;
+            match (fields.pop(), fields.is_empty()) {
+                (Some(field), true) => Shape::Newtype(field.ty),
+                _ => {
+                    return Err(darling::Error::custom(
+                        "tuple variants with several fields have no JSON Schema shape here; use a struct variant",
+                    )
+                    .with_span(&input.ident));
+                }
+            }
+        }
+        darling::ast::Style::Struct => {
+            let rename_all = serde.rename_all.or(container.rename_all_fields);
+            Shape::Struct(Object::from_fields(input.fields.fields, None, rename_all, false)?)
+        }
+    };
+    if matches!((&shape, tagging), (Shape::Unit, Tagging::Untagged)) {
+        return Err(darling::Error::custom(
+            "an untagged unit variant is `null` on the wire, which a tool parameter cannot express; tag the enum or give the variant data",
+        )
+        .with_span(&input.ident));
+    }
+    Ok(Some(Variant { name, aliases: serde.aliases, description, shape }))
+}
+
+fn description_tokens(doc: Option<&Doc>) -> TokenStream {
+    match doc {
+        Some(doc) => quote!(::core::option::Option::Some(#doc)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`.
+fn unit_enum(description: Option<&Doc>, variants: &[Variant]) -> (TokenStream, TokenStream, TokenStream) {
+    let description = description_tokens(description);
+    let listed = variants.iter().map(|v| v.name.as_str());
+    let accepted = variants.iter().flat_map(Variant::accepted_names);
+    let listed_again = listed.clone();
+    let schema = quote! {
+        _tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
+            description: #description,
+            values: &[#(#listed),*],
+        })
+    };
+    let validate = quote! {
+        _tool_core::__private::validate_unit_variant(value, &[#(#accepted),*], &[#(#listed_again),*], at, out);
+    };
+    (schema, validate, TokenStream::new())
+}
+
+fn string_enum_of(name: &str) -> TokenStream {
+    quote!(_tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
+        description: ::core::option::Option::None,
+        values: &[#name],
+    }))
+}
+
+fn property(name: &str, schema: &TokenStream) -> TokenStream {
+    quote!(_tool_core::schema::Property { name: #name, schema: &#schema, keywords: &[], required: true })
+}
+
+fn object_schema(description: &TokenStream, properties: &[TokenStream], flatten: &[TokenStream]) -> TokenStream {
+    quote!(_tool_core::schema::Schema::Object(&_tool_core::schema::ObjectSchema {
+        description: #description,
+        properties: &[#(#properties),*],
+        flatten: &[#(#flatten),*],
+    }))
+}
+
+/// The schema of one variant's branch under `tagging`.
+fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
+    let description = description_tokens(variant.description.as_ref());
+    let none = quote!(::core::option::Option::None);
+    let content_schema = match &variant.shape {
+        Shape::Unit => None,
+        Shape::Newtype(ty) => Some(quote!(<#ty as _tool_core::ToolParam>::SCHEMA)),
+        Shape::Struct(object) => Some(object_schema(&none, &object.property_list(), &object.flatten_list())),
+    };
+    match tagging {
+        Tagging::External => match content_schema {
+            None => string_enum_of(&variant.name),
+            Some(content) => object_schema(&description, &[property(&variant.name, &content)], &[]),
+        },
+        Tagging::Internal { tag } => {
+            let mut properties = vec![property(tag, &string_enum_of(&variant.name))];
+            let mut flatten = Vec::new();
+            match &variant.shape {
+                Shape::Unit => {}
+                Shape::Newtype(ty) => flatten.push(quote!(&<#ty as _tool_core::ToolParam>::SCHEMA)),
+                Shape::Struct(object) => {
+                    properties.extend(object.property_list());
+                    flatten.extend(object.flatten_list());
+                }
+            }
+            object_schema(&description, &properties, &flatten)
+        }
+        Tagging::Adjacent { tag, content } => {
+            let mut properties = vec![property(tag, &string_enum_of(&variant.name))];
+            if let Some(schema) = content_schema {
+                properties.push(property(content, &schema));
+            }
+            object_schema(&description, &properties, &[])
+        }
+        Tagging::Untagged => match &variant.shape {
+            Shape::Struct(object) => object_schema(&description, &object.property_list(), &object.flatten_list()),
+            _ => content_schema.unwrap_or_else(|| quote!(_tool_core::schema::Schema::Any)),
+        },
+    }
+}
+
+/// Checks `map` (an object in scope as `map`) as a struct variant's fields, with `extra`
+/// more keys allowed (the tag).
+fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
+    let validate_fields = object.validate_fields();
+    let accepts = object.accepts_key();
+    let names = object.names();
+    quote! {
+        #validate_fields
+        _tool_core::__private::reject_unknown(map, |key: &str| #(key == #extra ||)* #accepts, &[#(#extra,)* #(#names),*], at, out);
+    }
+}
+
+/// The whole value (in scope as `value`) as one variant's content.
+fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
+    match shape {
+        Shape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
+        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::validate(value, at, out);),
+        Shape::Struct(object) => {
+            let fields = struct_fields(object, extra);
+            quote! {
+                match value {
+                    _tool_core::__private::serde_json::Value::Object(map) => { #fields }
+                    other => _tool_core::__private::wrong_type(other, "an object", at, out),
+                }
+            }
+        }
+    }
+}
+
+fn data_enum(
+    description: Option<&Doc>,
+    variants: &[Variant],
+    tagging: &Tagging,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let description = description_tokens(description);
+    let branches = variants.iter().map(|v| branch(v, tagging));
+    let schema = quote! {
+        _tool_core::schema::Schema::AnyOf(&_tool_core::schema::AnyOf {
+            description: #description,
+            branches: &[#(#branches),*],
+        })
+    };
+    let listed: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let validate = match tagging {
+        Tagging::External => external(variants, &listed),
+        Tagging::Internal { tag } => internal(variants, tag, &listed),
+        Tagging::Adjacent { tag, content } => adjacent(variants, tag, content, &listed),
+        Tagging::Untagged => untagged(variants),
+    };
+    (schema, validate, TokenStream::new())
+}
+
+fn external(variants: &[Variant], listed: &[&str]) -> TokenStream {
+    let units: Vec<&str> =
+        variants.iter().filter(|v| matches!(v.shape, Shape::Unit)).flat_map(Variant::accepted_names).collect();
+    let unit_arm = if units.is_empty() { TokenStream::new() } else { quote!(#(#units)|* => {}) };
+    let arms = variants.iter().filter(|v| !matches!(v.shape, Shape::Unit)).map(|v| {
+        let names = v.accepted_names();
+        let check = content(&v.shape, &[]);
+        quote!(#(#names)|* => { let value = __tool_inner; #check })
+    });
+    quote! {
+        match value {
+            _tool_core::__private::serde_json::Value::String(__tool_name) => match __tool_name.as_str() {
+                #unit_arm
+                __tool_other => _tool_core::__private::unknown_variant(__tool_other, &[#(#listed),*], at, out),
+            },
+            _tool_core::__private::serde_json::Value::Object(__tool_map) if __tool_map.len() == 1 => {
+                if let ::core::option::Option::Some((__tool_key, __tool_inner)) = __tool_map.iter_mut().next() {
+                    let __tool_mark = at.push_key(__tool_key);
+                    match __tool_key.as_str() {
+                        #(#arms)*
+                        __tool_other => _tool_core::__private::unknown_variant(__tool_other, &[#(#listed),*], at, out),
+                    }
+                    at.truncate(__tool_mark);
+                }
+            }
+            other => _tool_core::__private::wrong_type(other, "a variant name, or an object with one variant name as its key", at, out),
+        }
+    }
+}
+
+/// Which variant a tag names: `Some(index)`, or `None` after reporting why not.
+fn tag_lookup(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = v.accepted_names();
+        quote!(::core::option::Option::Some(#(#names)|*) => ::core::option::Option::Some(#i),)
+    });
+    quote! {
+        let __tool_variant = match map.get(#tag).and_then(_tool_core::__private::serde_json::Value::as_str) {
+            #(#arms)*
+            _ => {
+                _tool_core::__private::bad_tag(map.get(#tag), #tag, &[#(#listed),*], at, out);
+                ::core::option::Option::None
+            }
+        };
+    }
+}
+
+fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
+    let lookup = tag_lookup(variants, tag, listed);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let check = match &v.shape {
+            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, |key: &str| key == #tag, &[#tag], at, out);),
+            Shape::Newtype(ty) => quote! {
+                <#ty as _tool_core::ToolArgs>::__validate_fields(map, at, out);
+                _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || <#ty as _tool_core::ToolArgs>::__accepts_key(key), &[#tag], at, out);
+            },
+            Shape::Struct(object) => struct_fields(object, &[tag]),
+        };
+        quote!(::core::option::Option::Some(#i) => { #check })
+    });
+    quote! {
+        match value {
+            _tool_core::__private::serde_json::Value::Object(map) => {
+                #lookup
+                match __tool_variant {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+            other => _tool_core::__private::wrong_type(other, "an object", at, out),
+        }
+    }
+}
+
+fn adjacent(variants: &[Variant], tag: &str, content_key: &str, listed: &[&str]) -> TokenStream {
+    let lookup = tag_lookup(variants, tag, listed);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let check = match &v.shape {
+            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, |key: &str| key == #tag, &[#tag], at, out);),
+            shape => {
+                let inner = content(shape, &[]);
+                quote! {
+                    match map.get_mut(#content_key) {
+                        ::core::option::Option::Some(value) => {
+                            let __tool_mark = at.push_key(#content_key);
+                            #inner
+                            at.truncate(__tool_mark);
+                        }
+                        ::core::option::Option::None => _tool_core::__private::missing(#content_key, at, out),
+                    }
+                    _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || key == #content_key, &[#tag, #content_key], at, out);
+                }
+            }
+        };
+        quote!(::core::option::Option::Some(#i) => { #check })
+    });
+    quote! {
+        match value {
+            _tool_core::__private::serde_json::Value::Object(map) => {
+                #lookup
+                match __tool_variant {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+            other => _tool_core::__private::wrong_type(other, "an object", at, out),
+        }
+    }
+}
+
+/// serde tries the variants in order and takes the first that deserializes; the validator
+/// does the same, and when none fits it reports the closest variant's violations.
+fn untagged(variants: &[Variant]) -> TokenStream {
+    let trials = variants.iter().map(|v| {
+        let check = content(&v.shape, &[]);
+        let name = &v.name;
+        quote! {
+            {
+                let mut __tool_trial = _tool_core::Violations::new();
+                {
+                    let out = &mut __tool_trial;
+                    #check
+                }
+                if __tool_trial.is_empty() {
+                    return;
+                }
+                __tool_closest.offer(#name, __tool_trial);
+            }
+        }
+    });
+    quote! {
+        let mut __tool_closest = _tool_core::__private::Closest::default();
+        #(#trials)*
+        __tool_closest.report(at, out);
+    }
+}

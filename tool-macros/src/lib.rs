@@ -1,0 +1,37 @@
+//! Implementation detail of the `tool-core` crate: use the macros through its re-exports.
+//!
+//! Each entry point hands `proc_macro2` tokens to its module's `expand`, which never fails:
+//! errors come out as `compile_error!` next to the user's item, so nothing else breaks.
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
+
+mod args;
+mod attr;
+mod check;
+mod enums;
+mod object;
+mod param;
+mod serde_attr;
+mod tool;
+mod util;
+
+use proc_macro::TokenStream;
+
+/// Turns a fn into a tool: a compile-time JSON Schema of its argument struct, a dispatch
+/// shim that decodes, validates and calls it, and an automatic registration.
+///
+/// See the `tool-core` crate docs for the keys it takes.
+#[proc_macro_attribute]
+pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(attr.into(), item.into()).into()
+}
+
+/// Derives `ToolParam` (and, for structs, `ToolArgs`): the type's JSON Schema as a
+/// compile-time constant and the validator that enforces it.
+///
+/// See the `tool-core` crate docs for the `#[param(..)]` keys.
+#[proc_macro_derive(ToolArgs, attributes(param, tool_args))]
+pub fn derive_tool_args(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    args::expand(input).into()
+}

@@ -1,0 +1,144 @@
+//! An object with named properties: a struct, or a struct variant of an enum. [`Object`]
+//! gathers its [`Param`]s and emits the pieces both derives need: the `ObjectSchema`, the
+//! property checks, lenient decoding, and which keys belong to it.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::attr::ParamField;
+use crate::check;
+use crate::param::Param;
+use crate::serde_attr::RenameRule;
+use crate::util::{Doc, Result};
+
+/// The properties of one object.
+#[derive(Debug)]
+pub struct Object {
+    /// The doc comment of the struct or variant.
+    pub description: Option<Doc>,
+    /// The fields on the wire (skipped ones are left out).
+    pub params: Vec<Param>,
+}
+
+impl Object {
+    /// Builds the model from named fields, reporting every bad field at once.
+    pub fn from_fields(
+        fields: Vec<ParamField>,
+        description: Option<Doc>,
+        rename_all: Option<RenameRule>,
+        container_default: bool,
+    ) -> Result<Object> {
+        let mut errors = darling::Error::accumulator();
+        let mut params = Vec::new();
+        for field in fields {
+            errors.handle(check::field(&field));
+            if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default)) {
+                if !param.skip {
+                    params.push(param);
+                }
+            }
+        }
+        errors.finish_with(Object { description, params })
+    }
+
+    fn flattened(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| p.flatten)
+    }
+
+    fn own(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| !p.flatten)
+    }
+
+    /// `ObjectSchema { .. }`.
+    pub fn schema(&self) -> TokenStream {
+        let description = self.description_tokens();
+        let properties = self.property_list();
+        let flatten = self.flatten_list();
+        quote! {
+            _tool_core::schema::ObjectSchema {
+                description: #description,
+                properties: &[#(#properties),*],
+                flatten: &[#(#flatten),*],
+            }
+        }
+    }
+
+    /// `Option<&str>` tokens for the description.
+    pub fn description_tokens(&self) -> TokenStream {
+        match &self.description {
+            Some(doc) => quote!(::core::option::Option::Some(#doc)),
+            None => quote!(::core::option::Option::None),
+        }
+    }
+
+    /// One `Property { .. }` per own field.
+    pub fn property_list(&self) -> Vec<TokenStream> {
+        self.own().map(Param::property).collect()
+    }
+
+    /// One `&Schema` per flattened field.
+    pub fn flatten_list(&self) -> Vec<TokenStream> {
+        self.flattened()
+            .map(|p| {
+                let ty = &p.field.ty;
+                quote!(&<#ty as _tool_core::ToolParam>::SCHEMA)
+            })
+            .collect()
+    }
+
+    /// The own property names, for the unknown-property message.
+    pub fn names(&self) -> Vec<&str> {
+        self.own().map(|p| p.name.as_str()).collect()
+    }
+
+    /// A `bool` expression: whether `key` belongs to this object.
+    pub fn accepts_key(&self) -> TokenStream {
+        let names: Vec<&str> = self.own().flat_map(Param::accepted_names).collect();
+        let own = if names.is_empty() { quote!(false) } else { quote!(::core::matches!(key, #(#names)|*)) };
+        let flattened = self.flattened().map(|p| {
+            let ty = &p.field.ty;
+            quote!(<#ty as _tool_core::ToolArgs>::__accepts_key(key))
+        });
+        quote!(#own #(|| #flattened)*)
+    }
+
+    /// Statements checking every property (`map`, `at`, `out` in scope).
+    pub fn validate_fields(&self) -> TokenStream {
+        let checks = self.params.iter().map(|p| {
+            if p.flatten {
+                let ty = &p.field.ty;
+                quote!(<#ty as _tool_core::ToolArgs>::__validate_fields(map, at, out);)
+            } else {
+                p.validate()
+            }
+        });
+        quote!(#(#checks)*)
+    }
+
+    /// Statements decoding every property leniently (`map` in scope).
+    pub fn coerce_fields(&self) -> TokenStream {
+        let steps = self.params.iter().map(|p| {
+            if p.flatten {
+                let ty = &p.field.ty;
+                quote!(<#ty as _tool_core::ToolArgs>::__coerce_fields(map);)
+            } else {
+                p.coerce()
+            }
+        });
+        quote!(#(#steps)*)
+    }
+
+    /// Compile-time assertions: keyword/type fit, and flattened types being structs.
+    pub fn assertions(&self) -> TokenStream {
+        let checks = self.params.iter().map(|p| {
+            if p.flatten {
+                let ty = &p.field.ty;
+                quote_spanned!(ty.span()=> _tool_core::__private::assert_flatten::<#ty>();)
+            } else {
+                p.assertions()
+            }
+        });
+        quote!(#(#checks)*)
+    }
+}

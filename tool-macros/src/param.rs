@@ -1,0 +1,330 @@
+//! One property of an object: the [`Param`] model built from a field's `#[param]` and
+//! `#[serde]` attributes, and the tokens it contributes to the schema, the validator and
+//! lenient decoding. The compile-time rules on its keywords are in `check.rs`.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::Ident;
+
+use crate::attr::{Count, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::serde_attr::{self, RenameRule};
+use crate::util::{Doc, Result, unraw};
+
+/// A field as the schema sees it.
+#[derive(Debug)]
+pub struct Param {
+    /// The field's own attributes, keywords included.
+    pub field: ParamField,
+    /// The property name on the wire.
+    pub name: String,
+    /// Other names serde accepts for it (`alias`).
+    pub aliases: Vec<String>,
+    /// The description: `#[param(description)]`, else the doc comment.
+    pub description: Option<Doc>,
+    /// Whether serde fills it when absent (`#[serde(default)]` here or on the container).
+    pub has_default: bool,
+    /// `#[serde(flatten)]`: its properties are merged into the parent's.
+    pub flatten: bool,
+    /// `#[serde(skip)]`/`skip_deserializing`: not on the wire at all.
+    pub skip: bool,
+}
+
+impl Param {
+    /// Builds the model of a named field.
+    pub fn from_field(field: ParamField, rename_all: Option<RenameRule>, container_default: bool) -> Result<Param> {
+        let serde = serde_attr::member(&field.attrs)?;
+        let ident = field
+            .ident
+            .as_ref()
+            .ok_or_else(|| darling::Error::custom("expected a named field").with_span(&field.ty))?;
+        let own = unraw(ident);
+        let name = serde
+            .rename
+            .clone()
+            .unwrap_or_else(|| rename_all.map_or_else(|| own.clone(), |rule| rule.apply_to_field(&own)));
+        let description = match &field.description {
+            Some(text) => Some(Doc::Text((**text).clone())),
+            None => Doc::from_attrs(&field.attrs),
+        };
+        Ok(Param {
+            name,
+            aliases: serde.aliases,
+            description,
+            has_default: serde.default || container_default,
+            flatten: serde.flatten,
+            skip: serde.skip,
+            field,
+        })
+    }
+
+    /// The type tokens, re-spanned to `span`, so a failed bound points at the keyword.
+    fn ty_at(&self, span: Span) -> TokenStream {
+        respan(&self.field.ty, span)
+    }
+
+    /// `Keyword { .. }` values for the schema, in a fixed order.
+    pub fn keywords(&self) -> TokenStream {
+        let f = &self.field;
+        let mut keywords = Vec::new();
+        let mut json = |kind: &str, text: &str| {
+            let kind = Ident::new(kind, Span::call_site());
+            keywords.push(quote! {
+                _tool_core::schema::Keyword {
+                    kind: _tool_core::schema::KeywordKind::#kind,
+                    value: _tool_core::schema::KeywordValue::Json(#text),
+                }
+            });
+        };
+        let nums: [(&str, &Option<Num>); 5] = [
+            ("Minimum", &f.minimum),
+            ("Maximum", &f.maximum),
+            ("ExclusiveMinimum", &f.exclusive_minimum),
+            ("ExclusiveMaximum", &f.exclusive_maximum),
+            ("MultipleOf", &f.multiple_of),
+        ];
+        for (kind, num) in nums {
+            if let Some(num) = num {
+                json(kind, &num.json);
+            }
+        }
+        let counts: [(&str, &Option<Count>); 2] = [("MinLength", &f.min_length), ("MaxLength", &f.max_length)];
+        for (kind, count) in counts {
+            if let Some(count) = count {
+                json(kind, &count.value.to_string());
+            }
+        }
+        if let Some(pattern) = &f.pattern {
+            json("Pattern", &crate::attr::json_string(pattern));
+        }
+        if let Some(format) = &f.format {
+            json("Format", &crate::attr::json_string(format));
+        }
+        if let Some(values) = &f.enum_values {
+            json("Enum", &values.json);
+        }
+        let counts: [(&str, &Option<Count>); 2] = [("MinItems", &f.min_items), ("MaxItems", &f.max_items)];
+        for (kind, count) in counts {
+            if let Some(count) = count {
+                json(kind, &count.value.to_string());
+            }
+        }
+        if let Some(unique) = &f.unique_items {
+            json("UniqueItems", if **unique { "true" } else { "false" });
+        }
+        if let Some(default) = &f.default {
+            json("Default", &default.json);
+        }
+        if let Some(examples) = &f.examples {
+            json("Examples", &examples.json);
+        }
+        if let Some(doc) = &self.description {
+            keywords.insert(
+                0,
+                quote! {
+                    _tool_core::schema::Keyword {
+                        kind: _tool_core::schema::KeywordKind::Description,
+                        value: _tool_core::schema::KeywordValue::Text(#doc),
+                    }
+                },
+            );
+        }
+        quote!(&[#(#keywords),*])
+    }
+
+    /// `Property { .. }` for the parent object's schema.
+    pub fn property(&self) -> TokenStream {
+        let name = &self.name;
+        let ty = &self.field.ty;
+        let keywords = self.keywords();
+        let has_default = self.has_default;
+        quote! {
+            _tool_core::schema::Property {
+                name: #name,
+                schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                keywords: #keywords,
+                required: !<#ty as _tool_core::ToolParam>::OPTIONAL && !#has_default,
+            }
+        }
+    }
+
+    /// The wire names serde accepts for this field: the name, then its aliases.
+    pub fn accepted_names(&self) -> impl Iterator<Item = &str> {
+        core::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+
+    /// Statements that check this property inside `__validate_fields` (`map`, `at`, `out`
+    /// in scope).
+    pub fn validate(&self) -> TokenStream {
+        let ty = &self.field.ty;
+        let names = self.accepted_names();
+        let name = &self.name;
+        let has_default = self.has_default;
+        let checks = self.keyword_checks();
+        quote! {
+            match _tool_core::__private::field(map, &[#(#names),*]) {
+                ::core::option::Option::Some((__tool_key, __tool_value)) => {
+                    let __tool_mark = at.push_key(__tool_key);
+                    let __tool_before = out.total();
+                    <#ty as _tool_core::ToolParam>::validate(__tool_value, at, out);
+                    if out.total() == __tool_before {
+                        let __tool_value: &_tool_core::__private::serde_json::Value = __tool_value;
+                        #checks
+                    }
+                    at.truncate(__tool_mark);
+                }
+                ::core::option::Option::None => {
+                    if !<#ty as _tool_core::ToolParam>::OPTIONAL && !#has_default {
+                        _tool_core::__private::missing(#name, at, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The keyword checks on `__tool_value`, after the type's own check passed.
+    fn keyword_checks(&self) -> TokenStream {
+        let f = &self.field;
+        let ty = &f.ty;
+        let check = quote!(_tool_core::__private::check);
+        let mut out = Vec::new();
+        let nums: [(&str, &Option<Num>); 5] = [
+            ("minimum", &f.minimum),
+            ("maximum", &f.maximum),
+            ("exclusive_minimum", &f.exclusive_minimum),
+            ("exclusive_maximum", &f.exclusive_maximum),
+            ("multiple_of", &f.multiple_of),
+        ];
+        for (name, num) in nums {
+            if let Some(num) = num {
+                let function = Ident::new(name, Span::call_site());
+                let bound = match num.value {
+                    NumValue::Int(n) => quote!(_tool_core::__private::Bound::Int(#n)),
+                    NumValue::Float(x) => quote!(_tool_core::__private::Bound::Float(#x)),
+                };
+                out.push(quote!(#check::#function(__tool_value, #bound, at, out);));
+            }
+        }
+        let counts: [(&str, &Option<Count>); 4] = [
+            ("min_length", &f.min_length),
+            ("max_length", &f.max_length),
+            ("min_items", &f.min_items),
+            ("max_items", &f.max_items),
+        ];
+        for (name, count) in counts {
+            if let Some(count) = count {
+                let function = Ident::new(name, Span::call_site());
+                let n = count.value;
+                out.push(quote!(#check::#function(__tool_value, #n, at, out);));
+            }
+        }
+        if f.unique_items.as_ref().is_some_and(|unique| **unique) {
+            out.push(quote!(#check::unique_items(__tool_value, at, out);));
+        }
+        if let Some(pattern) = &f.pattern {
+            let source = pattern.as_str();
+            out.push(quote! {{
+                static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
+                __TOOL_PATTERN.check(__tool_value, at, out);
+            }});
+        }
+        if let Some(format) = &f.format {
+            let format = format.as_str();
+            out.push(quote!(#check::format(__tool_value, #format, at, out);));
+        }
+        if let Some(values) = &f.enum_values {
+            let json = &values.json;
+            out.push(quote! {{
+                static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
+                __TOOL_ENUM.check(__tool_value, <#ty as _tool_core::ToolParam>::OPTIONAL, at, out);
+            }});
+        }
+        quote!(#(#out)*)
+    }
+
+    /// Lenient decoding of this property (`map` in scope).
+    pub fn coerce(&self) -> TokenStream {
+        let ty = &self.field.ty;
+        let names = self.accepted_names();
+        quote! {
+            if let ::core::option::Option::Some((_, __tool_value)) = _tool_core::__private::field(map, &[#(#names),*]) {
+                <#ty as _tool_core::ToolParam>::coerce(__tool_value);
+            }
+        }
+    }
+
+    /// Trait assertions spanned at each keyword: `minimum` on a `String` fails here, at
+    /// `minimum`, with the marker trait's message.
+    pub fn assertions(&self) -> TokenStream {
+        let f = &self.field;
+        let mut out = Vec::new();
+        let mut assert = |what: &str, span: Span| {
+            let function = Ident::new(&format!("assert_{what}"), span);
+            let ty = self.ty_at(span);
+            out.push(quote_spanned!(span=> _tool_core::__private::#function::<#ty>();));
+        };
+        for num in
+            [&f.minimum, &f.maximum, &f.exclusive_minimum, &f.exclusive_maximum, &f.multiple_of].into_iter().flatten()
+        {
+            assert("number", num.span);
+        }
+        for count in [&f.min_length, &f.max_length].into_iter().flatten() {
+            assert("string", count.span);
+        }
+        for text in [&f.pattern, &f.format].into_iter().flatten() {
+            assert("string", text.span());
+        }
+        for count in [&f.min_items, &f.max_items].into_iter().flatten() {
+            assert("array", count.span);
+        }
+        if let Some(unique) = &f.unique_items {
+            assert("array", unique.span());
+        }
+        for lit in [&f.enum_values, &f.default].into_iter().flatten() {
+            let items: Vec<&JsonLit> = match (&lit.value, f.enum_values.as_ref().is_some_and(|e| core::ptr::eq(e, lit)))
+            {
+                (JsonValue::Array(items), true) => items.iter().collect(),
+                _ => vec![lit],
+            };
+            for item in items {
+                match &item.value {
+                    JsonValue::String(_) => assert("string", item.span),
+                    JsonValue::Number(NumValue::Int(_)) => assert("number", item.span),
+                    JsonValue::Number(NumValue::Float(x)) if x.fract() == 0.0 => assert("number", item.span),
+                    JsonValue::Number(NumValue::Float(_)) => assert("float", item.span),
+                    JsonValue::Bool(_) => assert("bool", item.span),
+                    JsonValue::Array(_) => assert("array", item.span),
+                }
+            }
+        }
+        if let Some(default) = &f.default {
+            let ty = self.ty_at(default.span);
+            let has_default = self.has_default;
+            out.push(quote_spanned! {default.span=>
+                const {
+                    ::core::assert!(
+                        <#ty as _tool_core::ToolParam>::OPTIONAL || #has_default,
+                        "`default` describes a field that may be absent: make the field an `Option` or add `#[serde(default)]`"
+                    );
+                }
+            });
+        }
+        quote!(#(#out)*)
+    }
+}
+
+/// `tokens` with every span set to `span`.
+pub fn respan(tokens: &impl quote::ToTokens, span: Span) -> TokenStream {
+    quote::ToTokens::to_token_stream(tokens)
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(group) = &tree {
+                let mut inner = proc_macro2::Group::new(group.delimiter(), respan(&group.stream(), span));
+                inner.set_span(span);
+                tree = proc_macro2::TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
+}

@@ -1,0 +1,308 @@
+//! `#[tool]`: reads the fn and `#[tool(..)]` into a [`ToolFn`], checks it, and emits the fn
+//! unchanged followed by the `…Tool` type, the compile-time schema text, the dispatch shim
+//! and the `inventory` registration.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, Ident, ItemFn, ReturnType, Type};
+
+use crate::attr::ToolAttr;
+use crate::util::{Doc, Result, crate_path, unraw, wrap_in_const};
+
+/// The fn, as the shim needs it.
+struct ToolFn {
+    /// The fn, emitted as written.
+    item: ItemFn,
+    /// The tool's name.
+    name: String,
+    /// The tool's description.
+    description: Doc,
+    /// The argument struct, if the fn takes one.
+    args: Option<Type>,
+    /// Whether the fn takes `ctx: &ToolContext` first.
+    takes_context: bool,
+    /// The return type.
+    output: Type,
+    /// Where `tool_core` is.
+    krate: TokenStream,
+}
+
+/// Expands `#[tool]`; on error, the errors plus the item unchanged, so the rest of the crate
+/// still sees the fn (bon's rule).
+pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match try_expand(attr, item.clone()) {
+        Ok(tokens) => tokens,
+        Err(error) => {
+            let errors = error.write_errors();
+            quote!(#errors #item)
+        }
+    }
+}
+
+/// Expands `#[tool]`, or returns every error found.
+pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
+    let mut errors = darling::Error::accumulator();
+    // A malformed attribute is reported, and the fn is still checked with the defaults.
+    let attr = errors
+        .handle(
+            NestedMeta::parse_meta_list(attr)
+                .map_err(darling::Error::from)
+                .and_then(|items| ToolAttr::from_list(&items)),
+        )
+        .unwrap_or(ToolAttr { name: None, description: None, krate: None });
+    let item = match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(item) => item,
+        Err(_) => {
+            let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
+            errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
+            return errors.finish().map(|()| TokenStream::new());
+        }
+    };
+    let tool = errors.handle(ToolFn::from_syn(attr, item));
+    errors.finish()?;
+    Ok(tool.map(|tool| tool.expand()).unwrap_or_default())
+}
+
+/// The name every provider accepts: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+fn valid_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
+        && bytes.len() <= 64
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+impl ToolFn {
+    fn from_syn(attr: ToolAttr, item: ItemFn) -> Result<ToolFn> {
+        let mut errors = darling::Error::accumulator();
+        let krate = errors.handle(crate_path(attr.krate.as_ref()));
+        let sig = &item.sig;
+        if !sig.generics.params.is_empty() {
+            errors.push(
+                darling::Error::custom(
+                    "a `#[tool]` fn cannot be generic: its schema must be known at compile time; use concrete types",
+                )
+                .with_span(&sig.generics.params),
+            );
+        }
+        if let syn::Safety::Unsafe(token) = &sig.safety {
+            errors.push(
+                darling::Error::custom("a `#[tool]` fn cannot be `unsafe`: a model calls it with any arguments")
+                    .with_span(token),
+            );
+        }
+        if let Some(variadic) = &sig.variadic {
+            errors.push(darling::Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
+        }
+        let name = match &attr.name {
+            Some(name) => {
+                if !valid_name(name) {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "{:?} is not a tool name every provider accepts: use letters, digits, `_` and `-`, start with a letter or `_`, at most 64 characters",
+                            name.as_str()
+                        ))
+                        .with_span(&name.span()),
+                    );
+                }
+                (**name).clone()
+            }
+            None => {
+                let name = unraw(&sig.ident);
+                if !valid_name(&name) {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "the fn name {name:?} is not a valid tool name; set one with `#[tool(name = \"..\")]`"
+                        ))
+                        .with_span(&sig.ident),
+                    );
+                }
+                name
+            }
+        };
+        let description = match &attr.description {
+            Some(text) => Some(Doc::Text((**text).clone())),
+            None => Doc::from_attrs(&item.attrs),
+        };
+        if description.is_none() {
+            errors.push(
+                darling::Error::custom(
+                    "a tool needs a description for the model: add a `///` doc comment or `#[tool(description = \"..\")]`",
+                )
+                .with_span(&sig.ident),
+            );
+        }
+        let mut args = None;
+        let mut takes_context = false;
+        for (position, input) in sig.inputs.iter().enumerate() {
+            match input {
+                FnArg::Receiver(receiver) => errors.push(
+                    darling::Error::custom(
+                        "`#[tool]` cannot be applied to a method: write a free fn, and reach shared state through `ctx: &ToolContext`",
+                    )
+                    .with_span(receiver),
+                ),
+                // The context is the one parameter taken by reference: argument structs are
+                // owned (`DeserializeOwned`), so the shape tells them apart without reading
+                // type names. rustc then checks that the reference is `&ToolContext`.
+                FnArg::Typed(typed) if matches!(*typed.ty, Type::Reference(_)) => {
+                    if position != 0 || takes_context {
+                        errors.push(
+                            darling::Error::custom("`ctx: &ToolContext` must be the first parameter of a `#[tool]` fn")
+                                .with_span(&typed.ty),
+                        );
+                    }
+                    takes_context = true;
+                }
+                FnArg::Typed(typed) => {
+                    if args.is_some() {
+                        errors.push(
+                            darling::Error::custom(
+                                "a `#[tool]` fn takes at most one argument struct: put every argument in one struct deriving `ToolArgs`",
+                            )
+                            .with_span(&typed.ty),
+                        );
+                    } else {
+                        args = Some((*typed.ty).clone());
+                    }
+                }
+            }
+        }
+        let output = match &sig.output {
+            ReturnType::Type(_, ty) => (**ty).clone(),
+            ReturnType::Default => {
+                errors.push(
+                    darling::Error::custom(
+                        "a `#[tool]` fn must return its result for the model: `-> String` or `-> Result<String, E>`",
+                    )
+                    .with_span(&sig.ident),
+                );
+                syn::parse_quote!(())
+            }
+        };
+        errors.finish()?;
+        Ok(ToolFn {
+            name,
+            description: description.unwrap_or(Doc::Text(String::new())),
+            args,
+            takes_context,
+            output,
+            krate: krate.unwrap_or_else(|| quote!(::tool_core)),
+            item,
+        })
+    }
+
+    fn expand(&self) -> TokenStream {
+        let item = &self.item;
+        let fn_ident = &item.sig.ident;
+        let vis = &item.vis;
+        let krate = &self.krate;
+        let name = &self.name;
+        let description = &self.description;
+        let type_ident = tool_type_ident(fn_ident);
+        let args_ty = self.args.clone().unwrap_or_else(|| syn::parse_quote!(_tool_core::NoArgs));
+        let output = &self.output;
+        let assert_args = self
+            .args
+            .as_ref()
+            .map(|ty| quote_spanned!(ty.span()=> const _: () = _tool_core::__private::assert_args::<#ty>();));
+        let assert_output =
+            quote_spanned!(output.span()=> const _: () = _tool_core::__private::assert_output::<#output>(););
+        let context = self.takes_context.then(|| quote!(__tool_context,));
+        let call_args = self.args.as_ref().map(|_| quote!(__tool_args));
+        let is_async = item.sig.asyncness.is_some();
+        let shim = if is_async {
+            quote! {
+                fn __tool_shim<'a>(
+                    __tool_context: &'a _tool_core::ToolContext,
+                    __tool_arguments: _tool_core::Arguments<'a>,
+                    __tool_options: &'a _tool_core::DecodeOptions,
+                ) -> _tool_core::ToolFuture<'a> {
+                    let _ = __tool_context;
+                    match _tool_core::__private::decode::<#args_ty>(__TOOL_NAME, __tool_arguments, __tool_options) {
+                        ::core::result::Result::Ok(__tool_args) => {
+                            let _ = &__tool_args;
+                            _tool_core::__private::call_async(__TOOL_NAME, #fn_ident(#context #call_args))
+                        }
+                        ::core::result::Result::Err(__tool_error) => {
+                            _tool_core::__private::ready(::core::result::Result::Err(__tool_error))
+                        }
+                    }
+                }
+                const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Async(__tool_shim);
+            }
+        } else {
+            quote! {
+                fn __tool_shim(
+                    __tool_context: &_tool_core::ToolContext,
+                    __tool_arguments: _tool_core::Arguments<'_>,
+                    __tool_options: &_tool_core::DecodeOptions,
+                ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
+                    let _ = __tool_context;
+                    let __tool_args = _tool_core::__private::decode::<#args_ty>(__TOOL_NAME, __tool_arguments, __tool_options)?;
+                    let _ = &__tool_args;
+                    _tool_core::__private::call(__TOOL_NAME, move || #fn_ident(#context #call_args))
+                }
+                const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Sync(__tool_shim);
+            }
+        };
+        let doc = format!("The `{name}` tool, generated by `#[tool]` from [`{fn_ident}`]: pass it to `Registry::add`.");
+        let generated = quote! {
+            #assert_args
+            #assert_output
+            const __TOOL_NAME: &str = #name;
+            const __TOOL_DESCRIPTION: &str = #description;
+            const __TOOL_SCHEMA: &_tool_core::schema::Schema = &<#args_ty as _tool_core::ToolParam>::SCHEMA;
+            const __TOOL_PARAMETERS_LEN: usize = _tool_core::__private::render::parameters_len(__TOOL_SCHEMA);
+            const __TOOL_PARAMETERS: [u8; __TOOL_PARAMETERS_LEN] = _tool_core::__private::render::parameters(__TOOL_SCHEMA);
+            const __TOOL_DEFINITION_LEN: usize =
+                _tool_core::__private::render::definition_len(__TOOL_NAME, __TOOL_DESCRIPTION, __TOOL_SCHEMA);
+            const __TOOL_DEFINITION: [u8; __TOOL_DEFINITION_LEN] =
+                _tool_core::__private::render::definition(__TOOL_NAME, __TOOL_DESCRIPTION, __TOOL_SCHEMA);
+            #shim
+            static __TOOL_DEF: _tool_core::ToolDef = _tool_core::ToolDef {
+                name: __TOOL_NAME,
+                description: __TOOL_DESCRIPTION,
+                schema: __TOOL_SCHEMA,
+                parameters_json: _tool_core::__private::render::utf8(&__TOOL_PARAMETERS),
+                definition_json: _tool_core::__private::render::utf8(&__TOOL_DEFINITION),
+                rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
+                handler: __TOOL_HANDLER,
+            };
+            #[automatically_derived]
+            impl _tool_core::Tool for #type_ident {
+                fn def(&self) -> &'static _tool_core::ToolDef {
+                    &__TOOL_DEF
+                }
+            }
+            _tool_core::__private::inventory::submit! {
+                _tool_core::__private::Registration(&__TOOL_DEF)
+            }
+        };
+        let generated = wrap_in_const(krate, generated);
+        quote! {
+            #item
+
+            #[doc = #doc]
+            #[derive(Debug, Clone, Copy, Default)]
+            #vis struct #type_ident;
+
+            #generated
+        }
+    }
+}
+
+/// `get_weather` → `GetWeatherTool`, spanned at the fn ident.
+fn tool_type_ident(fn_ident: &Ident) -> Ident {
+    let camel: String = unraw(fn_ident)
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        })
+        .collect();
+    format_ident!("{}Tool", camel, span = fn_ident.span())
+}

@@ -1,0 +1,96 @@
+//! Small helpers every module uses: the error type, doc comments, `r#` stripping and the
+//! crate path of generated code.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+use syn::{Attribute, Expr, Ident, Lit};
+
+/// darling's error accumulates and carries "did you mean" suggestions, so it is the one
+/// error type here (as in bon); a `syn::Error` converts into it.
+pub type Result<T = (), E = darling::Error> = core::result::Result<T, E>;
+
+/// `r#type` → `type`: the name a raw identifier has on the wire.
+pub fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map_or(text.clone(), str::to_owned)
+}
+
+/// A `///` doc comment, as the description text.
+#[derive(Debug, Clone)]
+pub enum Doc {
+    /// Every line was a string literal: joined at expansion.
+    Text(String),
+    /// Some line was a macro (`#[doc = include_str!(..)]`): joined by `concat!` at compile time.
+    Expr(TokenStream),
+}
+
+impl Doc {
+    /// The doc comment of an item, or `None` when it has none.
+    pub fn from_attrs(attrs: &[Attribute]) -> Option<Doc> {
+        let mut lines: Vec<&Expr> = Vec::new();
+        for attr in attrs {
+            if let syn::Meta::NameValue(nv) = &attr.meta {
+                if nv.path.is_ident("doc") {
+                    lines.push(&nv.value);
+                }
+            }
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        let mut text_lines = Vec::with_capacity(lines.len());
+        for line in &lines {
+            match line {
+                Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => text_lines.push(s.value()),
+                _ => {
+                    let parts = lines.iter().map(|line| quote!(#line));
+                    return Some(Doc::Expr(quote!(::core::concat!(#(#parts, "\n"),*))));
+                }
+            }
+        }
+        // `/// text` arrives as " text": drop the one space rustdoc adds, keep indentation.
+        let text = text_lines
+            .iter()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let text = text.trim().to_owned();
+        (!text.is_empty()).then_some(Doc::Text(text))
+    }
+}
+
+impl ToTokens for Doc {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Doc::Text(text) => text.to_tokens(tokens),
+            Doc::Expr(expr) => expr.to_tokens(tokens),
+        }
+    }
+}
+
+/// The path generated code reaches `tool_core` by: `::tool_core` unless `crate = ..` says
+/// otherwise, which must then be absolute (bon's rule) so it resolves from any module.
+pub fn crate_path(krate: Option<&syn::Path>) -> Result<TokenStream> {
+    match krate {
+        None => Ok(quote!(::tool_core)),
+        Some(path) if path.leading_colon.is_some() => Ok(quote!(#path)),
+        Some(path) => Err(darling::Error::custom(format!(
+            "`crate` must be an absolute path: write `crate = ::{}`",
+            path.to_token_stream().to_string().replace(' ', "")
+        ))
+        .with_span(path)),
+    }
+}
+
+/// Wraps generated items in `const _: () = { use #krate as _tool_core; … };`, so they name
+/// nothing in the user's scope and reach the runtime through one alias.
+pub fn wrap_in_const(krate: &TokenStream, items: TokenStream) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(unused_qualifications, non_upper_case_globals, clippy::all, clippy::pedantic)]
+        const _: () = {
+            use #krate as _tool_core;
+            #items
+        };
+    }
+}
