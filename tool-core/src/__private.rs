@@ -7,7 +7,7 @@ pub use serde_json;
 
 pub use crate::args::{coerce_object, validate_object};
 pub use crate::check::{self, Bound, EnumSet, Pattern};
-pub use crate::dispatch::{call, call_async, decode, ready};
+pub use crate::dispatch::{call, call_async, decode_for as decode, ready};
 pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
 pub use crate::render;

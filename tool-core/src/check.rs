@@ -54,10 +54,10 @@ fn number_rule(
     symbol: &str,
     holds: fn(Ordering) -> bool,
 ) {
-    if let Value::Number(number) = value {
-        if !compare(number, bound).is_some_and(holds) {
-            out.push(at, keyword, format!("must be {symbol} {bound}, got {number}"));
-        }
+    if let Value::Number(number) = value
+        && !compare(number, bound).is_some_and(holds)
+    {
+        out.push(at, keyword, format!("must be {symbol} {bound}, got {number}"));
     }
 }
 
@@ -84,19 +84,20 @@ pub fn exclusive_maximum(value: &Value, bound: Bound, at: &Pointer, out: &mut Vi
 /// `multipleOf`: the number divided by `factor` is an integer.
 pub fn multiple_of(value: &Value, factor: Bound, at: &Pointer, out: &mut Violations) {
     let Value::Number(number) = value else { return };
-    let holds = match (number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from)), factor) {
-        (Some(n), Bound::Int(f)) => f != 0 && n % f == 0,
-        _ => {
-            #[allow(clippy::cast_precision_loss)]
-            let f = match factor {
-                Bound::Int(f) => f as f64,
-                Bound::Float(f) => f,
-            };
-            let quotient = number.as_f64().unwrap_or(f64::NAN) / f;
-            // The quotient of two binary fractions is rarely exact (0.0075 / 0.0001), so a
-            // relative tolerance decides; an overflowing quotient is never a multiple.
-            quotient.is_finite() && (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-        }
+    let holds = if let (Some(n), Bound::Int(f)) =
+        (number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from)), factor)
+    {
+        f != 0 && n % f == 0
+    } else {
+        #[allow(clippy::cast_precision_loss)]
+        let f = match factor {
+            Bound::Int(f) => f as f64,
+            Bound::Float(f) => f,
+        };
+        let quotient = number.as_f64().unwrap_or(f64::NAN) / f;
+        // The quotient of two binary fractions is rarely exact (0.0075 / 0.0001), so a
+        // relative tolerance decides; an overflowing quotient is never a multiple.
+        quotient.is_finite() && (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
     };
     if !holds {
         out.push(at, "multipleOf", format!("must be a multiple of {factor}, got {number}"));
@@ -151,7 +152,7 @@ impl Pattern {
         match self.compiled.get_or_init(|| regex::Regex::new(self.source).map_err(|e| e.to_string())) {
             Ok(regex) if regex.is_match(text) => {}
             Ok(_) => {
-                out.push(at, "pattern", format!("must match the pattern {:?}, got {}", self.source, preview(value)))
+                out.push(at, "pattern", format!("must match the pattern {:?}, got {}", self.source, preview(value)));
             }
             Err(error) => out.push(at, "pattern", format!("the pattern {:?} does not compile: {error}", self.source)),
         }
@@ -187,19 +188,19 @@ impl EnumSet {
 
 /// `minItems`: the array has at least `min` elements.
 pub fn min_items(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
-    if let Value::Array(items) = value {
-        if (items.len() as u64) < min {
-            out.push(at, "minItems", format!("must have at least {min} items, got {}", items.len()));
-        }
+    if let Value::Array(items) = value
+        && (items.len() as u64) < min
+    {
+        out.push(at, "minItems", format!("must have at least {min} items, got {}", items.len()));
     }
 }
 
 /// `maxItems`: the array has at most `max` elements.
 pub fn max_items(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
-    if let Value::Array(items) = value {
-        if items.len() as u64 > max {
-            out.push(at, "maxItems", format!("must have at most {max} items, got {}", items.len()));
-        }
+    if let Value::Array(items) = value
+        && items.len() as u64 > max
+    {
+        out.push(at, "maxItems", format!("must have at most {max} items, got {}", items.len()));
     }
 }
 

@@ -14,13 +14,35 @@ use crate::error::ToolError;
 use crate::tool::{Arguments, DecodeOptions, IntoToolOutput, ToolFuture, ToolOutput};
 use crate::violation::{Pointer, Violation, Violations};
 
+/// Parses, checks and deserializes arguments of type `A` outside any tool: what a `#[tool]`
+/// shim does before it calls the fn.
+///
+/// ```
+/// # use tool_core::{ToolArgs, DecodeOptions};
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Args {
+///     #[param(maximum = 10)]
+///     days: u8,
+/// }
+/// let error = tool_core::decode::<Args>(r#"{"days": 12}"#, &DecodeOptions::default()).unwrap_err();
+/// assert!(error.to_string().contains("/days: must be <= 10, got 12"));
+/// ```
+///
+/// # Errors
+/// [`ToolError::InvalidJson`] for text that is not JSON or exceeds
+/// [`DecodeOptions::max_argument_bytes`]; [`ToolError::InvalidArguments`] with every
+/// violation otherwise.
+pub fn decode<'a, A: ToolArgs>(arguments: impl Into<Arguments<'a>>, options: &DecodeOptions) -> Result<A, ToolError> {
+    decode_for(core::any::type_name::<A>(), arguments.into(), options)
+}
+
 /// Parses, checks and deserializes a tool's arguments.
 ///
 /// # Errors
 /// [`ToolError::InvalidJson`] for text that is not JSON or exceeds
 /// [`DecodeOptions::max_argument_bytes`]; [`ToolError::InvalidArguments`] with every
 /// violation otherwise.
-pub fn decode<A: ToolArgs>(
+pub fn decode_for<A: ToolArgs>(
     tool: &'static str,
     arguments: Arguments<'_>,
     options: &DecodeOptions,

@@ -169,7 +169,7 @@ fn duration(text: &str) -> bool {
         }
         !number
     };
-    if date_part == "" && time_part.is_none() {
+    if date_part.is_empty() && time_part.is_none() {
         return false;
     }
     if date_part.ends_with('W') {

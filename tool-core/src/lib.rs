@@ -22,6 +22,7 @@ pub mod __private;
 
 pub use crate::args::{NoArgs, ToolArgs};
 pub use crate::context::{CancellationToken, Progress, State, ToolContext};
+pub use crate::dispatch::decode;
 pub use crate::error::ToolError;
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
 pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
@@ -33,6 +34,13 @@ pub use crate::tool::{
 pub use crate::violation::{Pointer, Violation, Violations};
 
 pub use crate::param::MapKey;
+
+/// The JSON Schema of `T`, rendered at run time from its compile-time tree; a `#[tool]`
+/// already holds its own as [`ToolDef::parameters_json`].
+#[must_use]
+pub fn render_schema<T: ToolParam + ?Sized>() -> String {
+    render::to_json(&T::SCHEMA)
+}
 
 #[cfg(feature = "macros")]
 pub use tool_macros::{ToolArgs, tool};

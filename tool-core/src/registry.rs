@@ -203,6 +203,7 @@ impl Registry {
     }
 
     /// Every tool, sorted by name.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &Entry> {
         self.entries.iter()
     }

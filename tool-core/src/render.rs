@@ -361,10 +361,10 @@ const fn has_required(object: &ObjectSchema) -> bool {
     }
     let mut i = 0;
     while i < object.flatten.len() {
-        if let Schema::Object(inner) = object.flatten[i] {
-            if has_required(inner) {
-                return true;
-            }
+        if let Schema::Object(inner) = object.flatten[i]
+            && has_required(inner)
+        {
+            return true;
         }
         i += 1;
     }
@@ -380,6 +380,9 @@ pub const fn parameters_len(schema: &Schema) -> usize {
 }
 
 /// `schema` rendered as JSON Schema, into an array of [`parameters_len`] bytes.
+///
+/// # Panics
+/// When `N` is not [`parameters_len`]; in a `const` that is a compile error, not a panic.
 #[must_use]
 pub const fn parameters<const N: usize>(schema: &Schema) -> [u8; N] {
     let mut buf = [0u8; N];
@@ -398,6 +401,9 @@ pub const fn definition_len(name: &str, description: &str, schema: &Schema) -> u
 }
 
 /// A tool definition `{"name","description","parameters"}`, into [`definition_len`] bytes.
+///
+/// # Panics
+/// When `N` is not [`definition_len`]; in a `const` that is a compile error, not a panic.
 #[must_use]
 pub const fn definition<const N: usize>(name: &str, description: &str, schema: &Schema) -> [u8; N] {
     let mut buf = [0u8; N];
@@ -408,10 +414,22 @@ pub const fn definition<const N: usize>(name: &str, description: &str, schema: &
 }
 
 /// The rendered bytes as text; they are UTF-8 by construction (escaped UTF-8 input).
+///
+/// # Panics
+/// Never for rendered output; in a `const`, invalid UTF-8 would be a compile error.
 #[must_use]
 pub const fn utf8(bytes: &'static [u8]) -> &'static str {
     match core::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(_) => panic!("rendered schema is not UTF-8"),
     }
+}
+
+/// Renders `schema` to a `String` at run time, for schemas that no `#[tool]` rendered at
+/// compile time (an argument type used on its own). Walks the constant tree, not types.
+#[must_use]
+pub fn to_json(schema: &Schema) -> String {
+    let mut buf = vec![0u8; parameters_len(schema)];
+    Writer::new(&mut buf).schema(schema, &[], false);
+    String::from_utf8(buf).unwrap_or_default()
 }

@@ -113,7 +113,7 @@ pub enum KeywordValue {
     Text(&'static str),
 }
 
-/// The keywords `#[param(..)]` can state. Each is the snake_case of the JSON Schema keyword.
+/// The keywords `#[param(..)]` can state. Each is the `snake_case` of the JSON Schema keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(missing_docs)] // each variant is the keyword its name spells
 pub enum KeywordKind {

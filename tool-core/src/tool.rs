@@ -69,7 +69,7 @@ impl Tool for &'static ToolDef {
     }
 }
 
-/// A tool call's arguments as they arrive: JSON text (OpenAI sends a string) or an already
+/// A tool call's arguments as they arrive: JSON text (`OpenAI` sends a string) or an already
 /// parsed value (Anthropic, Gemini and MCP send an object).
 #[derive(Debug, Clone)]
 pub enum Arguments<'a> {

@@ -125,6 +125,11 @@ impl Violations {
         &self.list
     }
 
+    /// The violations kept, in the order they were found.
+    pub fn iter(&self) -> core::slice::Iter<'_, Violation> {
+        self.list.iter()
+    }
+
     /// How many violations were found beyond [`Violations::LIMIT`].
     #[must_use]
     pub fn omitted(&self) -> usize {

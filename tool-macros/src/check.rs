@@ -36,16 +36,22 @@ const FORMATS: &[&str] = &[
 pub fn field(f: &ParamField) -> Result {
     let mut errors = darling::Error::accumulator();
     // A lower bound above an upper bound admits no value at all: certainly a typo.
-    errors.handle(order(&f.minimum, "minimum", &f.maximum, "maximum", false));
-    errors.handle(order(&f.exclusive_minimum, "exclusive_minimum", &f.exclusive_maximum, "exclusive_maximum", true));
-    errors.handle(order(&f.minimum, "minimum", &f.exclusive_maximum, "exclusive_maximum", true));
-    errors.handle(order(&f.exclusive_minimum, "exclusive_minimum", &f.maximum, "maximum", true));
+    errors.handle(order(f.minimum.as_ref(), "minimum", f.maximum.as_ref(), "maximum", false));
+    errors.handle(order(
+        f.exclusive_minimum.as_ref(),
+        "exclusive_minimum",
+        f.exclusive_maximum.as_ref(),
+        "exclusive_maximum",
+        true,
+    ));
+    errors.handle(order(f.minimum.as_ref(), "minimum", f.exclusive_maximum.as_ref(), "exclusive_maximum", true));
+    errors.handle(order(f.exclusive_minimum.as_ref(), "exclusive_minimum", f.maximum.as_ref(), "maximum", true));
     errors.handle(counts(f.min_length, "min_length", f.max_length, "max_length"));
     errors.handle(counts(f.min_items, "min_items", f.max_items, "max_items"));
-    if let Some(factor) = &f.multiple_of {
-        if factor.value.as_f64() <= 0.0 {
-            errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {}", factor.json)));
-        }
+    if let Some(factor) = &f.multiple_of
+        && factor.value.as_f64() <= 0.0
+    {
+        errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {}", factor.json)));
     }
     let pattern = f.pattern.as_ref().and_then(|pattern| match regex::Regex::new(pattern) {
         Ok(regex) => Some(regex),
@@ -54,10 +60,10 @@ pub fn field(f: &ParamField) -> Result {
             None
         }
     });
-    if let Some(format) = &f.format {
-        if !FORMATS.contains(&format.as_str()) {
-            errors.push(darling::Error::unknown_value_with_alts(format, FORMATS.iter()).with_span(&format.span()));
-        }
+    if let Some(format) = &f.format
+        && !FORMATS.contains(&format.as_str())
+    {
+        errors.push(darling::Error::unknown_value_with_alts(format, FORMATS.iter()).with_span(&format.span()));
     }
     if let Some(values) = &f.enum_values {
         errors.handle(enum_values(values));
@@ -72,7 +78,7 @@ fn error(span: proc_macro2::Span, message: String) -> darling::Error {
     darling::Error::custom(message).with_span(&span)
 }
 
-fn order(low: &Option<Num>, low_key: &str, high: &Option<Num>, high_key: &str, strict: bool) -> Result {
+fn order(low: Option<&Num>, low_key: &str, high: Option<&Num>, high_key: &str, strict: bool) -> Result {
     let (Some(low), Some(high)) = (low, high) else { return Ok(()) };
     let (a, b) = (low.value.as_f64(), high.value.as_f64());
     if a > b || (strict && a >= b) {
@@ -112,7 +118,7 @@ fn enum_values(values: &JsonLit) -> Result {
     };
     // A Rust field holds one JSON type, so values of another type could never be accepted.
     let mut errors = darling::Error::accumulator();
-    for item in &items[1..] {
+    for item in items.iter().skip(1) {
         if kind(&item.value) != kind(&first.value) {
             errors.push(error(
                 item.span,
@@ -144,6 +150,9 @@ fn same(a: &JsonValue, b: &JsonValue) -> bool {
     }
 }
 
+/// A bound keyword, its name, and whether a value satisfies it.
+type BoundRule<'a> = (&'a Option<Num>, &'a str, fn(f64, f64) -> bool);
+
 /// A `default` the schema itself rejects would be sent back as an error the first time it
 /// is used, so it is refused here, naming the keyword it breaks.
 fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex>) -> Result {
@@ -154,17 +163,17 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
     match &default.value {
         JsonValue::Number(n) => {
             let x = n.as_f64();
-            let rules: [(&Option<Num>, &str, fn(f64, f64) -> bool); 4] = [
+            let rules: [BoundRule<'_>; 4] = [
                 (&f.minimum, "minimum", |x, b| x >= b),
                 (&f.maximum, "maximum", |x, b| x <= b),
                 (&f.exclusive_minimum, "exclusive_minimum", |x, b| x > b),
                 (&f.exclusive_maximum, "exclusive_maximum", |x, b| x < b),
             ];
             for (bound, key, holds) in rules {
-                if let Some(bound) = bound {
-                    if !holds(x, bound.value.as_f64()) {
-                        breaks(key, &bound.json);
-                    }
+                if let Some(bound) = bound
+                    && !holds(x, bound.value.as_f64())
+                {
+                    breaks(key, &bound.json);
                 }
             }
             if let Some(factor) = &f.multiple_of {
@@ -182,10 +191,10 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
             if let Some(max) = f.max_length.filter(|max| length > max.value) {
                 breaks("max_length", &max.value.to_string());
             }
-            if let (Some(regex), Some(source)) = (pattern, &f.pattern) {
-                if !regex.is_match(text) {
-                    breaks("pattern", &crate::attr::json_string(source));
-                }
+            if let (Some(regex), Some(source)) = (pattern, &f.pattern)
+                && !regex.is_match(text)
+            {
+                breaks("pattern", &crate::attr::json_string(source));
             }
         }
         JsonValue::Array(items) => {
@@ -199,10 +208,10 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
         }
         JsonValue::Bool(_) => {}
     }
-    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = &f.enum_values {
-        if !allowed.iter().any(|item| same(&item.value, &default.value)) {
-            breaks("enum", json);
-        }
+    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = &f.enum_values
+        && !allowed.iter().any(|item| same(&item.value, &default.value))
+    {
+        breaks("enum", json);
     }
     errors.finish()
 }

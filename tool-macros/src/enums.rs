@@ -150,10 +150,7 @@ fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -
 }
 
 fn description_tokens(doc: Option<&Doc>) -> TokenStream {
-    match doc {
-        Some(doc) => quote!(::core::option::Option::Some(#doc)),
-        None => quote!(::core::option::Option::None),
-    }
+    if let Some(doc) = doc { quote!(::core::option::Option::Some(#doc)) } else { quote!(::core::option::Option::None) }
 }
 
 /// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`.

@@ -33,10 +33,10 @@ impl Object {
         let mut params = Vec::new();
         for field in fields {
             errors.handle(check::field(&field));
-            if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default)) {
-                if !param.skip {
-                    params.push(param);
-                }
+            if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
+                && !param.skip
+            {
+                params.push(param);
             }
         }
         errors.finish_with(Object { description, params })
@@ -66,9 +66,10 @@ impl Object {
 
     /// `Option<&str>` tokens for the description.
     pub fn description_tokens(&self) -> TokenStream {
-        match &self.description {
-            Some(doc) => quote!(::core::option::Option::Some(#doc)),
-            None => quote!(::core::option::Option::None),
+        if let Some(doc) = &self.description {
+            quote!(::core::option::Option::Some(#doc))
+        } else {
+            quote!(::core::option::Option::None)
         }
     }
 

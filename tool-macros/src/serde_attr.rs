@@ -43,7 +43,7 @@ impl RenameRule {
         })
     }
 
-    /// A snake_case field name under this rule.
+    /// A `snake_case` field name under this rule.
     pub fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),
@@ -73,7 +73,7 @@ impl RenameRule {
         }
     }
 
-    /// A PascalCase variant name under this rule.
+    /// A `PascalCase` variant name under this rule.
     pub fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::Pascal => variant.to_owned(),

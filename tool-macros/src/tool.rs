@@ -53,13 +53,10 @@ pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
                 .and_then(|items| ToolAttr::from_list(&items)),
         )
         .unwrap_or(ToolAttr { name: None, description: None, krate: None });
-    let item = match syn::parse2::<ItemFn>(item.clone()) {
-        Ok(item) => item,
-        Err(_) => {
-            let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
-            errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
-            return errors.finish().map(|()| TokenStream::new());
-        }
+    let Ok(item) = syn::parse2::<ItemFn>(item.clone()) else {
+        let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
+        errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
+        return errors.finish().map(|()| TokenStream::new());
     };
     let tool = errors.handle(ToolFn::from_syn(attr, item));
     errors.finish()?;
@@ -96,31 +93,28 @@ impl ToolFn {
         if let Some(variadic) = &sig.variadic {
             errors.push(darling::Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
         }
-        let name = match &attr.name {
-            Some(name) => {
-                if !valid_name(name) {
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "{:?} is not a tool name every provider accepts: use letters, digits, `_` and `-`, start with a letter or `_`, at most 64 characters",
-                            name.as_str()
-                        ))
-                        .with_span(&name.span()),
-                    );
-                }
-                (**name).clone()
+        let name = if let Some(name) = &attr.name {
+            if !valid_name(name) {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "{:?} is not a tool name every provider accepts: use letters, digits, `_` and `-`, start with a letter or `_`, at most 64 characters",
+                        name.as_str()
+                    ))
+                    .with_span(&name.span()),
+                );
             }
-            None => {
-                let name = unraw(&sig.ident);
-                if !valid_name(&name) {
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "the fn name {name:?} is not a valid tool name; set one with `#[tool(name = \"..\")]`"
-                        ))
-                        .with_span(&sig.ident),
-                    );
-                }
-                name
+            (**name).clone()
+        } else {
+            let name = unraw(&sig.ident);
+            if !valid_name(&name) {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "the fn name {name:?} is not a valid tool name; set one with `#[tool(name = \"..\")]`"
+                    ))
+                    .with_span(&sig.ident),
+                );
             }
+            name
         };
         let description = match &attr.description {
             Some(text) => Some(Doc::Text((**text).clone())),

@@ -29,10 +29,10 @@ impl Doc {
     pub fn from_attrs(attrs: &[Attribute]) -> Option<Doc> {
         let mut lines: Vec<&Expr> = Vec::new();
         for attr in attrs {
-            if let syn::Meta::NameValue(nv) = &attr.meta {
-                if nv.path.is_ident("doc") {
-                    lines.push(&nv.value);
-                }
+            if let syn::Meta::NameValue(nv) = &attr.meta
+                && nv.path.is_ident("doc")
+            {
+                lines.push(&nv.value);
             }
         }
         if lines.is_empty() {
@@ -40,12 +40,11 @@ impl Doc {
         }
         let mut text_lines = Vec::with_capacity(lines.len());
         for line in &lines {
-            match line {
-                Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => text_lines.push(s.value()),
-                _ => {
-                    let parts = lines.iter().map(|line| quote!(#line));
-                    return Some(Doc::Expr(quote!(::core::concat!(#(#parts, "\n"),*))));
-                }
+            if let Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) = line {
+                text_lines.push(s.value())
+            } else {
+                let parts = lines.iter().map(|line| quote!(#line));
+                return Some(Doc::Expr(quote!(::core::concat!(#(#parts, "\n"),*))));
             }
         }
         // `/// text` arrives as " text": drop the one space rustdoc adds, keep indentation.

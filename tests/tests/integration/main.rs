@@ -1,2 +1,2 @@
 //! Integration tests of tool-core, one binary.
-mod smoke;
+mod conformance;

@@ -17,29 +17,28 @@ fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointe
         return wrong_type(value, "an integer", at, out);
     };
     let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
-    let integer = match exact {
-        Some(integer) => integer,
-        None => {
-            let float = number.as_f64().unwrap_or(f64::NAN);
-            if float.fract() != 0.0 || !float.is_finite() {
-                return wrong_type(value, "an integer", at, out);
-            }
-            #[allow(clippy::cast_precision_loss)] // the type bounds are compared as floats here
-            let (low, high) = (minimum as f64, maximum as f64);
-            if float < low {
-                return out.push(at, "minimum", format!("must be >= {minimum}, got {number}"));
-            }
-            if float > high {
-                return out.push(at, "maximum", format!("must be <= {maximum}, got {number}"));
-            }
-            #[allow(clippy::cast_possible_truncation)] // integral and within the type's range
-            let integer = float as i128;
-            *number = match i64::try_from(integer) {
-                Ok(small) => Number::from(small),
-                Err(_) => Number::from(u64::try_from(integer).unwrap_or(u64::MAX)),
-            };
-            integer
+    let integer = if let Some(integer) = exact {
+        integer
+    } else {
+        let float = number.as_f64().unwrap_or(f64::NAN);
+        if float.fract() != 0.0 || !float.is_finite() {
+            return wrong_type(value, "an integer", at, out);
         }
+        #[allow(clippy::cast_precision_loss)] // the type bounds are compared as floats here
+        let (low, high) = (minimum as f64, maximum as f64);
+        if float < low {
+            return out.push(at, "minimum", format!("must be >= {minimum}, got {number}"));
+        }
+        if float > high {
+            return out.push(at, "maximum", format!("must be <= {maximum}, got {number}"));
+        }
+        #[allow(clippy::cast_possible_truncation)] // integral and within the type's range
+        let integer = float as i128;
+        *number = match i64::try_from(integer) {
+            Ok(small) => Number::from(small),
+            Err(_) => Number::from(u64::try_from(integer).unwrap_or(u64::MAX)),
+        };
+        integer
     };
     if integer < minimum {
         out.push(at, "minimum", format!("must be >= {minimum}, got {integer}"));

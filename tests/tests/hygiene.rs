@@ -1,0 +1,96 @@
+//! Generated code compiles cleanly under the strictest settings a user may have: every lint
+//! denied (clippy pedantic included, checked by CI's clippy run), `unsafe` forbidden, and
+//! user items named like the prelude and the crates the macros use.
+#![forbid(unsafe_code)]
+#![deny(warnings, unused_qualifications, clippy::pedantic)]
+#![allow(dead_code, unused_macros)] // the shadowing items below exist only to shadow
+
+// Items that shadow the prelude and the crates generated code reaches.
+struct Option;
+struct Result;
+struct String;
+struct Vec;
+struct Box;
+mod serde {}
+mod serde_json {}
+mod inventory {}
+mod core {}
+mod std {}
+mod tool_core {}
+macro_rules! format {
+    () => {};
+}
+
+/// Arguments.
+#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+pub struct Args {
+    /// A name.
+    #[param(min_length = 1, max_length = 10, pattern = "^[a-z]+$")]
+    name: ::std::string::String,
+    #[param(minimum = 1, maximum = 5)]
+    count: ::core::option::Option<u8>,
+    #[param(enum = ["a", "b"])]
+    kind: ::std::string::String,
+    tags: ::std::vec::Vec<::std::string::String>,
+    nested: Nested,
+    choice: Choice,
+}
+
+/// Nested.
+#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+pub struct Nested {
+    #[param(exclusive_minimum = 0.5)]
+    ratio: f64,
+}
+
+/// A choice.
+#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[serde(tag = "type")]
+pub enum Choice {
+    /// One.
+    One { value: u32 },
+    /// Two.
+    Two,
+}
+
+/// Uses every argument.
+#[::tool_core::tool]
+#[must_use]
+pub fn strict_tool(args: Args) -> ::std::string::String {
+    let _ = (args.name, args.count, args.kind, args.tags, args.nested.ratio, args.choice);
+    ::std::string::String::from("ok")
+}
+
+/// Takes nothing.
+#[::tool_core::tool(name = "no-args")]
+#[must_use]
+pub fn no_args() -> &'static str {
+    "ok"
+}
+
+/// Async with context.
+///
+/// # Errors
+/// Never; the type is here to exercise `Result` outputs.
+#[::tool_core::tool]
+pub async fn async_tool(
+    ctx: &::tool_core::ToolContext,
+    args: Nested,
+) -> ::core::result::Result<::std::string::String, ::std::io::Error> {
+    ::core::future::ready(()).await;
+    let _ = ctx.call_id();
+    ::core::result::Result::Ok(::std::format!("{}", args.ratio))
+}
+
+#[test]
+fn compiles_and_runs_under_strict_lints() {
+    let registry = ::tool_core::Registry::collect().expect("names are unique");
+    assert_eq!(registry.names(), ["async_tool", "no-args", "strict_tool"]);
+    let output = registry
+        .call(
+            "strict_tool",
+            r#"{"name":"abc","count":2,"kind":"a","tags":[],"nested":{"ratio":1.0},"choice":{"type":"Two"}}"#,
+        )
+        .expect("valid arguments");
+    assert_eq!(output.text, "ok");
+}
