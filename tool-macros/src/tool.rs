@@ -260,8 +260,8 @@ impl ToolFn {
                 name: __TOOL_NAME,
                 description: __TOOL_DESCRIPTION,
                 schema: __TOOL_SCHEMA,
-                parameters_json: _tool_core::__private::render::utf8(&__TOOL_PARAMETERS),
-                definition_json: _tool_core::__private::render::utf8(&__TOOL_DEFINITION),
+                parameters_json: #type_ident::PARAMETERS_JSON,
+                definition_json: #type_ident::DEFINITION_JSON,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 handler: __TOOL_HANDLER,
             };
@@ -270,6 +270,17 @@ impl ToolFn {
                 fn def(&self) -> &'static _tool_core::ToolDef {
                     &__TOOL_DEF
                 }
+            }
+            #[automatically_derived]
+            impl #type_ident {
+                /// The tool's name.
+                pub const NAME: &'static str = __TOOL_NAME;
+                /// The JSON Schema of the tool's arguments, rendered at compile time.
+                pub const PARAMETERS_JSON: &'static str = _tool_core::__private::render::utf8(&__TOOL_PARAMETERS);
+                /// `{"name":…,"description":…,"parameters":…}`, rendered at compile time.
+                pub const DEFINITION_JSON: &'static str = _tool_core::__private::render::utf8(&__TOOL_DEFINITION);
+                /// The tool's definition.
+                pub const DEF: &'static _tool_core::ToolDef = &__TOOL_DEF;
             }
             _tool_core::__private::inventory::submit! {
                 _tool_core::__private::Registration(&__TOOL_DEF)

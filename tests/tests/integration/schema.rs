@@ -1,0 +1,216 @@
+//! Exact schemas: every supported type and every `#[param]` keyword, as JSON.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tool_core::{ToolArgs, tool};
+
+fn schema_of<T: tool_core::ToolParam>() -> Value {
+    serde_json::from_str(&tool_core::render_schema::<T>()).expect("rendered schemas are JSON")
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+struct Types {
+    string: String,
+    boxed_str: Box<str>,
+    cow: Cow<'static, str>,
+    character: char,
+    u8: u8,
+    i8: i8,
+    u16: u16,
+    i16: i16,
+    u32: u32,
+    i32: i32,
+    u64: u64,
+    i64: i64,
+    usize: usize,
+    f32: f32,
+    f64: f64,
+    flag: bool,
+    optional: Option<u32>,
+    list: Vec<String>,
+    deque: VecDeque<bool>,
+    fixed: [u8; 3],
+    hash_set: HashSet<String>,
+    tree_set: BTreeSet<i32>,
+    hash_map: HashMap<String, f64>,
+    tree_map: BTreeMap<String, Vec<u8>>,
+    boxed: Box<u8>,
+    shared: Arc<String>,
+    counted: Rc<bool>,
+    any: Value,
+    nested: Inner,
+    maybe_nested: Option<Inner>,
+}
+
+/// An inner object.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+struct Inner {
+    x: i16,
+}
+
+#[test]
+fn every_type() {
+    let int = |min: i128, max: i128| json!({"type": "integer", "minimum": min, "maximum": max});
+    let inner = json!({
+        "description": "An inner object.",
+        "type": "object",
+        "properties": {"x": {"type": "integer", "minimum": -32768, "maximum": 32767}},
+        "required": ["x"],
+        "additionalProperties": false
+    });
+    let mut maybe_inner = inner.clone();
+    maybe_inner["type"] = json!(["object", "null"]);
+    let expected = json!({
+        "type": "object",
+        "properties": {
+            "string": {"type": "string"},
+            "boxed_str": {"type": "string"},
+            "cow": {"type": "string"},
+            "character": {"type": "string", "minLength": 1, "maxLength": 1},
+            "u8": int(0, 255),
+            "i8": int(-128, 127),
+            "u16": int(0, 65535),
+            "i16": int(-32768, 32767),
+            "u32": int(0, 4_294_967_295),
+            "i32": int(-2_147_483_648, 2_147_483_647),
+            "u64": int(0, u64::MAX.into()),
+            "i64": int(i64::MIN.into(), i64::MAX.into()),
+            "usize": int(0, usize::MAX as i128),
+            "f32": {"type": "number"},
+            "f64": {"type": "number"},
+            "flag": {"type": "boolean"},
+            "optional": {"type": ["integer", "null"], "minimum": 0, "maximum": 4_294_967_295_u32},
+            "list": {"type": "array", "items": {"type": "string"}},
+            "deque": {"type": "array", "items": {"type": "boolean"}},
+            "fixed": {"type": "array", "items": int(0, 255), "minItems": 3, "maxItems": 3},
+            "hash_set": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
+            "tree_set": {"type": "array", "items": int(-2_147_483_648, 2_147_483_647), "uniqueItems": true},
+            "hash_map": {"type": "object", "additionalProperties": {"type": "number"}},
+            "tree_map": {"type": "object", "additionalProperties": {"type": "array", "items": int(0, 255)}},
+            "boxed": int(0, 255),
+            "shared": {"type": "string"},
+            "counted": {"type": "boolean"},
+            "any": {},
+            "nested": inner,
+            "maybe_nested": maybe_inner,
+        },
+        "required": [
+            "string", "boxed_str", "cow", "character", "u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64",
+            "usize", "f32", "f64", "flag", "list", "deque", "fixed", "hash_set", "tree_set", "hash_map",
+            "tree_map", "boxed", "shared", "counted", "any", "nested"
+        ],
+        "additionalProperties": false
+    });
+    assert_eq!(schema_of::<Types>(), expected);
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+struct Keywords {
+    /// Documented
+    /// on two lines.
+    documented: String,
+    /// Replaced by the attribute.
+    #[param(description = "Explicit")]
+    described: String,
+    #[param(minimum = -5, maximum = 5)]
+    bounded: i32,
+    #[param(exclusive_minimum = 0, exclusive_maximum = 1.5, multiple_of = 0.25)]
+    ratio: f64,
+    #[param(min_length = 1, max_length = 20, pattern = "^[a-z]+$")]
+    slug: String,
+    #[param(format = "email", examples = ["a@example.com"])]
+    email: String,
+    #[param(enum = ["low", "high"])]
+    level: String,
+    #[param(min_items = 1, max_items = 4, unique_items)]
+    tags: Vec<String>,
+    #[serde(default)]
+    #[param(default = 3, minimum = 1)]
+    retries: u8,
+    #[param(enum = [1, 2, 3])]
+    choice: Option<u8>,
+}
+
+#[test]
+fn every_keyword() {
+    let expected = json!({
+        "type": "object",
+        "properties": {
+            "documented": {"description": "Documented\non two lines.", "type": "string"},
+            "described": {"description": "Explicit", "type": "string"},
+            "bounded": {"type": "integer", "minimum": -5, "maximum": 5},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5, "multipleOf": 0.25},
+            "slug": {"type": "string", "minLength": 1, "maxLength": 20, "pattern": "^[a-z]+$"},
+            "email": {"type": "string", "format": "email", "examples": ["a@example.com"]},
+            "level": {"type": "string", "enum": ["low", "high"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": true},
+            "retries": {"type": "integer", "minimum": 1, "maximum": 255, "default": 3},
+            "choice": {"type": ["integer", "null"], "minimum": 0, "maximum": 255, "enum": [1, 2, 3, null]},
+        },
+        "required": ["documented", "described", "bounded", "ratio", "slug", "email", "level", "tags"],
+        "additionalProperties": false
+    });
+    assert_eq!(schema_of::<Keywords>(), expected);
+}
+
+/// Key order is part of what a model reads (OpenAI strict output follows it): the
+/// description first, then the type, then constraints in a fixed order; properties in
+/// declaration order.
+#[test]
+fn exact_text_and_order() {
+    #[derive(Debug, Deserialize, ToolArgs)]
+    #[allow(dead_code)]
+    struct Ordered {
+        /// Z first
+        #[param(maximum = 10, minimum = 1)]
+        zeta: u8,
+        alpha: Option<String>,
+    }
+    assert_eq!(
+        tool_core::render_schema::<Ordered>(),
+        r#"{"type":"object","properties":{"zeta":{"description":"Z first","type":"integer","minimum":1,"maximum":10},"alpha":{"type":["string","null"]}},"required":["zeta"],"additionalProperties":false}"#
+    );
+}
+
+/// A `/// doc` that needs escaping: quotes, backslashes, control characters, non-ASCII.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+struct Escapes {
+    /// Say "hi" \ back	tab — ünïcödé 🎉
+    text: String,
+}
+
+#[test]
+fn descriptions_are_escaped() {
+    let schema = schema_of::<Escapes>();
+    assert_eq!(schema["properties"]["text"]["description"], "Say \"hi\" \\ back\ttab — ünïcödé 🎉");
+}
+
+/// Get a forecast.
+///
+/// Second paragraph.
+#[tool]
+fn forecast(args: Inner) -> String {
+    args.x.to_string()
+}
+
+#[test]
+fn tool_definition_is_rendered_at_compile_time() {
+    // Used in a `const`, so this only compiles if the text is a compile-time constant.
+    const DEFINITION: &str = ForecastTool::DEFINITION_JSON;
+    const PARAMETERS: &str = ForecastTool::PARAMETERS_JSON;
+    let definition: Value = serde_json::from_str(DEFINITION).expect("definition is JSON");
+    assert_eq!(definition["name"], "forecast");
+    assert_eq!(definition["description"], "Get a forecast.\n\nSecond paragraph.");
+    assert_eq!(definition["parameters"], schema_of::<Inner>());
+    assert_eq!(PARAMETERS, tool_core::render_schema::<Inner>());
+    assert_eq!(ForecastTool::DEF.definition_json, DEFINITION);
+}
