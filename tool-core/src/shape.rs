@@ -80,10 +80,18 @@ pub struct Closest {
 }
 
 impl Closest {
-    /// A variant's violations; kept if fewer than the best so far.
-    pub fn offer(&mut self, variant: &'static str, violations: Violations) {
+    /// A variant's violations; kept if they are fewer than the best so far. A variant whose
+    /// very type differs from the value's is the farthest of all.
+    pub fn offer(&mut self, variant: &'static str, violations: Violations, at: &Pointer) {
         self.tried.push(variant);
-        if self.best.as_ref().is_none_or(|(_, best)| violations.total() < best.total()) {
+        let distance = |v: &Violations| {
+            if v.iter().any(|violation| violation.keyword == "type" && violation.path == at.as_str()) {
+                usize::MAX
+            } else {
+                v.total()
+            }
+        };
+        if self.best.as_ref().is_none_or(|(_, best)| distance(&violations) < distance(best)) {
             self.best = Some((variant, violations));
         }
     }

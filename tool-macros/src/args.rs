@@ -48,7 +48,7 @@ pub fn bounded(generics: &Generics) -> Generics {
 
 fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> TokenStream {
     let generics = bounded(generics);
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let schema = object.schema();
     let names = object.names();
     let assertions = object.assertions();
@@ -63,7 +63,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let args_where = &args_generics.where_clause;
     quote! {
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
+        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
 
             fn validate(

@@ -247,11 +247,11 @@ fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
 fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
     match shape {
         Shape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
-        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::validate(value, at, out);),
+        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::validate(&mut *value, at, out);),
         Shape::Struct(object) => {
             let fields = struct_fields(object, extra);
             quote! {
-                match value {
+                match &mut *value {
                     _tool_core::__private::serde_json::Value::Object(map) => { #fields }
                     other => _tool_core::__private::wrong_type(other, "an object", at, out),
                 }
@@ -409,7 +409,7 @@ fn untagged(variants: &[Variant]) -> TokenStream {
                 if __tool_trial.is_empty() {
                     return;
                 }
-                __tool_closest.offer(#name, __tool_trial);
+                __tool_closest.offer(#name, __tool_trial, at);
             }
         }
     });

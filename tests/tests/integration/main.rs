@@ -1,5 +1,7 @@
 //! Integration tests of tool-core, one binary.
 mod conformance;
 mod dispatch;
+mod enums;
 mod registry;
 mod schema;
+mod serde_attrs;
