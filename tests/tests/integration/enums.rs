@@ -21,7 +21,7 @@ fn paths<T: ToolArgs + std::fmt::Debug>(arguments: Value) -> Result<T, Vec<(Stri
 /// A temperature unit.
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-enum Unit {
+pub(crate) enum Unit {
     DegreesCelsius,
     #[serde(rename = "F", alias = "fahrenheit")]
     Fahrenheit,
@@ -32,7 +32,7 @@ enum Unit {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct WithUnit {
+pub(crate) struct WithUnit {
     unit: Unit,
 }
 
@@ -49,7 +49,7 @@ fn unit_enum_is_a_string_enum() {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Point {
+pub(crate) struct Point {
     x: i32,
     y: i32,
 }
@@ -57,7 +57,7 @@ struct Point {
 /// A shape, externally tagged.
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(rename_all = "snake_case")]
-enum External {
+pub(crate) enum External {
     /// Nothing.
     Empty,
     Circle {
@@ -68,7 +68,7 @@ enum External {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct HasExternal {
+pub(crate) struct HasExternal {
     shape: External,
 }
 
@@ -108,7 +108,7 @@ fn externally_tagged() {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-enum Internal {
+pub(crate) enum Internal {
     Ping,
     Move {
         #[param(minimum = 0)]
@@ -119,7 +119,7 @@ enum Internal {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct HasInternal {
+pub(crate) struct HasInternal {
     action: Internal,
 }
 
@@ -155,7 +155,7 @@ fn internally_tagged() {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "t", content = "c")]
-enum Adjacent {
+pub(crate) enum Adjacent {
     Stop,
     Speed(u8),
     Turn { degrees: i16 },
@@ -163,7 +163,7 @@ enum Adjacent {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct HasAdjacent {
+pub(crate) struct HasAdjacent {
     command: Adjacent,
 }
 
@@ -198,7 +198,7 @@ fn adjacently_tagged() {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(untagged)]
-enum Untagged {
+pub(crate) enum Untagged {
     Number(f64),
     Named { name: String },
     Pair(Point),
@@ -206,7 +206,7 @@ enum Untagged {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct HasUntagged {
+pub(crate) struct HasUntagged {
     value: Untagged,
 }
 

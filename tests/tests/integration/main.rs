@@ -2,6 +2,7 @@
 mod conformance;
 mod dispatch;
 mod enums;
+mod reference;
 mod registry;
 mod schema;
 mod serde_attrs;

@@ -15,7 +15,7 @@ fn schema_of<T: tool_core::ToolParam>() -> Value {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct Types {
+pub(crate) struct Types {
     string: String,
     boxed_str: Box<str>,
     cow: Cow<'static, str>,
@@ -51,7 +51,7 @@ struct Types {
 /// An inner object.
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct Inner {
+pub(crate) struct Inner {
     x: i16,
 }
 
@@ -113,7 +113,7 @@ fn every_type() {
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[allow(dead_code)]
-struct Keywords {
+pub(crate) struct Keywords {
     /// Documented
     /// on two lines.
     documented: String,

@@ -63,7 +63,7 @@ fn renames_defaults_skips_and_aliases() {
 
 #[derive(Debug, Default, Deserialize, ToolArgs)]
 #[serde(default)]
-struct AllDefault {
+pub(crate) struct AllDefault {
     verbose: bool,
     #[param(maximum = 3)]
     level: u8,
@@ -80,14 +80,14 @@ fn container_default_makes_every_field_optional() {
 
 /// Paging options.
 #[derive(Debug, Deserialize, ToolArgs)]
-struct Paging {
+pub(crate) struct Paging {
     #[param(minimum = 1)]
     page: u32,
     per_page: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]
-struct Search {
+pub(crate) struct Search {
     query: String,
     #[serde(flatten)]
     paging: Paging,

@@ -1,0 +1,143 @@
+//! Against a reference validator (the `jsonschema` crate): every emitted schema is a valid
+//! draft 2020-12 schema, and for sample instances it accepts exactly what dispatch accepts.
+
+use serde_json::{Value, json};
+use tool_core::{DecodeOptions, Registry, ToolArgs};
+
+use super::dispatch::TripArgs;
+use super::enums::{HasAdjacent, HasExternal, HasInternal, HasUntagged, WithUnit};
+use super::schema::{Keywords, Types};
+use super::serde_attrs::{AllDefault, Search};
+
+#[test]
+fn every_registered_schema_is_valid_draft_2020_12() {
+    let registry = Registry::collect().expect("unique names");
+    assert!(registry.len() > 5);
+    for entry in registry.iter() {
+        let schema: Value = serde_json::from_str(entry.def().parameters_json).expect("JSON");
+        if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {
+            panic!("{}: {error}\n{schema}", entry.name());
+        }
+        // No `$ref`, `$defs`, `$schema` or `$id` anywhere: providers reject them.
+        let text = entry.def().parameters_json;
+        for forbidden in ["\"$ref\"", "\"$defs\"", "\"$schema\"", "\"$id\""] {
+            assert!(!text.contains(forbidden), "{}: {forbidden} in {text}", entry.name());
+        }
+    }
+}
+
+/// Values that probe every type and bound.
+fn probes() -> Vec<Value> {
+    vec![
+        Value::Null,
+        json!(true),
+        json!(false),
+        json!(0),
+        json!(-1),
+        json!(1),
+        json!(3.0),
+        json!(1.5),
+        json!(255),
+        json!(256),
+        json!(-129),
+        json!(4_294_967_296_u64),
+        json!(u64::MAX),
+        json!(1e20),
+        json!(""),
+        json!("a"),
+        json!("3"),
+        json!("low"),
+        json!("ABC"),
+        json!("a@example.com"),
+        json!("x".repeat(41)),
+        json!("🎉"),
+        json!([]),
+        json!(["a", "a"]),
+        json!([1, 2, 3]),
+        json!({}),
+        json!({"x": 1}),
+    ]
+}
+
+/// Every instance one edit away from `base`: each value replaced by each probe, each key
+/// removed, an unknown key added, at every depth.
+fn mutations(base: &Value) -> Vec<Value> {
+    let mut out = vec![base.clone()];
+    for probe in probes() {
+        out.push(probe);
+    }
+    match base {
+        Value::Object(map) => {
+            let mut extra = map.clone();
+            extra.insert("zzz_unknown".to_owned(), json!(1));
+            out.push(Value::Object(extra));
+            for (key, value) in map {
+                let mut removed = map.clone();
+                removed.remove(key);
+                out.push(Value::Object(removed));
+                for inner in mutations(value) {
+                    let mut changed = map.clone();
+                    changed.insert(key.clone(), inner);
+                    out.push(Value::Object(changed));
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                for inner in mutations(item) {
+                    let mut changed = items.clone();
+                    changed[i] = inner;
+                    out.push(Value::Array(changed));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Dispatch and the reference validator agree on every mutation of `base`; returns how many.
+fn agree<T: ToolArgs>(base: &Value) -> usize {
+    let schema: Value = serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON");
+    jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{e}\n{schema}"));
+    let reference =
+        jsonschema::draft202012::options().should_validate_formats(true).build(&schema).expect("valid schema");
+    assert!(tool_core::decode::<T>(base.clone(), &DecodeOptions::default()).is_ok(), "base must be valid: {base}");
+    let instances = mutations(base);
+    for instance in &instances {
+        let ours = tool_core::decode::<T>(instance.clone(), &DecodeOptions::default());
+        let theirs = reference.is_valid(instance);
+        assert_eq!(ours.is_ok(), theirs, "disagree on {instance}\nschema {schema}\nours: {:?}", ours.err());
+    }
+    instances.len()
+}
+
+#[test]
+fn dispatch_agrees_with_the_reference_validator() {
+    let mut cases = 0;
+    cases += agree::<TripArgs>(&json!({
+        "name": "Tour", "stops": [{"city": "Paris", "nights": 2}], "units": "celsius",
+        "currency": "EUR", "budget": 10.5, "insured": true
+    }));
+    cases += agree::<Keywords>(&json!({
+        "documented": "d", "described": "d", "bounded": 0, "ratio": 0.5, "slug": "abc",
+        "email": "a@example.com", "level": "low", "tags": ["a"], "retries": 3, "choice": 2
+    }));
+    cases += agree::<Types>(&json!({
+        "string": "s", "boxed_str": "s", "cow": "s", "character": "c", "u8": 1, "i8": -1, "u16": 1, "i16": -1,
+        "u32": 1, "i32": -1, "u64": 1, "i64": -1, "usize": 1, "f32": 1.5, "f64": 1.5, "flag": true,
+        "optional": null, "list": ["a"], "deque": [true], "fixed": [1, 2, 3], "hash_set": ["a", "b"],
+        "tree_set": [1, 2], "hash_map": {"k": 1.5}, "tree_map": {"k": [1]}, "boxed": 1, "shared": "s",
+        "counted": false, "any": {"free": [1]}, "nested": {"x": 1}, "maybe_nested": {"x": 2}
+    }));
+    cases += agree::<HasExternal>(&json!({"shape": {"circle": {"radius": 1.0}}}));
+    cases += agree::<HasExternal>(&json!({"shape": {"at": {"x": 1, "y": 2}}}));
+    cases += agree::<HasInternal>(&json!({"action": {"kind": "move", "steps": 3}}));
+    cases += agree::<HasInternal>(&json!({"action": {"kind": "goto", "x": 1, "y": 2}}));
+    cases += agree::<HasAdjacent>(&json!({"command": {"t": "Turn", "c": {"degrees": 90}}}));
+    cases += agree::<HasUntagged>(&json!({"value": {"x": 1, "y": 2}}));
+    cases += agree::<WithUnit>(&json!({"unit": "F"}));
+    cases += agree::<Search>(&json!({"query": "q", "page": 2, "per_page": 10}));
+    cases += agree::<AllDefault>(&json!({"verbose": true, "level": 1}));
+    assert!(cases > 3000, "only {cases} cases");
+}
