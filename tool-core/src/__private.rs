@@ -17,7 +17,6 @@ pub use crate::shape::{
 
 use crate::args::ToolArgs;
 use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
-use crate::tool::IntoToolOutput;
 
 /// Spanned at a `#[param]` keyword: the field must be a string type.
 pub const fn assert_string<T: ?Sized + StringParam>() {}
@@ -31,10 +30,6 @@ pub const fn assert_bool<T: ?Sized + BoolParam>() {}
 pub const fn assert_array<T: ?Sized + ArrayParam>() {}
 /// Spanned at a field type: it must have a schema.
 pub const fn assert_param<T: ?Sized + ToolParam>() {}
-/// Spanned at a `#[tool]` fn's argument type.
-pub const fn assert_args<T: ToolArgs>() {}
-/// Spanned at a `#[tool]` fn's return type.
-pub const fn assert_output<T: IntoToolOutput>() {}
 
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolArgs>() {}

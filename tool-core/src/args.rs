@@ -18,6 +18,11 @@ use crate::violation::{Pointer, Violations};
     note = "add `#[derive(serde::Deserialize, tool_core::ToolArgs)]` to a struct with named fields"
 )]
 pub trait ToolArgs: ToolParam + DeserializeOwned {
+    /// [`ToolParam::SCHEMA`], reached through this trait so that a `#[tool]` whose
+    /// argument type does not derive `ToolArgs` gets one error, about `ToolArgs`.
+    #[doc(hidden)]
+    const __ARGS_SCHEMA: &'static Schema = &Self::SCHEMA;
+
     /// Whether `key` names one of the struct's properties (aliases and flattened structs
     /// included); any other key is an unknown property.
     #[doc(hidden)]

@@ -19,7 +19,7 @@ use crate::violation::{Pointer, Violation, Violations};
 ///
 /// ```
 /// # use tool_core::{ToolArgs, DecodeOptions};
-/// #[derive(serde::Deserialize, ToolArgs)]
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
 /// struct Args {
 ///     #[param(maximum = 10)]
 ///     days: u8,
@@ -114,10 +114,10 @@ pub fn call<O: IntoToolOutput>(tool: &'static str, f: impl FnOnce() -> O) -> Res
 }
 
 /// Wraps an async tool fn's future so that its output, `Err` and panic become a result.
-pub fn call_async<'a, F>(tool: &'static str, future: F) -> ToolFuture<'a>
+pub fn call_async<'a, O, F>(tool: &'static str, future: F) -> ToolFuture<'a>
 where
-    F: Future + Send + 'a,
-    F::Output: IntoToolOutput,
+    O: IntoToolOutput,
+    F: Future<Output = O> + Send + 'a,
 {
     let guarded = CatchUnwind(Box::pin(future));
     Box::pin(async move {

@@ -19,12 +19,14 @@ pub fn expand(input: DeriveInput) -> TokenStream {
 
 /// Expands the derive, or returns every error found.
 pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
+    check_shape(input)?;
     let args = ArgsInput::from_derive_input(input)?;
     let krate = crate_path(args.krate.as_ref())?;
     let container = serde_attr::container(&args.attrs)?;
     let description = Doc::from_attrs(&args.attrs);
     let items = match args.data {
         darling::ast::Data::Struct(fields) => {
+            // `check_shape` let only named fields through.
             let object = Object::from_fields(fields.fields, description, container.rename_all, container.default)?;
             expand_struct(&args.ident, &args.generics, &object)
         }
@@ -33,6 +35,30 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
         }
     };
     Ok(wrap_in_const(&krate, items))
+}
+
+/// A tool's arguments are JSON objects, whose properties need names: tuple structs, unit
+/// structs and unions have no schema here.
+fn check_shape(input: &DeriveInput) -> Result {
+    let message = match &input.data {
+        syn::Data::Struct(data) => match &data.fields {
+            syn::Fields::Named(_) => return Ok(()),
+            syn::Fields::Unnamed(fields) => {
+                return Err(darling::Error::custom(
+                    "`ToolArgs` needs named fields: a tool's arguments are a JSON object, whose properties need names; write `struct Args { name: Type, .. }`",
+                )
+                .with_span(fields));
+            }
+            syn::Fields::Unit => {
+                "`ToolArgs` needs named fields: for a tool without arguments, write the fn without one"
+            }
+        },
+        syn::Data::Enum(_) => return Ok(()),
+        syn::Data::Union(_) => {
+            "`ToolArgs` cannot be derived for a union: serde cannot deserialize one; use a struct or an enum"
+        }
+    };
+    Err(darling::Error::custom(message).with_span(&input.ident))
 }
 
 /// `generics` with `T: ToolParam` added for every type parameter.

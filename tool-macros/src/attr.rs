@@ -25,18 +25,15 @@ pub struct ToolAttr {
 
 /// The item `#[derive(ToolArgs)]` is on.
 #[derive(Debug, FromDeriveInput)]
-#[darling(
-    attributes(tool_args),
-    forward_attrs(doc, serde),
-    supports(struct_named, enum_unit, enum_newtype, enum_named)
-)]
+#[darling(attributes(tool_args), forward_attrs(doc, serde))]
 pub struct ArgsInput {
     /// The type's name.
     pub ident: Ident,
     /// The type's generics.
     pub generics: Generics,
-    /// The fields of a struct, or the variants of an enum.
-    pub data: darling::ast::Data<VariantInput, ParamField>,
+    /// The fields of a struct, or the variants of an enum; each is read on its own, so a
+    /// mistake in one does not hide the mistakes in the others.
+    pub data: darling::ast::Data<syn::Variant, syn::Field>,
     /// `///` and `#[serde]` attributes.
     pub attrs: Vec<Attribute>,
     /// `#[tool_args(crate = ::path)]`: where `tool_core` is.
@@ -51,7 +48,7 @@ pub struct VariantInput {
     /// The variant's name.
     pub ident: Ident,
     /// Its fields: none (unit), one unnamed (newtype) or named (struct variant).
-    pub fields: darling::ast::Fields<ParamField>,
+    pub fields: darling::ast::Fields<syn::Field>,
     /// `///` and `#[serde]` attributes.
     pub attrs: Vec<Attribute>,
     /// `#[param(description = "..")]`: overrides the doc comment.

@@ -7,6 +7,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Generics, Ident, Type};
 
+use darling::FromVariant;
+
 use crate::attr::VariantInput;
 use crate::object::Object;
 use crate::serde_attr::{self, SerdeContainer};
@@ -45,7 +47,7 @@ pub fn expand(
     generics: &Generics,
     container: &SerdeContainer,
     description: Option<Doc>,
-    inputs: Vec<VariantInput>,
+    inputs: Vec<syn::Variant>,
 ) -> Result<TokenStream> {
     let tagging = match (&container.tag, &container.content, container.untagged) {
         (None, None, false) => Tagging::External,
@@ -62,6 +64,7 @@ pub fn expand(
     let mut errors = darling::Error::accumulator();
     let mut variants = Vec::new();
     for input in inputs {
+        let Some(input) = errors.handle(VariantInput::from_variant(&input)) else { continue };
         if let Some(Some(variant)) = errors.handle(variant(input, container, &tagging)) {
             variants.push(variant);
         }

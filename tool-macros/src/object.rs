@@ -6,6 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use darling::FromField;
+
 use crate::attr::ParamField;
 use crate::check;
 use crate::param::Param;
@@ -24,7 +26,7 @@ pub struct Object {
 impl Object {
     /// Builds the model from named fields, reporting every bad field at once.
     pub fn from_fields(
-        fields: Vec<ParamField>,
+        fields: Vec<syn::Field>,
         description: Option<Doc>,
         rename_all: Option<RenameRule>,
         container_default: bool,
@@ -32,6 +34,7 @@ impl Object {
         let mut errors = darling::Error::accumulator();
         let mut params = Vec::new();
         for field in fields {
+            let Some(field) = errors.handle(ParamField::from_field(&field)) else { continue };
             errors.handle(check::field(&field));
             if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
                 && !param.skip

@@ -41,7 +41,7 @@ impl Doc {
         let mut text_lines = Vec::with_capacity(lines.len());
         for line in &lines {
             if let Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) = line {
-                text_lines.push(s.value())
+                text_lines.push(s.value());
             } else {
                 let parts = lines.iter().map(|line| quote!(#line));
                 return Some(Doc::Expr(quote!(::core::concat!(#(#parts, "\n"),*))));

@@ -1,0 +1,10 @@
+struct Opaque;
+
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[serde(skip)]
+    ok: Option<Opaque>,
+    opaque: std::time::Instant,
+}
+
+fn main() {}

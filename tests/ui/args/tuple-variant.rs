@@ -1,0 +1,6 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+enum Shape {
+    Point(i32, i32),
+}
+
+fn main() {}

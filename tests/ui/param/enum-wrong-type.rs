@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(enum = ["low", "high"])]
+    level: u8,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(pattern = "^[a-z+$")]
+    slug: String,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(minimum = 10, maximum = 5)]
+    days: u8,
+}
+
+fn main() {}

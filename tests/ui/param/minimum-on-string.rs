@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(minimum = 1)]
+    city: String,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(format = "emial")]
+    email: String,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(maxlength = 10)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[tool_core::tool]
+fn undocumented() -> String {
+    String::new()
+}
+
+fn main() {}

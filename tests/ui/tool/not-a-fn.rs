@@ -1,0 +1,4 @@
+#[tool_core::tool]
+struct NotAFn;
+
+fn main() {}
