@@ -5,7 +5,7 @@ use core::fmt;
 use crate::violation::Violations;
 
 /// Why a tool call produced no output. Each variant renders to text that tells the model
-/// what to change ([`ToolError::to_string`]).
+/// what to change (its `Display`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ToolError {

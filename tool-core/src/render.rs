@@ -2,7 +2,7 @@
 //!
 //! Every function here is a `const fn`, so `#[tool]` turns its arguments' schema into a
 //! `&'static str` at compile time: a length pass sizes a byte array, a second pass fills it.
-//! The two passes share one code path ([`Writer`] counts when it has no buffer), so the
+//! The two passes share one code path (the writer counts when it has no buffer), so the
 //! length can never disagree with what is written.
 
 use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword};

@@ -77,6 +77,7 @@ pub fn whoami(ctx: &ToolContext) -> String {
 /// Adds asynchronously.
 #[tool]
 pub async fn add_async(args: DivideArgs) -> String {
+    std::future::ready(()).await;
     (args.a + args.b).to_string()
 }
 

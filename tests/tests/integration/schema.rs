@@ -161,7 +161,7 @@ fn every_keyword() {
     assert_eq!(schema_of::<Keywords>(), expected);
 }
 
-/// Key order is part of what a model reads (OpenAI strict output follows it): the
+/// Key order is part of what a model reads (`OpenAI` strict output follows it): the
 /// description first, then the type, then constraints in a fixed order; properties in
 /// declaration order.
 #[test]
@@ -182,7 +182,7 @@ fn exact_text_and_order() {
 
 /// A `/// doc` that needs escaping: quotes, backslashes, control characters, non-ASCII.
 #[derive(Debug, Deserialize, ToolArgs)]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::tabs_in_doc_comments)] // the tab is what is tested
 struct Escapes {
     /// Say "hi" \ back	tab — ünïcödé 🎉
     text: String,
