@@ -112,7 +112,7 @@ pub fn min_length(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
             out.push(
                 at,
                 "minLength",
-                format!("must be at least {min} characters long, got {count}: {}", preview(value)),
+                format!("must be at least {min} {} long, got {count}: {}", characters(min), preview(value)),
             );
         }
     }
@@ -126,10 +126,14 @@ pub fn max_length(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
             out.push(
                 at,
                 "maxLength",
-                format!("must be at most {max} characters long, got {count}: {}", preview(value)),
+                format!("must be at most {max} {} long, got {count}: {}", characters(max), preview(value)),
             );
         }
     }
+}
+
+fn characters(count: u64) -> &'static str {
+    if count == 1 { "character" } else { "characters" }
 }
 
 /// A `pattern`, compiled on first use and shared by every call after it.
@@ -191,7 +195,7 @@ pub fn min_items(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
     if let Value::Array(items) = value
         && (items.len() as u64) < min
     {
-        out.push(at, "minItems", format!("must have at least {min} items, got {}", items.len()));
+        out.push(at, "minItems", format!("must have at least {min} {}, got {}", item_s(min), items.len()));
     }
 }
 
@@ -200,8 +204,12 @@ pub fn max_items(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
     if let Value::Array(items) = value
         && items.len() as u64 > max
     {
-        out.push(at, "maxItems", format!("must have at most {max} items, got {}", items.len()));
+        out.push(at, "maxItems", format!("must have at most {max} {}, got {}", item_s(max), items.len()));
     }
+}
+
+fn item_s(count: u64) -> &'static str {
+    if count == 1 { "item" } else { "items" }
 }
 
 /// `uniqueItems`: no two elements are equal (JSON equality).
