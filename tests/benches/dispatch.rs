@@ -1,0 +1,168 @@
+//! Benchmarks, each against a baseline in the same run:
+//! - dispatch by name of a representative call, against hand-written `serde_json::from_str`
+//!   plus hand-written checks plus the call;
+//! - the tool-definition JSON of 200 tools, against building it with schemars at run time.
+//!
+//! Run with `cargo bench -p tool-tests --bench dispatch`.
+#![allow(missing_docs, clippy::print_stdout)]
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde::Deserialize;
+use tool_core::{tool, Registry, ToolArgs};
+
+#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+enum Units {
+    Celsius,
+    Fahrenheit,
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+struct WeatherArgs {
+    /// City name
+    #[param(min_length = 1, max_length = 80)]
+    city: String,
+    #[param(minimum = 1, maximum = 10)]
+    days: u8,
+    units: Option<Units>,
+}
+
+fn forecast(city: &str, days: u8, units: Option<Units>) -> String {
+    let mut out = String::with_capacity(city.len() + 24);
+    out.push_str(city);
+    out.push_str(if matches!(units, Some(Units::Fahrenheit)) { " F " } else { " C " });
+    out.push(char::from(b'0' + days % 10));
+    out
+}
+
+/// Get a weather forecast
+#[tool]
+fn get_weather(args: WeatherArgs) -> String {
+    forecast(&args.city, args.days, args.units)
+}
+
+/// What a careful hand-written tool does: serde with unknown fields denied, the same
+/// checks written out, the call.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandArgs {
+    city: String,
+    days: u8,
+    units: Option<Units>,
+}
+
+fn hand_written(arguments: &str) -> Result<String, String> {
+    let args: HandArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let length = args.city.chars().count();
+    if !(1..=80).contains(&length) {
+        return Err(format!("/city: length {length} is out of 1..=80"));
+    }
+    if !(1..=10).contains(&args.days) {
+        return Err(format!("/days: {} is out of 1..=10", args.days));
+    }
+    Ok(forecast(&args.city, args.days, args.units))
+}
+
+const CALL: &str = r#"{"city": "San Francisco", "days": 5, "units": "fahrenheit"}"#;
+
+fn dispatch(c: &mut Criterion) {
+    let registry = Registry::collect().expect("unique names");
+    assert_eq!(registry.call("get_weather", CALL).expect("valid").text, hand_written(CALL).expect("valid"));
+    let mut group = c.benchmark_group("dispatch");
+    group.bench_function("hand-written serde + checks", |b| b.iter(|| hand_written(black_box(CALL))));
+    group.bench_function("tool_core registry.call", |b| b.iter(|| registry.call(black_box("get_weather"), black_box(CALL))));
+    group.finish();
+}
+
+/// 200 tools, each with its own argument struct, deriving both our schema and schemars'.
+macro_rules! many_tools {
+    ($($n:literal)*) => {
+        pub mod many {
+            use super::*;
+            paste_tools!($($n)*);
+        }
+    };
+}
+
+macro_rules! paste_tools {
+    ($($n:literal)*) => {$(
+        const _: () = {
+            /// Arguments of one generated tool.
+            #[derive(Debug, Deserialize, ToolArgs, schemars::JsonSchema)]
+            #[allow(dead_code)]
+            pub struct Args {
+                /// A name.
+                #[param(min_length = 1, max_length = 64)]
+                #[schemars(length(min = 1, max = 64))]
+                name: String,
+                /// A count.
+                #[param(minimum = 0, maximum = 1000)]
+                #[schemars(range(min = 0, max = 1000))]
+                count: u32,
+                /// A flag.
+                flag: Option<bool>,
+                /// Tags.
+                tags: Vec<String>,
+            }
+
+            /// One of two hundred generated tools, for the listing benchmark.
+            #[tool(name = $n)]
+            fn generated(args: Args) -> String {
+                args.name
+            }
+
+            inventory_of_schemars::submit! {
+                inventory_of_schemars::Entry { name: $n, schema: || schemars::schema_for!(Args) }
+            }
+        };
+    )*};
+}
+
+/// The schemars side registers itself too, so both sides build the same list.
+mod inventory_of_schemars {
+    pub use tool_core::__private::inventory::submit;
+    pub struct Entry {
+        pub name: &'static str,
+        pub schema: fn() -> schemars::Schema,
+    }
+    tool_core::__private::inventory::collect!(Entry);
+}
+
+include!("two_hundred.rs");
+
+/// The same list with schemars: each schema generated at run time, wrapped in a definition.
+fn schemars_definitions(entries: &[&inventory_of_schemars::Entry]) -> String {
+    let definitions: Vec<serde_json::Value> = entries
+        .iter()
+        .map(|entry| {
+            serde_json::json!({
+                "name": entry.name,
+                "description": "One of two hundred generated tools, for the listing benchmark.",
+                "parameters": (entry.schema)(),
+            })
+        })
+        .collect();
+    serde_json::to_string(&definitions).unwrap_or_default()
+}
+
+fn listing(c: &mut Criterion) {
+    let registry = Registry::collect().expect("unique names");
+    let mut generated = Registry::new();
+    for entry in registry.iter().filter(|e| e.name().starts_with("tool_")) {
+        generated.add(entry.def()).expect("unique");
+    }
+    assert_eq!(generated.len(), 200);
+    let mut entries: Vec<&inventory_of_schemars::Entry> =
+        tool_core::__private::inventory::iter::<inventory_of_schemars::Entry>.into_iter().collect();
+    entries.sort_by_key(|e| e.name);
+    assert_eq!(entries.len(), 200);
+    let mut group = c.benchmark_group("200 tool definitions");
+    group.bench_function("schemars at run time", |b| b.iter(|| schemars_definitions(black_box(&entries))));
+    group.bench_function("tool_core compile-time", |b| b.iter(|| black_box(&generated).definitions_json()));
+    group.finish();
+}
+
+criterion_group!(benches, dispatch, listing);
+criterion_main!(benches);
