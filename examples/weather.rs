@@ -75,7 +75,7 @@ fn main() {
         ),
         ("estimate_trip", r#"{"stops": [{"city": "Rome", "nights": 0}, {"nights": 2}], "currency": "euro"}"#),
         ("get_weather", r#"{"city": "Paris", "days": 3"#),
-        ("get_forecast", r#"{}"#),
+        ("get_forecast", "{}"),
     ];
     println!("== Calls as a model makes them");
     for (name, arguments) in calls {

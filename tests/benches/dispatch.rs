@@ -8,9 +8,9 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize;
-use tool_core::{tool, Registry, ToolArgs};
+use tool_core::{Registry, ToolArgs, tool};
 
 #[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
@@ -71,8 +71,16 @@ fn dispatch(c: &mut Criterion) {
     let registry = Registry::collect().expect("unique names");
     assert_eq!(registry.call("get_weather", CALL).expect("valid").text, hand_written(CALL).expect("valid"));
     let mut group = c.benchmark_group("dispatch");
-    group.bench_function("hand-written serde + checks", |b| b.iter(|| hand_written(black_box(CALL))));
-    group.bench_function("tool_core registry.call", |b| b.iter(|| registry.call(black_box("get_weather"), black_box(CALL))));
+    group.bench_function("hand-written serde + checks", |b| {
+        b.iter(|| hand_written(black_box(CALL)));
+    });
+    group.bench_function("tool_core registry.call", |b| {
+        b.iter(|| registry.call(black_box("get_weather"), black_box(CALL)));
+    });
+    let options = tool_core::DecodeOptions::default();
+    group.bench_function("tool_core decode + call, no lookup", |b| {
+        b.iter(|| tool_core::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather));
+    });
     group.finish();
 }
 
@@ -130,7 +138,7 @@ mod inventory_of_schemars {
     tool_core::__private::inventory::collect!(Entry);
 }
 
-include!("two_hundred.rs");
+include!("support/two_hundred.rs");
 
 /// The same list with schemars: each schema generated at run time, wrapped in a definition.
 fn schemars_definitions(entries: &[&inventory_of_schemars::Entry]) -> String {

@@ -14,6 +14,7 @@ pub use crate::render;
 pub use crate::shape::{
     Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
 };
+pub use crate::typed;
 
 use crate::args::ToolArgs;
 use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};

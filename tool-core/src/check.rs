@@ -33,6 +33,7 @@ impl fmt::Display for Bound {
 
 /// Compares a JSON number with a bound, exactly when both are integers.
 #[must_use]
+#[inline]
 pub fn compare(number: &Number, bound: Bound) -> Option<Ordering> {
     let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
     match (exact, bound) {
@@ -83,10 +84,17 @@ pub fn exclusive_maximum(value: &Value, bound: Bound, at: &Pointer, out: &mut Vi
 
 /// `multipleOf`: the number divided by `factor` is an integer.
 pub fn multiple_of(value: &Value, factor: Bound, at: &Pointer, out: &mut Violations) {
-    let Value::Number(number) = value else { return };
-    let holds = if let (Some(n), Bound::Int(f)) =
-        (number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from)), factor)
+    if let Value::Number(number) = value
+        && !is_multiple(number, factor)
     {
+        out.push(at, "multipleOf", format!("must be a multiple of {factor}, got {number}"));
+    }
+}
+
+/// Whether `number / factor` is an integer.
+pub(crate) fn is_multiple(number: &Number, factor: Bound) -> bool {
+    let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
+    if let (Some(n), Bound::Int(f)) = (exact, factor) {
         f != 0 && n % f == 0
     } else {
         #[allow(clippy::cast_precision_loss)]
@@ -98,9 +106,6 @@ pub fn multiple_of(value: &Value, factor: Bound, at: &Pointer, out: &mut Violati
         // The quotient of two binary fractions is rarely exact (0.0075 / 0.0001), so a
         // relative tolerance decides; an overflowing quotient is never a multiple.
         quotient.is_finite() && (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-    };
-    if !holds {
-        out.push(at, "multipleOf", format!("must be a multiple of {factor}, got {number}"));
     }
 }
 
@@ -150,10 +155,19 @@ impl Pattern {
         Pattern { source, compiled: OnceLock::new() }
     }
 
+    /// Whether the regex matches somewhere in `text` (never, if it does not compile).
+    pub fn is_match(&self, text: &str) -> bool {
+        matches!(self.compiled(), Ok(regex) if regex.is_match(text))
+    }
+
+    fn compiled(&self) -> &Result<regex::Regex, String> {
+        self.compiled.get_or_init(|| regex::Regex::new(self.source).map_err(|e| e.to_string()))
+    }
+
     /// `pattern`: the regex matches somewhere in the string.
     pub fn check(&self, value: &Value, at: &Pointer, out: &mut Violations) {
         let Value::String(text) = value else { return };
-        match self.compiled.get_or_init(|| regex::Regex::new(self.source).map_err(|e| e.to_string())) {
+        match self.compiled() {
             Ok(regex) if regex.is_match(text) => {}
             Ok(_) => {
                 out.push(at, "pattern", format!("must match the pattern {:?}, got {}", self.source, preview(value)));
@@ -175,6 +189,26 @@ impl EnumSet {
     #[must_use]
     pub const fn new(json: &'static str) -> Self {
         EnumSet { json, values: OnceLock::new() }
+    }
+
+    fn values(&self) -> &[Value] {
+        self.values.get_or_init(|| serde_json::from_str(self.json).unwrap_or_default())
+    }
+
+    /// Whether the set holds the string `text`.
+    pub fn contains_str(&self, text: &str) -> bool {
+        self.values().iter().any(|allowed| allowed.as_str() == Some(text))
+    }
+
+    /// Whether the set holds `number` (JSON equality: `1 == 1.0`).
+    pub fn contains_number(&self, number: &Number) -> bool {
+        let number = Value::Number(number.clone());
+        self.values().iter().any(|allowed| json_equal(allowed, &number))
+    }
+
+    /// Whether the set holds `flag`.
+    pub fn contains_bool(&self, flag: bool) -> bool {
+        self.values().iter().any(|allowed| allowed.as_bool() == Some(flag))
     }
 
     /// `enum`: the value equals one of the set (JSON equality). `null` passes when the field

@@ -78,7 +78,9 @@ pub struct ToolContext {
     call_id: Option<String>,
     state: Arc<State>,
     progress: Option<ProgressSink>,
-    cancellation: CancellationToken,
+    // Created on first use: most calls are never cancelled, and dispatch should not
+    // allocate a flag for each of them.
+    cancellation: Option<CancellationToken>,
 }
 
 impl ToolContext {
@@ -112,7 +114,7 @@ impl ToolContext {
     /// Uses `token` as this call's cancellation flag.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancellation = token;
+        self.cancellation = Some(token);
         self
     }
 
@@ -135,16 +137,16 @@ impl ToolContext {
         }
     }
 
-    /// This call's cancellation flag.
+    /// This call's cancellation flag, when the caller gave one.
     #[must_use]
-    pub fn cancellation(&self) -> &CancellationToken {
-        &self.cancellation
+    pub fn cancellation(&self) -> Option<&CancellationToken> {
+        self.cancellation.as_ref()
     }
 
     /// Whether the caller asked this call to stop.
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
-        self.cancellation.is_cancelled()
+        self.cancellation.as_ref().is_some_and(CancellationToken::is_cancelled)
     }
 }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::args::ToolArgs;
 use crate::error::ToolError;
+use crate::strict::Strict;
 use crate::tool::{Arguments, DecodeOptions, IntoToolOutput, ToolFuture, ToolOutput};
 use crate::violation::{Pointer, Violation, Violations};
 
@@ -47,6 +48,12 @@ pub fn decode_for<A: ToolArgs>(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
 ) -> Result<A, ToolError> {
+    if A::FAST
+        && !options.lenient
+        && let Some(args) = decode_typed::<A>(&arguments, options)
+    {
+        return Ok(args);
+    }
     let mut value = match arguments {
         Arguments::Value(value) => value,
         Arguments::Text(text) => parse(text, options)?,
@@ -68,6 +75,26 @@ pub fn decode_for<A: ToolArgs>(
         });
         ToolError::InvalidArguments { tool, violations }
     })
+}
+
+/// The fast path: serde decodes straight from the text (or value), refusing undeclared
+/// keys, and the typed keyword checks run on the result. `None` means "take the full path",
+/// which is authoritative: it accepts the same calls and explains the ones it refuses, so
+/// this path only ever answers yes. It allocates what the decoded struct holds, nothing else.
+fn decode_typed<A: ToolArgs>(arguments: &Arguments<'_>, options: &DecodeOptions) -> Option<A> {
+    let args = match arguments {
+        Arguments::Text(text) => {
+            if text.len() > options.max_argument_bytes {
+                return None;
+            }
+            let mut deserializer = serde_json::Deserializer::from_str(text);
+            let args = A::deserialize(Strict(&mut deserializer)).ok()?;
+            deserializer.end().ok()?;
+            args
+        }
+        Arguments::Value(value) => A::deserialize(Strict(value)).ok()?,
+    };
+    args.satisfies().then_some(args)
 }
 
 fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {

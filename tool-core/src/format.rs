@@ -10,8 +10,16 @@ use crate::violation::{Pointer, Violations, preview};
 
 /// `format`: the string is a valid `name`; formats without a check here always pass.
 pub fn format(value: &Value, name: &str, at: &Pointer, out: &mut Violations) {
-    let Value::String(text) = value else { return };
-    let valid = match name {
+    if let Value::String(text) = value
+        && !is_valid(name, text)
+    {
+        out.push(at, "format", format!("must be a valid {name}, got {}", preview(value)));
+    }
+}
+
+/// Whether `text` is a valid `name`; formats without a check here always are.
+pub(crate) fn is_valid(name: &str, text: &str) -> bool {
+    match name {
         "date-time" => date_time(text),
         "date" => date(text),
         "time" => time(text),
@@ -23,9 +31,6 @@ pub fn format(value: &Value, name: &str, at: &Pointer, out: &mut Violations) {
         "uuid" => uuid(text),
         "duration" => duration(text),
         _ => true,
-    };
-    if !valid {
-        out.push(at, "format", format!("must be a valid {name}, got {}", preview(value)));
     }
 }
 

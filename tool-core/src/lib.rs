@@ -14,7 +14,10 @@ mod registry;
 pub mod render;
 pub mod schema;
 mod shape;
+mod strict;
 mod tool;
+#[doc(hidden)]
+pub mod typed;
 mod violation;
 
 #[doc(hidden)]

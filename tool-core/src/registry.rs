@@ -4,8 +4,9 @@
 
 use core::fmt;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use crate::context::{State, ToolContext};
 use crate::error::ToolError;
@@ -101,9 +102,13 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     entries: Vec<Entry>,
-    index: HashMap<Arc<str>, usize>,
+    // Names are short and chosen by the program, not by an attacker, so a fast hash beats
+    // SipHash's flooding resistance here: the lookup is on every call's hot path.
+    index: FxHashMap<Arc<str>, usize>,
     state: Arc<State>,
     options: DecodeOptions,
+    // The context of calls made without one, built once rather than per call.
+    context: ToolContext,
 }
 
 impl Registry {
@@ -180,6 +185,7 @@ impl Registry {
         let mut state = State::clone(&self.state);
         state.insert(value);
         self.state = Arc::new(state);
+        self.context = ToolContext::new().with_state(Arc::clone(&self.state));
         self
     }
 
@@ -198,6 +204,7 @@ impl Registry {
 
     /// The tool with this name.
     #[must_use]
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&Entry> {
         self.index.get(name).map(|&i| &self.entries[i])
     }
@@ -254,7 +261,7 @@ impl Registry {
     /// Every [`ToolError`]: unknown tool, bad arguments, the tool's `Err` or panic, and
     /// [`ToolError::RequiresAsync`] for an `async` tool.
     pub fn call<'a>(&self, name: &str, arguments: impl Into<Arguments<'a>>) -> Result<ToolOutput, ToolError> {
-        self.call_with(&self.context(), name, arguments)
+        self.call_with(&self.context, name, arguments)
     }
 
     /// Calls a plain tool by name with the given context.
@@ -290,6 +297,7 @@ impl Registry {
         }
     }
 
+    #[inline]
     fn lookup(&self, name: &str) -> Result<&'static ToolDef, ToolError> {
         self.get(name).map(|entry| entry.def).ok_or_else(|| ToolError::UnknownTool {
             name: name.to_owned(),

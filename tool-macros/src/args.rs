@@ -81,6 +81,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let accepts_key = object.accepts_key();
     let validate_fields = object.validate_fields();
     let coerce_fields = object.coerce_fields();
+    let fast = object.fast();
+    let satisfies = object.satisfies();
     let mut args_generics = generics.clone();
     args_generics
         .make_where_clause()
@@ -91,6 +93,11 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
+            const FAST: bool = #fast;
+
+            fn satisfies(&self) -> bool {
+                #satisfies
+            }
 
             fn validate(
                 value: &mut _tool_core::__private::serde_json::Value,

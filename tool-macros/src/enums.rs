@@ -76,6 +76,7 @@ pub fn expand(
     let generics = crate::args::bounded(generics);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let all_unit = variants.iter().all(|v| matches!(v.shape, Shape::Unit));
+    let fast = all_unit && matches!(tagging, Tagging::External);
     let (schema, validate, coerce) = if all_unit && matches!(tagging, Tagging::External) {
         unit_enum(description.as_ref(), &variants)
     } else {
@@ -92,6 +93,9 @@ pub fn expand(
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
             const SCHEMA: _tool_core::schema::Schema = #schema;
+            // serde accepts shapes of an enum with data that its `anyOf` does not (a unit
+            // variant as `{"V": null}`, unknown keys in untagged struct variants).
+            const FAST: bool = #fast;
 
             fn validate(
                 value: &mut _tool_core::__private::serde_json::Value,

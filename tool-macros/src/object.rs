@@ -133,6 +133,21 @@ impl Object {
         quote!(#(#steps)*)
     }
 
+    /// A `bool` constant expression: whether the fast path is exact for this object.
+    pub fn fast(&self) -> TokenStream {
+        if self.params.iter().any(|p| !p.fast_compatible()) {
+            return quote!(false);
+        }
+        let types = self.params.iter().map(|p| &p.field.ty);
+        quote!(true #(&& <#types as _tool_core::ToolParam>::FAST)*)
+    }
+
+    /// A `bool` expression over `self`: whether every field satisfies its keywords.
+    pub fn satisfies(&self) -> TokenStream {
+        let checks = self.params.iter().map(Param::satisfies);
+        quote!(true #(&& #checks)*)
+    }
+
     /// Compile-time assertions: keyword/type fit, and flattened types being structs.
     pub fn assertions(&self) -> TokenStream {
         let checks = self.params.iter().map(|p| {

@@ -241,6 +241,97 @@ impl Param {
         quote!(#(#out)*)
     }
 
+    /// Whether the fast path may decode this field with serde and check it typed: not for
+    /// keywords serde's decoding loses (`unique_items` on a `Vec`) or that compare arrays.
+    pub fn fast_compatible(&self) -> bool {
+        let unique = self.field.unique_items.as_ref().is_some_and(|unique| **unique);
+        let array_enum = self
+            .field
+            .enum_values
+            .as_ref()
+            .is_some_and(|e| matches!(&e.value, JsonValue::Array(items) if items.iter().any(|i| matches!(i.value, JsonValue::Array(_)))));
+        !self.flatten && !unique && !array_enum
+    }
+
+    /// A `bool` expression: whether the decoded field (`&self.field`) satisfies every
+    /// keyword, and the keywords nested in its type.
+    ///
+    /// Each call names the field type and is spanned at its keyword, so a keyword on a type
+    /// it does not fit (`minimum` on a `String`) fails here, at the keyword, with the marker
+    /// trait's message.
+    pub fn satisfies(&self) -> TokenStream {
+        let f = &self.field;
+        let ty = &f.ty;
+        let Some(ident) = &f.ident else { return quote!(true) };
+        let value = quote!(&self.#ident);
+        let call = |function: &str, span: Span, rest: TokenStream| {
+            let function = Ident::new(function, span);
+            let ty = self.ty_at(span);
+            quote_spanned!(span=> _tool_core::__private::typed::#function::<#ty>(#value, #rest))
+        };
+        let mut checks = vec![quote!(<#ty as _tool_core::ToolParam>::satisfies(#value))];
+        let nums: [(&str, &Option<Num>); 5] = [
+            ("minimum", &f.minimum),
+            ("maximum", &f.maximum),
+            ("exclusive_minimum", &f.exclusive_minimum),
+            ("exclusive_maximum", &f.exclusive_maximum),
+            ("multiple_of", &f.multiple_of),
+        ];
+        for (name, num) in nums {
+            if let Some(num) = num {
+                let bound = match num.value {
+                    NumValue::Int(n) => quote!(_tool_core::__private::Bound::Int(#n)),
+                    NumValue::Float(x) => quote!(_tool_core::__private::Bound::Float(#x)),
+                };
+                checks.push(call(name, num.span, bound));
+            }
+        }
+        // Counting characters is the costly part of a length check: count once for both.
+        let lengths = match (f.min_length, f.max_length) {
+            (Some(min), Some(max)) => {
+                let (low, high) = (min.value, max.value);
+                checks.push(call("length_between", min.span, quote!(#low, #high)));
+                vec![]
+            }
+            (min, max) => vec![("min_length", min), ("max_length", max)],
+        };
+        let counts = lengths.into_iter().chain([("min_items", f.min_items), ("max_items", f.max_items)]);
+        for (name, count) in counts {
+            if let Some(count) = count {
+                let n = count.value;
+                checks.push(call(name, count.span, quote!(#n)));
+            }
+        }
+        if let Some(pattern) = &f.pattern {
+            let source = pattern.as_str();
+            let check = call("pattern", pattern.span(), quote!(&__TOOL_PATTERN));
+            checks.push(quote!({
+                static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
+                #check
+            }));
+        }
+        if let Some(format) = &f.format {
+            let name = format.as_str();
+            checks.push(call("format", format.span(), quote!(#name)));
+        }
+        if let Some(JsonLit { value: JsonValue::Array(items), json, span }) = &f.enum_values {
+            let function = match items.first().map(|item| &item.value) {
+                Some(JsonValue::String(_)) => Some("enum_str"),
+                Some(JsonValue::Number(_)) => Some("enum_number"),
+                Some(JsonValue::Bool(_)) => Some("enum_bool"),
+                _ => None, // arrays of arrays: never on the fast path (`fast_compatible`)
+            };
+            if let Some(function) = function {
+                let check = call(function, *span, quote!(&__TOOL_ENUM));
+                checks.push(quote!({
+                    static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
+                    #check
+                }));
+            }
+        }
+        quote!(#(#checks)&&*)
+    }
+
     /// Lenient decoding of this property (`map` in scope).
     pub fn coerce(&self) -> TokenStream {
         let ty = &self.field.ty;
@@ -252,8 +343,8 @@ impl Param {
         }
     }
 
-    /// Trait assertions spanned at each keyword: `minimum` on a `String` fails here, at
-    /// `minimum`, with the marker trait's message.
+    /// Trait assertions spanned at the keywords `satisfies` does not already name the type
+    /// for: `unique_items`, `default`, and `enum` values that need a float or an array.
     pub fn assertions(&self) -> TokenStream {
         let f = &self.field;
         let mut out = Vec::new();
@@ -262,41 +353,26 @@ impl Param {
             let ty = self.ty_at(span);
             out.push(quote_spanned!(span=> _tool_core::__private::#function::<#ty>();));
         };
-        for num in
-            [&f.minimum, &f.maximum, &f.exclusive_minimum, &f.exclusive_maximum, &f.multiple_of].into_iter().flatten()
-        {
-            assert("number", num.span);
-        }
-        for count in [&f.min_length, &f.max_length].into_iter().flatten() {
-            assert("string", count.span);
-        }
-        for text in [&f.pattern, &f.format].into_iter().flatten() {
-            assert("string", text.span());
-        }
-        for count in [&f.min_items, &f.max_items].into_iter().flatten() {
-            assert("array", count.span);
-        }
         if let Some(unique) = &f.unique_items {
             assert("array", unique.span());
         }
-        for lit in [&f.enum_values, &f.default].into_iter().flatten() {
-            let items: Vec<&JsonLit> = match (&lit.value, f.enum_values.as_ref().is_some_and(|e| core::ptr::eq(e, lit)))
-            {
-                (JsonValue::Array(items), true) => items.iter().collect(),
-                _ => vec![lit],
-            };
+        if let Some(JsonLit { value: JsonValue::Array(items), .. }) = &f.enum_values {
             for item in items {
                 match &item.value {
-                    JsonValue::String(_) => assert("string", item.span),
-                    JsonValue::Number(NumValue::Int(_)) => assert("number", item.span),
-                    JsonValue::Number(NumValue::Float(x)) if x.fract() == 0.0 => assert("number", item.span),
-                    JsonValue::Number(NumValue::Float(_)) => assert("float", item.span),
-                    JsonValue::Bool(_) => assert("bool", item.span),
+                    JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert("float", item.span),
                     JsonValue::Array(_) => assert("array", item.span),
+                    _ => {}
                 }
             }
         }
         if let Some(default) = &f.default {
+            match &default.value {
+                JsonValue::String(_) => assert("string", default.span),
+                JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert("float", default.span),
+                JsonValue::Number(_) => assert("number", default.span),
+                JsonValue::Bool(_) => assert("bool", default.span),
+                JsonValue::Array(_) => assert("array", default.span),
+            }
             let ty = self.ty_at(default.span);
             let has_default = self.has_default;
             out.push(quote_spanned! {default.span=>

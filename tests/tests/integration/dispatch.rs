@@ -283,3 +283,45 @@ fn the_fn_stays_callable_as_written() {
     assert_eq!(divide(DivideArgs { a: 9, b: 3 }), Ok("3".to_owned()));
     assert_eq!(block_on(add_async(DivideArgs { a: 1, b: 1 })), "2");
 }
+
+/// Shapes serde alone accepts and the schema does not: the fast decoding path must refuse
+/// them, so the full validation reports them.
+#[test]
+fn what_serde_alone_would_accept_is_refused() {
+    let registry = registry();
+    for (tool, arguments, expected) in [
+        ("divide", "[6, 3]", vec![("", "type")]),
+        ("divide", r#"{"a": 6, "b": 3, "c": 1}"#, vec![("/c", "additionalProperties")]),
+        (
+            "plan_trip",
+            r#"{"name": "x", "stops": [{"city": "A", "nights": 1, "note": 1}]}"#,
+            vec![("/stops/0/note", "additionalProperties")],
+        ),
+        (
+            "plan_trip",
+            r#"{"name": "x", "stops": [{"city": "A", "nights": 1}], "units": {"celsius": null}}"#,
+            vec![("/units", "enum")],
+        ),
+        ("plan_trip", r#"{"name": "x", "stops": [["A", 1]]}"#, vec![("/stops/0", "type")]),
+    ] {
+        let error = registry.call(tool, arguments).expect_err(arguments);
+        assert_eq!(violations(&error), expected, "{arguments}");
+        let value: serde_json::Value = serde_json::from_str(arguments).expect("JSON");
+        let error = registry.call(tool, value).expect_err(arguments);
+        assert_eq!(violations(&error), expected, "{arguments} as a value");
+    }
+}
+
+#[test]
+#[allow(clippy::assertions_on_constants)] // the flags are constants; this pins their values
+fn which_types_decode_on_the_fast_path() {
+    use tool_core::ToolParam;
+    assert!(<TripArgs as ToolParam>::FAST);
+    assert!(<DivideArgs as ToolParam>::FAST);
+    assert!(<Option<Units> as ToolParam>::FAST);
+    // serde is laxer than the schema for these, so they always take full validation.
+    assert!(!<super::serde_attrs::Search as ToolParam>::FAST); // flatten
+    assert!(!<super::enums::HasExternal as ToolParam>::FAST); // enum with data
+    assert!(!<std::collections::HashSet<String> as ToolParam>::FAST); // drops duplicates
+    assert!(!<super::schema::Keywords as ToolParam>::FAST); // `unique_items` on a Vec
+}

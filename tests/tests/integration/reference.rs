@@ -105,9 +105,13 @@ fn agree<T: ToolArgs>(base: &Value) -> usize {
     assert!(tool_core::decode::<T>(base.clone(), &DecodeOptions::default()).is_ok(), "base must be valid: {base}");
     let instances = mutations(base);
     for instance in &instances {
-        let ours = tool_core::decode::<T>(instance.clone(), &DecodeOptions::default());
         let theirs = reference.is_valid(instance);
-        assert_eq!(ours.is_ok(), theirs, "disagree on {instance}\nschema {schema}\nours: {:?}", ours.err());
+        // Both ways arguments arrive: as a parsed value, and as text.
+        let from_value = tool_core::decode::<T>(instance.clone(), &DecodeOptions::default());
+        assert_eq!(from_value.is_ok(), theirs, "disagree on {instance}\nschema {schema}\nours: {:?}", from_value.err());
+        let text = instance.to_string();
+        let from_text = tool_core::decode::<T>(text.as_str(), &DecodeOptions::default());
+        assert_eq!(from_text.is_ok(), theirs, "disagree on text {text}\nschema {schema}\nours: {:?}", from_text.err());
     }
     instances.len()
 }

@@ -16,6 +16,11 @@ use crate::violation::{Pointer, Violations};
 impl<T: ToolParam> ToolParam for Option<T> {
     const SCHEMA: Schema = Schema::Nullable(&T::SCHEMA);
     const OPTIONAL: bool = true;
+    const FAST: bool = T::FAST;
+
+    fn satisfies(&self) -> bool {
+        self.as_ref().is_none_or(T::satisfies)
+    }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         if !value.is_null() {
@@ -31,11 +36,27 @@ impl<T: ToolParam> ToolParam for Option<T> {
 }
 
 // A keyword on an `Option<T>` field applies to the `T` inside.
-impl<T: StringParam> StringParam for Option<T> {}
-impl<T: NumberParam> NumberParam for Option<T> {}
+impl<T: StringParam> StringParam for Option<T> {
+    fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R> {
+        self.as_ref()?.with_str(f)
+    }
+}
+impl<T: NumberParam> NumberParam for Option<T> {
+    fn to_number(&self) -> Option<serde_json::Number> {
+        self.as_ref()?.to_number()
+    }
+}
 impl<T: FloatParam> FloatParam for Option<T> {}
-impl<T: BoolParam> BoolParam for Option<T> {}
-impl<T: ArrayParam> ArrayParam for Option<T> {}
+impl<T: BoolParam> BoolParam for Option<T> {
+    fn to_bool(&self) -> Option<bool> {
+        self.as_ref()?.to_bool()
+    }
+}
+impl<T: ArrayParam> ArrayParam for Option<T> {
+    fn item_count(&self) -> Option<usize> {
+        self.as_ref()?.item_count()
+    }
+}
 
 fn validate_array<T: ToolParam>(
     value: &mut Value,
@@ -74,6 +95,12 @@ macro_rules! sequences {
     ($($ty:ty, unique = $unique:expr, [$($bounds:tt)*];)*) => {$(
         impl<T: ToolParam $($bounds)*> ToolParam for $ty {
             const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: $unique, length: None };
+            // A set drops the duplicates the schema's `uniqueItems` must report.
+            const FAST: bool = T::FAST && !$unique;
+
+            fn satisfies(&self) -> bool {
+                self.iter().all(T::satisfies)
+            }
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 validate_array::<T>(value, $unique, None, at, out);
@@ -84,7 +111,11 @@ macro_rules! sequences {
             }
         }
 
-        impl<T: ToolParam $($bounds)*> ArrayParam for $ty {}
+        impl<T: ToolParam $($bounds)*> ArrayParam for $ty {
+            fn item_count(&self) -> Option<usize> {
+                Some(self.len())
+            }
+        }
     )*};
 }
 
@@ -97,6 +128,7 @@ sequences! {
 
 impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
     const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: true, length: None };
+    const FAST: bool = false;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_array::<T>(value, true, None, at, out);
@@ -107,10 +139,19 @@ impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
     }
 }
 
-impl<T: ToolParam, S> ArrayParam for HashSet<T, S> {}
+impl<T: ToolParam, S> ArrayParam for HashSet<T, S> {
+    fn item_count(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
 
 impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
     const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: false, length: Some(N) };
+    const FAST: bool = T::FAST;
+
+    fn satisfies(&self) -> bool {
+        self.iter().all(T::satisfies)
+    }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_array::<T>(value, false, Some(N), at, out);
@@ -121,7 +162,11 @@ impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
     }
 }
 
-impl<T: ToolParam, const N: usize> ArrayParam for [T; N] {}
+impl<T: ToolParam, const N: usize> ArrayParam for [T; N] {
+    fn item_count(&self) -> Option<usize> {
+        Some(N)
+    }
+}
 
 /// Types that a JSON object key deserializes into.
 #[diagnostic::on_unimplemented(
@@ -154,6 +199,11 @@ fn coerce_map<V: ToolParam>(value: &mut Value) {
 
 impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
     const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
+    const FAST: bool = V::FAST;
+
+    fn satisfies(&self) -> bool {
+        self.values().all(V::satisfies)
+    }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_map::<V>(value, at, out);
@@ -166,6 +216,11 @@ impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
 
 impl<K: MapKey, V: ToolParam> ToolParam for BTreeMap<K, V> {
     const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
+    const FAST: bool = V::FAST;
+
+    fn satisfies(&self) -> bool {
+        self.values().all(V::satisfies)
+    }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_map::<V>(value, at, out);
@@ -181,6 +236,11 @@ macro_rules! transparent {
         impl<T: ToolParam> ToolParam for $ty<T> {
             const SCHEMA: Schema = T::SCHEMA;
             const OPTIONAL: bool = T::OPTIONAL;
+            const FAST: bool = T::FAST;
+
+            fn satisfies(&self) -> bool {
+                T::satisfies(self)
+            }
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 T::validate(value, at, out);
@@ -191,11 +251,27 @@ macro_rules! transparent {
             }
         }
 
-        impl<T: StringParam> StringParam for $ty<T> {}
-        impl<T: NumberParam> NumberParam for $ty<T> {}
+        impl<T: StringParam> StringParam for $ty<T> {
+            fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R> {
+                T::with_str(self, f)
+            }
+        }
+        impl<T: NumberParam> NumberParam for $ty<T> {
+            fn to_number(&self) -> Option<serde_json::Number> {
+                T::to_number(self)
+            }
+        }
         impl<T: FloatParam> FloatParam for $ty<T> {}
-        impl<T: BoolParam> BoolParam for $ty<T> {}
-        impl<T: ArrayParam> ArrayParam for $ty<T> {}
+        impl<T: BoolParam> BoolParam for $ty<T> {
+            fn to_bool(&self) -> Option<bool> {
+                T::to_bool(self)
+            }
+        }
+        impl<T: ArrayParam> ArrayParam for $ty<T> {
+            fn item_count(&self) -> Option<usize> {
+                T::item_count(self)
+            }
+        }
     )*};
 }
 

@@ -33,6 +33,19 @@ pub trait ToolParam {
     /// `required`.
     const OPTIONAL: bool = false;
 
+    /// Whether decoding this type straight from the text with serde (unknown keys refused)
+    /// and then checking [`ToolParam::satisfies`] accepts exactly what [`ToolParam::validate`]
+    /// accepts. False for types where serde is more lenient than the schema (sets drop
+    /// duplicates, enums with data accept shapes the `anyOf` does not, flattened structs
+    /// hide unknown keys): those always take the full validation path.
+    const FAST: bool = true;
+
+    /// Whether the decoded value satisfies every `#[param]` keyword inside it (the types
+    /// themselves were enforced by decoding). Only consulted when [`ToolParam::FAST`] holds.
+    fn satisfies(&self) -> bool {
+        true
+    }
+
     /// Checks `value` against [`Self::SCHEMA`], recording every violation under `at`.
     ///
     /// An integer written as `3.0` is valid JSON Schema; it is rewritten to `3` here so that
@@ -51,17 +64,23 @@ pub trait ToolParam {
 #[diagnostic::on_unimplemented(
     message = "this keyword needs a string field, found `{Self}`",
     label = "not a string type",
-    note = "`min_length`, `max_length`, `pattern` and `format` apply to `String`, `&str`, `Cow<str>` and `char`"
+    note = "`min_length`, `max_length`, `pattern`, `format` and string `enum` or `default` values apply to `String`, `&str`, `Cow<str>` and `char`"
 )]
-pub trait StringParam: ToolParam {}
+pub trait StringParam: ToolParam {
+    /// Runs `f` on the text, if there is one (`None` for an absent `Option`).
+    fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R>;
+}
 
 /// Types whose schema is a number: `minimum`, `maximum`, `exclusive_*` and `multiple_of` apply.
 #[diagnostic::on_unimplemented(
     message = "this keyword needs a numeric field, found `{Self}`",
     label = "not a number type",
-    note = "`minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum` and `multiple_of` apply to integer and float types"
+    note = "`minimum`, `maximum`, `exclusive_minimum`, `exclusive_maximum`, `multiple_of` and numeric `enum` or `default` values apply to integer and float types"
 )]
-pub trait NumberParam: ToolParam {}
+pub trait NumberParam: ToolParam {
+    /// The value as a JSON number, if there is one.
+    fn to_number(&self) -> Option<serde_json::Number>;
+}
 
 /// Number types that hold fractions (`f32`, `f64`): a non-integral literal fits them.
 #[diagnostic::on_unimplemented(
@@ -73,7 +92,10 @@ pub trait FloatParam: NumberParam {}
 
 /// Types whose schema is a boolean.
 #[diagnostic::on_unimplemented(message = "a boolean value does not fit `{Self}`", label = "not `bool`")]
-pub trait BoolParam: ToolParam {}
+pub trait BoolParam: ToolParam {
+    /// The value, if there is one.
+    fn to_bool(&self) -> Option<bool>;
+}
 
 /// Types whose schema is an array: `min_items`, `max_items` and `unique_items` apply.
 #[diagnostic::on_unimplemented(
@@ -81,7 +103,10 @@ pub trait BoolParam: ToolParam {}
     label = "not a sequence type",
     note = "`min_items`, `max_items` and `unique_items` apply to `Vec`, `VecDeque`, arrays and sets"
 )]
-pub trait ArrayParam: ToolParam {}
+pub trait ArrayParam: ToolParam {
+    /// The number of elements, if there is a sequence.
+    fn item_count(&self) -> Option<usize>;
+}
 
 /// Records that `value` is not of the `expected` JSON type.
 #[doc(hidden)]

@@ -63,7 +63,11 @@ macro_rules! integers {
             }
         }
 
-        impl NumberParam for $ty {}
+        impl NumberParam for $ty {
+            fn to_number(&self) -> Option<Number> {
+                Some(Number::from(*self))
+            }
+        }
     )*};
 }
 
@@ -85,7 +89,11 @@ macro_rules! floats {
             }
         }
 
-        impl NumberParam for $ty {}
+        impl NumberParam for $ty {
+            fn to_number(&self) -> Option<Number> {
+                Number::from_f64(f64::from(*self))
+            }
+        }
         impl FloatParam for $ty {}
     )*};
 }
@@ -106,7 +114,11 @@ impl ToolParam for bool {
     }
 }
 
-impl BoolParam for bool {}
+impl BoolParam for bool {
+    fn to_bool(&self) -> Option<bool> {
+        Some(*self)
+    }
+}
 
 fn validate_string(value: &Value, at: &Pointer, out: &mut Violations) {
     if !value.is_string() {
@@ -128,7 +140,11 @@ macro_rules! strings {
             }
         }
 
-        impl StringParam for $ty {}
+        impl StringParam for $ty {
+            fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R> {
+                Some(f(self))
+            }
+        }
     )*};
 }
 
@@ -155,7 +171,11 @@ impl ToolParam for char {
     }
 }
 
-impl StringParam for char {}
+impl StringParam for char {
+    fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R> {
+        Some(f(self.encode_utf8(&mut [0; 4])))
+    }
+}
 
 impl ToolParam for Value {
     const SCHEMA: Schema = Schema::Any;

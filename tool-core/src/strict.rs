@@ -1,0 +1,383 @@
+//! [`Strict`]: a `Deserializer` adapter that refuses object keys a struct does not declare.
+//!
+//! serde ignores unknown keys unless the struct says `deny_unknown_fields`, while every
+//! schema here says `additionalProperties: false`. Wrapping the deserializer lets dispatch
+//! decode straight from the text in one pass (the fast path in `dispatch.rs`) and still
+//! refuse what the schema refuses: serde's derive reads the value of an undeclared key as
+//! `IgnoredAny`, so inside a struct's map that request is refused. Two more shapes that serde
+//! accepts and the schema does not are refused: a struct written as an array, and a unit
+//! variant written as `{"Variant": null}`. Everything else is forwarded untouched, so the
+//! wrapper costs a few inlined calls.
+
+use core::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+
+/// Wraps a deserializer so that every struct inside refuses undeclared keys.
+pub(crate) struct Strict<D>(pub(crate) D);
+
+/// The fields of the struct being read, when the current map is one.
+type Fields = Option<&'static [&'static str]>;
+
+macro_rules! forward_deserialize {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(Wrap { inner: visitor, fields: None })
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+    type Error = D::Error;
+
+    forward_deserialize! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier deserialize_ignored_any
+    }
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_unit_struct(name, Wrap { inner: visitor, fields: None })
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_newtype_struct(name, Wrap { inner: visitor, fields: None })
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple(len, Wrap { inner: visitor, fields: None })
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_tuple_struct(name, len, Wrap { inner: visitor, fields: None })
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_struct(name, fields, Wrap { inner: visitor, fields: Some(fields) })
+    }
+
+    /// Only unit-only enums take the fast path (`ToolParam::FAST` is false for the others),
+    /// and their schema is a string: serde would also take `{"Variant": null}`.
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(UnitVariant(visitor))
+    }
+
+    #[inline]
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+/// Reads a unit variant from its name, and nothing else.
+struct UnitVariant<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<V> {
+    type Value = V::Value;
+
+    #[inline]
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
+        self.0.visit_enum(de::value::StrDeserializer::new(name))
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
+        self.0.visit_enum(de::value::BorrowedStrDeserializer::new(name))
+    }
+
+    #[inline]
+    fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
+        self.0.visit_enum(de::value::StringDeserializer::new(name))
+    }
+}
+
+/// A visitor whose nested maps, sequences and values stay wrapped.
+struct Wrap<V> {
+    inner: V,
+    fields: Fields,
+}
+
+macro_rules! forward_visit {
+    ($($method:ident($ty:ty))*) => {$(
+        #[inline]
+        fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+            self.inner.$method(v)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
+    type Value = V::Value;
+
+    #[inline]
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.inner.expecting(f)
+    }
+
+    forward_visit! {
+        visit_bool(bool) visit_i8(i8) visit_i16(i16) visit_i32(i32) visit_i64(i64) visit_i128(i128)
+        visit_u8(u8) visit_u16(u16) visit_u32(u32) visit_u64(u64) visit_u128(u128) visit_f32(f32)
+        visit_f64(f64) visit_char(char) visit_str(&str) visit_borrowed_str(&'de str) visit_string(String)
+        visit_bytes(&[u8]) visit_borrowed_bytes(&'de [u8]) visit_byte_buf(Vec<u8>)
+    }
+
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.inner.visit_none()
+    }
+
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        self.inner.visit_unit()
+    }
+
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.inner.visit_some(Strict(deserializer))
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        self.inner.visit_newtype_struct(Strict(deserializer))
+    }
+
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        // serde's derive also reads a struct from an array of its fields in order; a schema
+        // object never is one.
+        if self.fields.is_some() {
+            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
+        }
+        self.inner.visit_seq(Seq(seq))
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.inner.visit_map(Map { inner: map, fields: self.fields })
+    }
+
+    #[inline]
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+        self.inner.visit_enum(Enum(data))
+    }
+}
+
+/// A seed whose deserializer is wrapped.
+struct Seed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+    type Value = S::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Strict(deserializer))
+    }
+}
+
+struct Seq<A>(A);
+
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, A::Error> {
+        self.0.next_element_seed(Seed(seed))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+struct Map<A> {
+    inner: A,
+    fields: Fields,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        // Keys are strings: nothing inside them needs the wrapper.
+        self.inner.next_key_seed(seed)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        if self.fields.is_some() {
+            self.inner.next_value_seed(FieldSeed(seed))
+        } else {
+            self.inner.next_value_seed(Seed(seed))
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.inner.size_hint()
+    }
+}
+
+/// The value of a struct's entry: serde's derive reads the value of a key it does not
+/// know as `IgnoredAny`, so refusing `deserialize_ignored_any` here refuses unknown keys
+/// without comparing a single key a second time.
+struct FieldSeed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for FieldSeed<S> {
+    type Value = S::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(FieldValue(deserializer))
+    }
+}
+
+struct FieldValue<D>(D);
+
+macro_rules! forward_field {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            Strict(self.0).$method(visitor)
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for FieldValue<D> {
+    type Error = D::Error;
+
+    forward_field! {
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
+        deserialize_identifier
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
+        Err(de::Error::custom("unknown field"))
+    }
+
+    #[inline]
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_unit_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_newtype_struct(name, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_tuple(len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_tuple_struct(name, len, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_struct(name, fields, visitor)
+    }
+
+    #[inline]
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        Strict(self.0).deserialize_enum(name, variants, visitor)
+    }
+
+    #[inline]
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+}
+
+struct Enum<A>(A);
+
+impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
+    type Error = A::Error;
+    type Variant = Variant<A::Variant>;
+
+    #[inline]
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self::Variant), A::Error> {
+        let (value, variant) = self.0.variant_seed(seed)?;
+        Ok((value, Variant(variant)))
+    }
+}
+
+struct Variant<A>(A);
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.0.unit_variant()
+    }
+
+    #[inline]
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        self.0.newtype_variant_seed(Seed(seed))
+    }
+
+    #[inline]
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.0.tuple_variant(len, Wrap { inner: visitor, fields: None })
+    }
+
+    #[inline]
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.0.struct_variant(fields, Wrap { inner: visitor, fields: Some(fields) })
+    }
+}
