@@ -1,1 +1,69 @@
-//! Shared fixtures of the integration tests.
+//! Fixtures shared by the benchmarks and the instruction-count harness: a representative
+//! tool, and the hand-written code it is measured against.
+
+use serde::Deserialize;
+use tool_core::{ToolArgs, tool};
+
+/// A representative call: three properties, a length, a range and an enum.
+pub const CALL: &str = r#"{"city": "San Francisco", "days": 5, "units": "fahrenheit"}"#;
+
+/// Temperature units.
+#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum Units {
+    Celsius,
+    Fahrenheit,
+}
+
+/// The arguments of `get_weather`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct WeatherArgs {
+    /// City name
+    #[param(min_length = 1, max_length = 80)]
+    pub city: String,
+    #[param(minimum = 1, maximum = 10)]
+    pub days: u8,
+    pub units: Option<Units>,
+}
+
+/// The work both sides do once the arguments are decoded.
+#[must_use]
+pub fn forecast(city: &str, days: u8, units: Option<Units>) -> String {
+    let mut out = String::with_capacity(city.len() + 24);
+    out.push_str(city);
+    out.push_str(if matches!(units, Some(Units::Fahrenheit)) { " F " } else { " C " });
+    out.push(char::from(b'0' + days % 10));
+    out
+}
+
+/// Get a weather forecast
+#[tool]
+#[must_use]
+pub fn get_weather(args: WeatherArgs) -> String {
+    forecast(&args.city, args.days, args.units)
+}
+
+/// The same arguments for serde alone.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandArgs {
+    city: String,
+    days: u8,
+    units: Option<Units>,
+}
+
+/// The baseline: serde with unknown fields denied, the same checks written out, the call.
+///
+/// # Errors
+/// The first failed check.
+pub fn hand_written(arguments: &str) -> Result<String, String> {
+    let args: HandArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let length = args.city.chars().count();
+    if !(1..=80).contains(&length) {
+        return Err(format!("/city: length {length} is out of 1..=80"));
+    }
+    if !(1..=10).contains(&args.days) {
+        return Err(format!("/days: {} is out of 1..=10", args.days));
+    }
+    Ok(forecast(&args.city, args.days, args.units))
+}

@@ -110,6 +110,35 @@ pub struct ParamField {
     pub examples: Option<JsonLit>,
 }
 
+impl ParamField {
+    /// The numeric keywords that are set: `(key, KeywordKind variant, value)`.
+    pub fn bounds(&self) -> impl Iterator<Item = (&'static str, &'static str, &Num)> {
+        [
+            ("minimum", "Minimum", &self.minimum),
+            ("maximum", "Maximum", &self.maximum),
+            ("exclusive_minimum", "ExclusiveMinimum", &self.exclusive_minimum),
+            ("exclusive_maximum", "ExclusiveMaximum", &self.exclusive_maximum),
+            ("multiple_of", "MultipleOf", &self.multiple_of),
+        ]
+        .into_iter()
+        .filter_map(|(key, kind, num)| Some((key, kind, num.as_ref()?)))
+    }
+
+    /// The string length keywords that are set: `(key, KeywordKind variant, value)`.
+    pub fn lengths(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
+        [("min_length", "MinLength", self.min_length), ("max_length", "MaxLength", self.max_length)]
+            .into_iter()
+            .filter_map(|(key, kind, count)| Some((key, kind, count?)))
+    }
+
+    /// The array size keywords that are set: `(key, KeywordKind variant, value)`.
+    pub fn item_counts(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
+        [("min_items", "MinItems", self.min_items), ("max_items", "MaxItems", self.max_items)]
+            .into_iter()
+            .filter_map(|(key, kind, count)| Some((key, kind, count?)))
+    }
+}
+
 /// A numeric literal, kept exact when it is an integer: `1`, `-5`, `2.5`, `1e3`.
 #[derive(Debug, Clone)]
 pub struct Num {

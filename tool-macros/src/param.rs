@@ -6,7 +6,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use crate::attr::{Count, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::attr::{JsonLit, JsonValue, Num, NumValue, ParamField};
 use crate::serde_attr::{self, RenameRule};
 use crate::util::{Doc, Result, unraw};
 
@@ -75,23 +75,11 @@ impl Param {
                 }
             });
         };
-        let nums: [(&str, &Option<Num>); 5] = [
-            ("Minimum", &f.minimum),
-            ("Maximum", &f.maximum),
-            ("ExclusiveMinimum", &f.exclusive_minimum),
-            ("ExclusiveMaximum", &f.exclusive_maximum),
-            ("MultipleOf", &f.multiple_of),
-        ];
-        for (kind, num) in nums {
-            if let Some(num) = num {
-                json(kind, &num.json);
-            }
+        for (_, kind, num) in f.bounds() {
+            json(kind, &num.json);
         }
-        let counts: [(&str, &Option<Count>); 2] = [("MinLength", &f.min_length), ("MaxLength", &f.max_length)];
-        for (kind, count) in counts {
-            if let Some(count) = count {
-                json(kind, &count.value.to_string());
-            }
+        for (_, kind, count) in f.lengths() {
+            json(kind, &count.value.to_string());
         }
         if let Some(pattern) = &f.pattern {
             json("Pattern", &crate::attr::json_string(pattern));
@@ -102,11 +90,8 @@ impl Param {
         if let Some(values) = &f.enum_values {
             json("Enum", &values.json);
         }
-        let counts: [(&str, &Option<Count>); 2] = [("MinItems", &f.min_items), ("MaxItems", &f.max_items)];
-        for (kind, count) in counts {
-            if let Some(count) = count {
-                json(kind, &count.value.to_string());
-            }
+        for (_, kind, count) in f.item_counts() {
+            json(kind, &count.value.to_string());
         }
         if let Some(unique) = &f.unique_items {
             json("UniqueItems", if **unique { "true" } else { "false" });
@@ -187,35 +172,15 @@ impl Param {
         let ty = &f.ty;
         let check = quote!(_tool_core::__private::check);
         let mut out = Vec::new();
-        let nums: [(&str, &Option<Num>); 5] = [
-            ("minimum", &f.minimum),
-            ("maximum", &f.maximum),
-            ("exclusive_minimum", &f.exclusive_minimum),
-            ("exclusive_maximum", &f.exclusive_maximum),
-            ("multiple_of", &f.multiple_of),
-        ];
-        for (name, num) in nums {
-            if let Some(num) = num {
-                let function = Ident::new(name, Span::call_site());
-                let bound = match num.value {
-                    NumValue::Int(n) => quote!(_tool_core::__private::Bound::Int(#n)),
-                    NumValue::Float(x) => quote!(_tool_core::__private::Bound::Float(#x)),
-                };
-                out.push(quote!(#check::#function(__tool_value, #bound, at, out);));
-            }
+        for (key, _, num) in f.bounds() {
+            let function = Ident::new(key, Span::call_site());
+            let bound = bound_tokens(num);
+            out.push(quote!(#check::#function(__tool_value, #bound, at, out);));
         }
-        let counts: [(&str, &Option<Count>); 4] = [
-            ("min_length", &f.min_length),
-            ("max_length", &f.max_length),
-            ("min_items", &f.min_items),
-            ("max_items", &f.max_items),
-        ];
-        for (name, count) in counts {
-            if let Some(count) = count {
-                let function = Ident::new(name, Span::call_site());
-                let n = count.value;
-                out.push(quote!(#check::#function(__tool_value, #n, at, out);));
-            }
+        for (key, _, count) in f.lengths().chain(f.item_counts()) {
+            let function = Ident::new(key, Span::call_site());
+            let n = count.value;
+            out.push(quote!(#check::#function(__tool_value, #n, at, out);));
         }
         if f.unique_items.as_ref().is_some_and(|unique| **unique) {
             out.push(quote!(#check::unique_items(__tool_value, at, out);));
@@ -270,21 +235,8 @@ impl Param {
             quote_spanned!(span=> _tool_core::__private::typed::#function::<#ty>(#value, #rest))
         };
         let mut checks = vec![quote!(<#ty as _tool_core::ToolParam>::satisfies(#value))];
-        let nums: [(&str, &Option<Num>); 5] = [
-            ("minimum", &f.minimum),
-            ("maximum", &f.maximum),
-            ("exclusive_minimum", &f.exclusive_minimum),
-            ("exclusive_maximum", &f.exclusive_maximum),
-            ("multiple_of", &f.multiple_of),
-        ];
-        for (name, num) in nums {
-            if let Some(num) = num {
-                let bound = match num.value {
-                    NumValue::Int(n) => quote!(_tool_core::__private::Bound::Int(#n)),
-                    NumValue::Float(x) => quote!(_tool_core::__private::Bound::Float(#x)),
-                };
-                checks.push(call(name, num.span, bound));
-            }
+        for (key, _, num) in f.bounds() {
+            checks.push(call(key, num.span, bound_tokens(num)));
         }
         // Counting characters is the costly part of a length check: count once for both.
         let lengths = match (f.min_length, f.max_length) {
@@ -385,6 +337,14 @@ impl Param {
             });
         }
         quote!(#(#out)*)
+    }
+}
+
+/// A numeric keyword's value as a runtime `Bound`, exact for integers.
+fn bound_tokens(num: &Num) -> TokenStream {
+    match num.value {
+        NumValue::Int(n) => quote!(_tool_core::__private::Bound::Int(#n)),
+        NumValue::Float(x) => quote!(_tool_core::__private::Bound::Float(#x)),
     }
 }
 

@@ -7,61 +7,8 @@
 
 use std::hint::black_box;
 
-use serde::Deserialize;
-use tool_core::{DecodeOptions, Registry, ToolArgs, tool};
-
-#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
-#[serde(rename_all = "lowercase")]
-enum Units {
-    Celsius,
-    Fahrenheit,
-}
-
-#[derive(Debug, Deserialize, ToolArgs)]
-struct WeatherArgs {
-    /// City name
-    #[param(min_length = 1, max_length = 80)]
-    city: String,
-    #[param(minimum = 1, maximum = 10)]
-    days: u8,
-    units: Option<Units>,
-}
-
-fn forecast(city: &str, days: u8, units: Option<Units>) -> String {
-    let mut out = String::with_capacity(city.len() + 24);
-    out.push_str(city);
-    out.push_str(if matches!(units, Some(Units::Fahrenheit)) { " F " } else { " C " });
-    out.push(char::from(b'0' + days % 10));
-    out
-}
-
-/// Get a weather forecast
-#[tool]
-fn get_weather(args: WeatherArgs) -> String {
-    forecast(&args.city, args.days, args.units)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HandArgs {
-    city: String,
-    days: u8,
-    units: Option<Units>,
-}
-
-fn hand_written(arguments: &str) -> Result<String, String> {
-    let args: HandArgs = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
-    let length = args.city.chars().count();
-    if !(1..=80).contains(&length) {
-        return Err(format!("/city: length {length} is out of 1..=80"));
-    }
-    if !(1..=10).contains(&args.days) {
-        return Err(format!("/days: {} is out of 1..=10", args.days));
-    }
-    Ok(forecast(&args.city, args.days, args.units))
-}
-
-const CALL: &str = r#"{"city": "San Francisco", "days": 5, "units": "fahrenheit"}"#;
+use tool_core::{DecodeOptions, Registry};
+use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
 
 fn main() {
     let mut args = std::env::args().skip(1);
