@@ -82,10 +82,32 @@ pub async fn async_tool(
     ::core::result::Result::Ok(::std::format!("{}", args.ratio))
 }
 
+/// The runtime re-exported under another path, as a facade crate would.
+pub mod facade {
+    pub use ::tool_core as runtime;
+}
+
+/// Arguments reaching the runtime through the facade.
+#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[tool_args(crate = crate::facade::runtime)]
+pub struct ViaFacade {
+    /// A value.
+    #[param(maximum = 3)]
+    value: u8,
+}
+
+/// Reaches the runtime through the facade.
+#[::tool_core::tool(crate = crate::facade::runtime)]
+#[must_use]
+pub fn via_facade(args: ViaFacade) -> ::std::string::String {
+    ::std::format!("{}", args.value)
+}
+
 #[test]
 fn compiles_and_runs_under_strict_lints() {
     let registry = ::tool_core::Registry::collect().expect("names are unique");
-    assert_eq!(registry.names(), ["async_tool", "no-args", "strict_tool"]);
+    assert_eq!(registry.names(), ["async_tool", "no-args", "strict_tool", "via_facade"]);
+    assert!(registry.call("via_facade", r#"{"value": 4}"#).is_err());
     let output = registry
         .call(
             "strict_tool",

@@ -68,11 +68,14 @@ impl ToTokens for Doc {
 }
 
 /// The path generated code reaches `tool_core` by: `::tool_core` unless `crate = ..` says
-/// otherwise, which must then be absolute (bon's rule) so it resolves from any module.
+/// otherwise, which must then be absolute (`::a::b` or `crate::a::b`, bon's rule) so it
+/// resolves from any module the item sits in.
 pub fn crate_path(krate: Option<&syn::Path>) -> Result<TokenStream> {
     match krate {
         None => Ok(quote!(::tool_core)),
-        Some(path) if path.leading_colon.is_some() => Ok(quote!(#path)),
+        Some(path) if path.leading_colon.is_some() || path.segments.first().is_some_and(|s| s.ident == "crate") => {
+            Ok(quote!(#path))
+        }
         Some(path) => Err(darling::Error::custom(format!(
             "`crate` must be an absolute path: write `crate = ::{}`",
             path.to_token_stream().to_string().replace(' ', "")

@@ -244,7 +244,7 @@ fn context_carries_call_id_and_state() {
 }
 
 /// A minimal executor: the crate imposes no runtime, so the test brings the smallest one.
-fn block_on<F: Future>(future: F) -> F::Output {
+pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
     use std::sync::Arc;
     use std::task::{Context, Poll, Wake, Waker};
     struct Unpark(std::thread::Thread);

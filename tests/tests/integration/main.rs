@@ -1,7 +1,9 @@
 //! Integration tests of tool-core, one binary.
+mod concurrency;
 mod conformance;
 mod dispatch;
 mod enums;
+mod hostile;
 mod reference;
 mod registry;
 mod schema;

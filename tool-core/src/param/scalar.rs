@@ -10,6 +10,9 @@ use crate::coerce;
 use crate::schema::Schema;
 use crate::violation::{Pointer, Violations};
 
+/// The largest magnitude below which every integer is exactly a float (2^53).
+const F64_EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
 /// Checks an integer against the Rust type's range, rewriting an integral float (`3.0`) to
 /// the integer it equals, since JSON Schema counts it as an integer and serde does not.
 fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointer, out: &mut Violations) {
@@ -31,6 +34,16 @@ fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointe
         }
         if float > high {
             return out.push(at, "maximum", format!("must be <= {maximum}, got {number}"));
+        }
+        // Beyond 2^53 a float is not always the number that was sent
+        // (-9223372036854775809 parses to exactly -2^63), so it is refused rather than
+        // silently becoming a neighbour.
+        if float.abs() > F64_EXACT_INTEGERS {
+            return out.push(
+                at,
+                "type",
+                format!("expected an integer written without a fraction or exponent, got {number}, which a float cannot hold exactly"),
+            );
         }
         #[allow(clippy::cast_possible_truncation)] // integral and within the type's range
         let integer = float as i128;
