@@ -77,7 +77,7 @@ pub fn crate_path(krate: Option<&syn::Path>) -> Result<TokenStream> {
             Ok(quote!(#path))
         }
         Some(path) => Err(darling::Error::custom(format!(
-            "`crate` must be an absolute path: write `crate = ::{}`",
+            "`crate` must be an absolute path, so it resolves from any module: write `crate = ::{0}` or `crate = crate::{0}`",
             path.to_token_stream().to_string().replace(' ', "")
         ))
         .with_span(path)),
