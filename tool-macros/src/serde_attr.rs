@@ -248,3 +248,75 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RenameRule::{self, Camel, Kebab, Lower, Pascal, ScreamingKebab, ScreamingSnake, Snake, Upper};
+
+    /// The table of serde's own `rename_all` tests (serde_derive `internals/case.rs`).
+    #[test]
+    fn rules_match_serde() {
+        let fields: [(&str, [&str; 8]); 3] = [
+            ("outcome", ["outcome", "OUTCOME", "Outcome", "outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"]),
+            (
+                "very_tasty",
+                [
+                    "very_tasty",
+                    "VERY_TASTY",
+                    "VeryTasty",
+                    "veryTasty",
+                    "very_tasty",
+                    "VERY_TASTY",
+                    "very-tasty",
+                    "VERY-TASTY",
+                ],
+            ),
+            ("a", ["a", "A", "A", "a", "a", "A", "a", "A"]),
+        ];
+        let rules: [RenameRule; 8] = [Lower, Upper, Pascal, Camel, Snake, ScreamingSnake, Kebab, ScreamingKebab];
+        for (field, expected) in fields {
+            for (rule, want) in rules.iter().zip(expected) {
+                assert_eq!(rule.apply_to_field(field), want, "{rule:?} on field {field}");
+            }
+        }
+        let variants: [(&str, [&str; 8]); 2] = [
+            ("Outcome", ["outcome", "OUTCOME", "Outcome", "outcome", "outcome", "OUTCOME", "outcome", "OUTCOME"]),
+            (
+                "VeryTasty",
+                [
+                    "verytasty",
+                    "VERYTASTY",
+                    "VeryTasty",
+                    "veryTasty",
+                    "very_tasty",
+                    "VERY_TASTY",
+                    "very-tasty",
+                    "VERY-TASTY",
+                ],
+            ),
+        ];
+        for (variant, expected) in variants {
+            for (rule, want) in rules.iter().zip(expected) {
+                assert_eq!(rule.apply_to_variant(variant), want, "{rule:?} on variant {variant}");
+            }
+        }
+    }
+
+    #[test]
+    fn deserialize_half_and_passed_over_keys() {
+        let attrs: Vec<syn::Attribute> = vec![
+            syn::parse_quote!(#[serde(rename_all(serialize = "UPPERCASE", deserialize = "camelCase"), bound = "T: X")]),
+            syn::parse_quote!(#[serde(default, tag = "kind")]),
+        ];
+        let container = super::container(&attrs).expect("valid");
+        assert_eq!(container.rename_all, Some(Camel));
+        assert!(container.default);
+        assert_eq!(container.tag.as_deref(), Some("kind"));
+        let field: Vec<syn::Attribute> = vec![
+            syn::parse_quote!(#[serde(rename(serialize = "x"), alias = "a", alias = "b", skip_serializing_if = "f")]),
+        ];
+        let member = super::member(&field).expect("valid");
+        assert_eq!(member.rename, None);
+        assert_eq!(member.aliases, ["a", "b"]);
+    }
+}
