@@ -253,7 +253,7 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
 mod tests {
     use super::RenameRule::{self, Camel, Kebab, Lower, Pascal, ScreamingKebab, ScreamingSnake, Snake, Upper};
 
-    /// The table of serde's own `rename_all` tests (serde_derive `internals/case.rs`).
+    /// The table of serde's own `rename_all` tests (`serde_derive`, `internals/case.rs`).
     #[test]
     fn rules_match_serde() {
         let fields: [(&str, [&str; 8]); 3] = [
