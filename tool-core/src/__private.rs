@@ -34,3 +34,38 @@ pub const fn assert_param<T: ?Sized + ToolParam>() {}
 
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolArgs>() {}
+
+/// The parameters of `$schema` in `$dialect`, rendered at compile time: `Ok(text)`, or
+/// `Err(reason)` when a strict dialect cannot express the schema.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __render_dialect {
+    ($schema:expr, $dialect:expr) => {{
+        const PROBLEM: ::core::option::Option<&str> = $dialect.strict_problem($schema);
+        const LEN: usize = match PROBLEM {
+            ::core::option::Option::None => $crate::render::parameters_len_in($schema, $dialect),
+            ::core::option::Option::Some(_) => 0,
+        };
+        const BYTES: [u8; LEN] = match PROBLEM {
+            ::core::option::Option::None => $crate::render::parameters_in::<LEN>($schema, $dialect),
+            ::core::option::Option::Some(_) => [0; LEN],
+        };
+        match PROBLEM {
+            ::core::option::Option::None => ::core::result::Result::Ok($crate::render::utf8(&BYTES)),
+            ::core::option::Option::Some(problem) => ::core::result::Result::Err(problem),
+        }
+    }};
+}
+
+/// Fails compilation with `$dialect`'s reason when a tool asks for strict mode that its
+/// schema cannot have.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __require_strict {
+    ($schema:expr) => {
+        const _: () =
+            if let ::core::option::Option::Some(problem) = $crate::Dialect::OpenAiStrict.strict_problem($schema) {
+                ::core::panic!("{}", problem)
+            };
+    };
+}

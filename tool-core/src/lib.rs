@@ -6,6 +6,7 @@ mod args;
 pub mod check;
 mod coerce;
 mod context;
+mod dialect;
 mod dispatch;
 mod error;
 mod format;
@@ -25,14 +26,15 @@ pub mod __private;
 
 pub use crate::args::{NoArgs, ToolArgs};
 pub use crate::context::{CancellationToken, Progress, State, ToolContext};
+pub use crate::dialect::Dialect;
 pub use crate::dispatch::decode;
 pub use crate::error::ToolError;
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
 pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{
-    Arguments, AsyncHandler, DecodeOptions, Handler, IntoToolOutput, Json, SyncHandler, Tool, ToolDef, ToolFuture,
-    ToolOutput,
+    Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, IntoToolOutput, Json, StrictChoice, SyncHandler, Tool,
+    ToolDef, ToolFuture, ToolOutput,
 };
 pub use crate::violation::{Pointer, Violation, Violations};
 

@@ -25,8 +25,50 @@ pub struct ToolDef {
     pub definition_json: &'static str,
     /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.
     pub rust_path: &'static str,
+    /// The parameters in each provider dialect, rendered at compile time.
+    pub dialects: Dialects,
+    /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
+    /// neither: the registry's default decides.
+    pub strict: Option<bool>,
     /// The dispatch shim.
     pub handler: Handler,
+}
+
+/// The parameters to send in a strict-capable dialect, and whether strict mode is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrictChoice {
+    /// The parameters schema text.
+    pub parameters: &'static str,
+    /// Whether to send `strict: true`.
+    pub strict: bool,
+    /// Why strict mode was wanted (by default) but not possible for this tool.
+    pub fallback: Option<&'static str>,
+}
+
+impl ToolDef {
+    fn choose(&self, strict_form: Result<&'static str, &'static str>, strict_by_default: bool) -> StrictChoice {
+        let wanted = self.strict.unwrap_or(strict_by_default);
+        match (wanted, strict_form) {
+            (true, Ok(parameters)) => StrictChoice { parameters, strict: true, fallback: None },
+            (true, Err(reason)) => {
+                StrictChoice { parameters: self.parameters_json, strict: false, fallback: Some(reason) }
+            }
+            (false, _) => StrictChoice { parameters: self.parameters_json, strict: false, fallback: None },
+        }
+    }
+
+    /// The `OpenAI` parameters: strict when the tool asks for it (`#[tool(strict)]`), or when
+    /// `strict_by_default` and the tool does not opt out and its schema allows it.
+    #[must_use]
+    pub fn openai_parameters(&self, strict_by_default: bool) -> StrictChoice {
+        self.choose(self.dialects.openai_strict, strict_by_default)
+    }
+
+    /// The Anthropic `input_schema`, chosen as [`ToolDef::openai_parameters`] is.
+    #[must_use]
+    pub fn anthropic_input_schema(&self, strict_by_default: bool) -> StrictChoice {
+        self.choose(self.dialects.anthropic_strict, strict_by_default)
+    }
 }
 
 impl fmt::Debug for ToolDef {
@@ -37,6 +79,21 @@ impl fmt::Debug for ToolDef {
             .field("async", &matches!(self.handler, Handler::Async(_)))
             .finish_non_exhaustive()
     }
+}
+
+/// A tool's parameters in the provider dialects that differ from plain JSON Schema.
+///
+/// A strict dialect is `Err(reason)` when it cannot express the schema (a map, say): such
+/// a tool falls back to non-strict, with the reason, unless it asked for strict itself, in
+/// which case it did not compile.
+#[derive(Debug, Clone, Copy)]
+pub struct Dialects {
+    /// `OpenAI` Structured Outputs (`strict: true`).
+    pub openai_strict: Result<&'static str, &'static str>,
+    /// Anthropic `strict: true`.
+    pub anthropic_strict: Result<&'static str, &'static str>,
+    /// Gemini `parameters` (the `OpenAPI` subset).
+    pub gemini_parameters: &'static str,
 }
 
 /// A tool's dispatch shim: decode, validate, call.

@@ -21,6 +21,9 @@ pub struct ToolAttr {
     /// Where `tool_core` is, when it is re-exported under another path.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `strict` or `strict = false`: whether providers' strict modes are used for this tool,
+    /// over the registry's default.
+    pub strict: Option<SpannedValue<bool>>,
 }
 
 /// The item `#[derive(ToolArgs)]` is on.

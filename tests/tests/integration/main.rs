@@ -1,6 +1,7 @@
 //! Integration tests of tool-core, one binary.
 mod concurrency;
 mod conformance;
+mod dialects;
 mod differential;
 mod dispatch;
 mod enums;

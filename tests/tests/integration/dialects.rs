@@ -1,0 +1,279 @@
+//! Provider dialects, rendered at compile time from the same tree: the rules each provider
+//! documents (../shared/PROVIDERS.md) hold for every registered tool, and what a dialect
+//! drops is still enforced at dispatch.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tool_core::{Registry, ToolArgs, tool};
+
+/// A map: strict modes cannot list its keys in advance.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+pub(crate) struct Scores {
+    scores: HashMap<String, u8>,
+}
+
+/// Stores scores; strict only by default, so it falls back.
+#[tool]
+fn store_scores(args: Scores) -> String {
+    args.scores.len().to_string()
+}
+
+/// Never strict, even when strict is the default.
+#[tool(strict = false)]
+fn loose(args: super::dispatch::DivideArgs) -> String {
+    (args.a + args.b).to_string()
+}
+
+/// Always strict.
+#[tool(strict)]
+fn tight(args: super::dispatch::DivideArgs) -> String {
+    (args.a - args.b).to_string()
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).expect("rendered text is JSON")
+}
+
+/// Every schema object in `schema`, with its depth in objects.
+fn walk<'v>(schema: &'v Value, depth: usize, out: &mut Vec<(&'v Value, usize)>) {
+    let Value::Object(map) = schema else { return };
+    out.push((schema, depth));
+    let nested = usize::from(map.get("type").is_some_and(|t| t == "object" || t.get(0) == Some(&json!("object"))));
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        properties.values().for_each(|p| walk(p, depth + nested, out));
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = map.get(key) {
+            walk(inner, depth, out);
+        }
+    }
+    if let Some(Value::Array(branches)) = map.get("anyOf") {
+        for branch in branches {
+            walk(branch, depth, out);
+        }
+    }
+}
+
+fn keys_outside(schema: &Value, allowed: &[&str]) -> Vec<String> {
+    let mut nodes = Vec::new();
+    walk(schema, 1, &mut nodes);
+    nodes
+        .iter()
+        .flat_map(|(node, _)| node.as_object().into_iter().flat_map(|m| m.keys()))
+        .filter(|key| !allowed.contains(&key.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// `OpenAI` Structured Outputs rules (PROVIDERS.md B.1), for every tool that has a strict form.
+#[test]
+fn openai_strict_rules_hold_for_every_tool() {
+    const SUPPORTED: &[&str] = &[
+        "type",
+        "description",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "anyOf",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+    ];
+    const FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+    let registry = Registry::collect().expect("unique names");
+    let mut strict_tools = 0;
+    for entry in registry.iter() {
+        let Ok(text) = entry.def().dialects.openai_strict else { continue };
+        strict_tools += 1;
+        let schema = parse(text);
+        let name = entry.name();
+        jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(schema["type"], "object", "{name}: the root is an object");
+        assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
+        let base = parse(entry.def().parameters_json);
+        let mut nodes = Vec::new();
+        walk(&schema, 1, &mut nodes);
+        let mut properties = 0;
+        let mut enum_values = 0;
+        for (node, depth) in &nodes {
+            assert!(*depth <= 10, "{name}: nested {depth} deep");
+            enum_values += node.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
+            if let Some(format) = node.get("format") {
+                assert!(FORMATS.contains(&format.as_str().unwrap_or_default()), "{name}: format {format}");
+            }
+            let Some(Value::Object(props)) = node.get("properties") else { continue };
+            properties += props.len();
+            assert_eq!(node["additionalProperties"], false, "{name}: additionalProperties must be false");
+            let required: Vec<&str> =
+                node["required"].as_array().map_or_else(Vec::new, |r| r.iter().filter_map(Value::as_str).collect());
+            let mut keys: Vec<&str> = props.keys().map(String::as_str).collect();
+            let mut sorted = required.clone();
+            keys.sort_unstable();
+            sorted.sort_unstable();
+            assert_eq!(sorted, keys, "{name}: every property is required");
+        }
+        assert!(properties <= 5000 && enum_values <= 1000, "{name}: limits");
+        // Optional in the base schema → nullable in strict.
+        if let (Some(Value::Object(strict_props)), Some(base_required)) =
+            (schema.get("properties"), base.get("required"))
+        {
+            for (key, property) in strict_props {
+                if !base_required.as_array().is_some_and(|r| r.contains(&json!(key)))
+                    && base["properties"][key] != json!({})
+                {
+                    let nullable = property["type"].as_array().is_some_and(|t| t.contains(&json!("null")))
+                        || property["anyOf"].as_array().is_some_and(|b| b.contains(&json!({"type": "null"})));
+                    let defaulted = base["properties"][key]["type"].is_string();
+                    assert!(nullable || defaulted, "{name}: optional {key} must be nullable or defaulted: {property}");
+                }
+            }
+        }
+    }
+    assert!(strict_tools > 5, "{strict_tools} tools have a strict form");
+}
+
+#[test]
+fn strict_choice_falls_back_with_a_reason() {
+    let registry = Registry::collect().expect("unique names");
+    let scores = registry.get("store_scores").expect("registered").def();
+    assert!(scores.dialects.openai_strict.is_err());
+    let choice = scores.openai_parameters(true);
+    assert!(!choice.strict);
+    assert!(choice.fallback.is_some_and(|reason| reason.contains("map")), "{choice:?}");
+    assert_eq!(choice.parameters, scores.parameters_json);
+    let loose = registry.get("loose").expect("registered").def();
+    assert_eq!(
+        loose.openai_parameters(true),
+        tool_core::StrictChoice { parameters: loose.parameters_json, strict: false, fallback: None }
+    );
+    let tight = registry.get("tight").expect("registered").def();
+    assert!(tight.openai_parameters(false).strict);
+    assert!(tight.anthropic_input_schema(false).strict);
+}
+
+/// Gemini `parameters` (PROVIDERS.md B.4): only its Schema fields, upper-case types,
+/// `nullable` for `Option`, no `additionalProperties`, string `enum`s only.
+#[test]
+fn gemini_parameters_use_only_supported_fields() {
+    const SUPPORTED: &[&str] = &[
+        "type",
+        "format",
+        "title",
+        "description",
+        "nullable",
+        "enum",
+        "default",
+        "example",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyOrdering",
+        "anyOf",
+    ];
+    const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+    let registry = Registry::collect().expect("unique names");
+    for entry in registry.iter() {
+        let schema = parse(entry.def().dialects.gemini_parameters);
+        let name = entry.name();
+        assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
+        let mut nodes = Vec::new();
+        walk(&schema, 1, &mut nodes);
+        for (node, _) in nodes {
+            if let Some(kind) = node.get("type") {
+                assert!(TYPES.contains(&kind.as_str().unwrap_or_default()), "{name}: type {kind}");
+            }
+            if let Some(Value::Array(values)) = node.get("enum") {
+                assert!(values.iter().all(Value::is_string), "{name}: enum {values:?}");
+            }
+        }
+    }
+}
+
+/// Anthropic strict (PROVIDERS.md B.3): the SDK's subset, no type unions, `minItems` only
+/// 0 or 1, everything else written into the description.
+#[test]
+fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
+    const SUPPORTED: &[&str] = &[
+        "type",
+        "description",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "anyOf",
+        "format",
+        "minItems",
+    ];
+    let registry = Registry::collect().expect("unique names");
+    for entry in registry.iter() {
+        let Ok(text) = entry.def().dialects.anthropic_strict else { continue };
+        let schema = parse(text);
+        let name = entry.name();
+        assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
+        let mut nodes = Vec::new();
+        walk(&schema, 1, &mut nodes);
+        for (node, _) in nodes {
+            assert!(node.get("type").is_none_or(Value::is_string), "{name}: a type union in {node}");
+            assert!(node.get("minItems").is_none_or(|n| n == 0 || n == 1), "{name}: minItems {node}");
+        }
+    }
+}
+
+/// One representative tool in every dialect, exactly.
+#[test]
+fn snapshots_of_every_dialect() {
+    let registry = Registry::collect().expect("unique names");
+    let def = registry.get("plan_trip").expect("registered").def();
+    let stop_json = r#"{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string","minLength":1},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false}"#;
+    assert_eq!(
+        def.parameters_json,
+        format!(
+            r#"{{"type":"object","properties":{{"name":{{"type":"string","maxLength":40}},"stops":{{"type":"array","items":{stop_json},"minItems":1,"maxItems":5}},"units":{{"type":["string","null"],"enum":["celsius","fahrenheit",null]}},"currency":{{"type":["string","null"],"pattern":"^[A-Z]{{3}}$"}},"budget":{{"type":["number","null"]}},"insured":{{"type":["boolean","null"]}}}},"required":["name","stops"],"additionalProperties":false}}"#
+        )
+    );
+    assert_eq!(
+        def.dialects.openai_strict.expect("strict form"),
+        r#"{"type":"object","properties":{"name":{"type":"string"},"stops":{"type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string"},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false},"minItems":1,"maxItems":5},"units":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},"currency":{"type":["string","null"],"pattern":"^[A-Z]{3}$"},"budget":{"type":["number","null"]},"insured":{"type":["boolean","null"]}},"required":["name","stops","units","currency","budget","insured"],"additionalProperties":false}"#
+    );
+    assert_eq!(
+        def.dialects.anthropic_strict.expect("strict form"),
+        r#"{"type":"object","properties":{"name":{"description":"{maxLength: 40}","type":"string"},"stops":{"description":"{maxItems: 5}","type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.\n\n{minLength: 1}","type":"string"},"nights":{"description":"{minimum: 1, maximum: 14}","type":"integer"}},"required":["city","nights"],"additionalProperties":false},"minItems":1},"units":{"anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"currency":{"anyOf":[{"description":"{pattern: \"^[A-Z]{3}$\"}","type":"string"},{"type":"null"}]},"budget":{"anyOf":[{"type":"number"},{"type":"null"}]},"insured":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["name","stops"],"additionalProperties":false}"#
+    );
+    assert_eq!(
+        def.dialects.gemini_parameters,
+        r#"{"type":"OBJECT","properties":{"name":{"type":"STRING","maxLength":40},"stops":{"type":"ARRAY","items":{"description":"A stop on a trip.","type":"OBJECT","properties":{"city":{"description":"City name.","type":"STRING","minLength":1},"nights":{"type":"INTEGER","minimum":1,"maximum":14}},"required":["city","nights"]},"minItems":1,"maxItems":5},"units":{"type":"STRING","nullable":true,"enum":["celsius","fahrenheit"]},"currency":{"type":"STRING","nullable":true,"pattern":"^[A-Z]{3}$"},"budget":{"type":"NUMBER","nullable":true},"insured":{"type":"BOOLEAN","nullable":true}},"required":["name","stops"]}"#
+    );
+}
+
+#[test]
+fn what_a_dialect_drops_is_still_enforced() {
+    // OpenAI strict drops `maxLength`; the call is still refused.
+    let registry = Registry::collect().expect("unique names");
+    let text = registry.get("plan_trip").expect("registered").def().dialects.openai_strict.expect("strict");
+    assert!(!text.contains("maxLength"));
+    let error = registry
+        .call("plan_trip", json!({"name": "x".repeat(41), "stops": [{"city": "A", "nights": 1}]}))
+        .expect_err("too long");
+    assert!(error.to_string().contains("/name: must be at most 40 characters long"));
+}

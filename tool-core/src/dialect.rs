@@ -1,0 +1,223 @@
+//! [`Dialect`]: the providers' variants of JSON Schema, and what each does with every
+//! keyword the macros emit: keep it, drop it, or (Anthropic strict) move it into the
+//! description text, as Anthropic's official SDK does. Whatever a dialect drops or moves is
+//! still enforced at dispatch, which always validates against the full schema.
+
+use crate::schema::{KeywordKind, KeywordValue, Schema};
+
+/// A provider's flavour of schema, rendered at compile time from the same tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Draft 2020-12 as emitted: `OpenAI` and Anthropic without `strict`, Gemini
+    /// `parametersJsonSchema`, MCP `inputSchema`.
+    JsonSchema,
+    /// `OpenAI` Structured Outputs (`strict: true`): every property required, optional ones
+    /// nullable, only the keywords strict mode supports.
+    OpenAiStrict,
+    /// Anthropic `strict: true`: the SDK's supported subset; other constraints are written
+    /// into the description.
+    AnthropicStrict,
+    /// Gemini `parameters` (the `OpenAPI` subset): upper-case types, `nullable`, string
+    /// `enum`s only, no `additionalProperties`.
+    GeminiParameters,
+}
+
+/// What a dialect does with one keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placement {
+    Keep,
+    Drop,
+    Describe,
+}
+
+/// The `format`s `OpenAI` strict mode accepts.
+const OPENAI_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+/// The `format`s Anthropic strict mode accepts.
+const ANTHROPIC_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"];
+
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `json` (a quoted JSON string such as `"email"`) is one of `list`.
+const fn quoted_in(json: &str, list: &[&str]) -> bool {
+    let bytes = json.as_bytes();
+    if bytes.len() < 2 {
+        return false;
+    }
+    let (_, rest) = bytes.split_at(1);
+    let (inner, _) = rest.split_at(rest.len() - 1);
+    let mut i = 0;
+    while i < list.len() {
+        let candidate = list[i].as_bytes();
+        if candidate.len() == inner.len() {
+            let mut j = 0;
+            let mut same = true;
+            while j < inner.len() {
+                if inner[j] != candidate[j] {
+                    same = false;
+                }
+                j += 1;
+            }
+            if same {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether an `enum` list's JSON text holds strings (the macro makes lists homogeneous).
+const fn is_string_list(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    bytes.len() > 1 && bytes[1] == b'"'
+}
+
+impl Dialect {
+    /// What this dialect does with `kind`, whose value is `value` (or, for type-level
+    /// bounds, the count `count`).
+    pub(crate) const fn place(self, kind: KeywordKind, value: Option<KeywordValue>, count: Option<i128>) -> Placement {
+        use KeywordKind as K;
+        if kind.eq(K::Description) {
+            return Placement::Keep;
+        }
+        match self {
+            Dialect::JsonSchema => Placement::Keep,
+            Dialect::OpenAiStrict => match kind {
+                K::Minimum
+                | K::Maximum
+                | K::ExclusiveMinimum
+                | K::ExclusiveMaximum
+                | K::MultipleOf
+                | K::Pattern
+                | K::Enum
+                | K::MinItems
+                | K::MaxItems => Placement::Keep,
+                K::Format => match value {
+                    Some(KeywordValue::Json(json)) if quoted_in(json, OPENAI_FORMATS) => Placement::Keep,
+                    _ => Placement::Drop,
+                },
+                _ => Placement::Drop,
+            },
+            Dialect::AnthropicStrict => match kind {
+                K::Enum => Placement::Keep,
+                K::Format => match value {
+                    Some(KeywordValue::Json(json)) if quoted_in(json, ANTHROPIC_FORMATS) => Placement::Keep,
+                    _ => Placement::Describe,
+                },
+                // `minItems` of 0 or 1 only, per the SDK's transform.
+                K::MinItems => match (value, count) {
+                    (Some(KeywordValue::Json(json)), _) if str_eq(json, "0") || str_eq(json, "1") => Placement::Keep,
+                    (None, Some(0 | 1)) => Placement::Keep,
+                    _ => Placement::Describe,
+                },
+                _ => Placement::Describe,
+            },
+            Dialect::GeminiParameters => match kind {
+                K::Minimum
+                | K::Maximum
+                | K::MinLength
+                | K::MaxLength
+                | K::Pattern
+                | K::Format
+                | K::MinItems
+                | K::MaxItems
+                | K::Default => Placement::Keep,
+                K::Enum => match value {
+                    Some(KeywordValue::Json(json)) if is_string_list(json) => Placement::Keep,
+                    _ => Placement::Drop,
+                },
+                _ => Placement::Drop,
+            },
+        }
+    }
+
+    /// The JSON type name in this dialect (Gemini's `Type` enum is upper-case).
+    pub(crate) const fn type_name(self, name: &'static str) -> &'static str {
+        match self {
+            Dialect::GeminiParameters => match name.as_bytes()[0] {
+                b's' => "STRING",
+                b'i' => "INTEGER",
+                b'n' if name.len() == 6 => "NUMBER",
+                b'n' => "NULL",
+                b'b' => "BOOLEAN",
+                b'a' => "ARRAY",
+                _ => "OBJECT",
+            },
+            _ => name,
+        }
+    }
+
+    /// Why this dialect cannot express `schema` in strict mode, if it cannot.
+    #[must_use]
+    pub const fn strict_problem(self, schema: &Schema) -> Option<&'static str> {
+        match self {
+            Dialect::OpenAiStrict | Dialect::AnthropicStrict => problem(schema, 1),
+            Dialect::JsonSchema | Dialect::GeminiParameters => None,
+        }
+    }
+}
+
+/// `OpenAI`'s limit on nesting in strict mode.
+const MAX_DEPTH: usize = 10;
+
+const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
+    if depth > MAX_DEPTH {
+        return Some("the schema nests objects more than 10 levels deep, more than strict mode allows");
+    }
+    match *schema {
+        Schema::Any => Some("a `serde_json::Value` has no strict form: strict mode needs every type stated"),
+        Schema::Map { .. } => {
+            Some("a map (`HashMap`/`BTreeMap`) has no strict form: strict objects list every property in advance")
+        }
+        Schema::Nullable(inner) => problem(inner, depth),
+        Schema::Array { items, .. } => problem(items, depth),
+        Schema::Object(object) => {
+            let mut i = 0;
+            while i < object.properties.len() {
+                if let Some(found) = problem(object.properties[i].schema, depth + 1) {
+                    return Some(found);
+                }
+                i += 1;
+            }
+            let mut i = 0;
+            while i < object.flatten.len() {
+                if let Some(found) = problem(object.flatten[i], depth) {
+                    return Some(found);
+                }
+                i += 1;
+            }
+            None
+        }
+        Schema::AnyOf(any_of) => {
+            let mut i = 0;
+            while i < any_of.branches.len() {
+                if let Some(found) = problem(&any_of.branches[i], depth) {
+                    return Some(found);
+                }
+                i += 1;
+            }
+            None
+        }
+        Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::String
+        | Schema::Char
+        | Schema::StringEnum(_) => None,
+    }
+}

@@ -1,0 +1,495 @@
+//! The const JSON writer that walks a [`Schema`] tree in one [`Dialect`].
+//!
+//! With an empty buffer it only counts bytes, so the length pass and the writing pass share
+//! one code path and can never disagree.
+
+use crate::dialect::{Dialect, Placement};
+use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A JSON writer over a fixed buffer; with an empty buffer it only counts bytes.
+pub(crate) struct Writer<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+    dialect: Dialect,
+}
+
+/// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
+#[derive(Clone, Copy)]
+struct TypeBound {
+    kind: KeywordKind,
+    value: TypeValue,
+}
+
+#[derive(Clone, Copy)]
+enum TypeValue {
+    Int(i128),
+    True,
+}
+
+impl<'a> Writer<'a> {
+    pub(crate) const fn new(buf: &'a mut [u8], dialect: Dialect) -> Self {
+        Writer { buf, len: 0, dialect }
+    }
+
+    pub(crate) const fn len(&self) -> usize {
+        self.len
+    }
+
+    const fn byte(&mut self, b: u8) {
+        if self.len < self.buf.len() {
+            self.buf[self.len] = b;
+        }
+        self.len += 1;
+    }
+
+    pub(crate) const fn raw(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            self.byte(bytes[i]);
+            i += 1;
+        }
+    }
+
+    /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes.
+    const fn escaped(&mut self, s: &str) {
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match b {
+                b'"' => self.raw("\\\""),
+                b'\\' => self.raw("\\\\"),
+                b'\n' => self.raw("\\n"),
+                b'\r' => self.raw("\\r"),
+                b'\t' => self.raw("\\t"),
+                0x08 => self.raw("\\b"),
+                0x0c => self.raw("\\f"),
+                0..0x20 => {
+                    self.raw("\\u00");
+                    self.byte(HEX[(b >> 4) as usize]);
+                    self.byte(HEX[(b & 0xf) as usize]);
+                }
+                _ => self.byte(b),
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes `s` as a quoted JSON string.
+    pub(crate) const fn string(&mut self, s: &str) {
+        self.byte(b'"');
+        self.escaped(s);
+        self.byte(b'"');
+    }
+
+    const fn int(&mut self, n: i128) {
+        if n < 0 {
+            self.byte(b'-');
+        }
+        let mut rest = n.unsigned_abs();
+        let mut digits = [0u8; 40];
+        let mut count = 0;
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        while count > 0 {
+            count -= 1;
+            self.byte(digits[count]);
+        }
+    }
+
+    /// Writes the separator and `"name":` of the next member of an object.
+    const fn key(&mut self, first: &mut bool, name: &str) {
+        if !*first {
+            self.byte(b',');
+        }
+        *first = false;
+        self.string(name);
+        self.byte(b':');
+    }
+
+    const fn is(&self, dialect: Dialect) -> bool {
+        self.dialect as u8 == dialect as u8
+    }
+
+    const fn type_name(&mut self, first: &mut bool, name: &'static str, nullable: bool) {
+        self.key(first, "type");
+        let name = self.dialect.type_name(name);
+        if nullable && self.is(Dialect::GeminiParameters) {
+            self.string(name);
+            self.key(first, "nullable");
+            self.raw("true");
+        } else if nullable {
+            self.byte(b'[');
+            self.string(name);
+            self.raw(",\"null\"]");
+        } else {
+            self.string(name);
+        }
+    }
+
+    /// The type's own bounds, those a `#[param]` keyword does not already state.
+    const fn type_bounds(schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
+        const fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
+            if has_keyword(keywords, kind) { None } else { Some(TypeBound { kind, value }) }
+        }
+        match *schema {
+            Schema::Integer { minimum, maximum } => [
+                own(keywords, KeywordKind::Minimum, TypeValue::Int(minimum)),
+                own(keywords, KeywordKind::Maximum, TypeValue::Int(maximum)),
+                None,
+            ],
+            Schema::Char => [
+                own(keywords, KeywordKind::MinLength, TypeValue::Int(1)),
+                own(keywords, KeywordKind::MaxLength, TypeValue::Int(1)),
+                None,
+            ],
+            Schema::Array { unique_items, length, .. } => {
+                let unique = if unique_items { own(keywords, KeywordKind::UniqueItems, TypeValue::True) } else { None };
+                match length {
+                    Some(n) => [
+                        unique,
+                        own(keywords, KeywordKind::MinItems, TypeValue::Int(n as i128)),
+                        own(keywords, KeywordKind::MaxItems, TypeValue::Int(n as i128)),
+                    ],
+                    None => [unique, None, None],
+                }
+            }
+            _ => [None, None, None],
+        }
+    }
+
+    const fn bound_placement(&self, bound: TypeBound) -> Placement {
+        let count = match bound.value {
+            TypeValue::Int(n) => Some(n),
+            TypeValue::True => None,
+        };
+        self.dialect.place(bound.kind, None, count)
+    }
+
+    const fn bound_value(&mut self, value: TypeValue) {
+        match value {
+            TypeValue::Int(n) => self.int(n),
+            TypeValue::True => self.raw("true"),
+        }
+    }
+
+    /// Writes the type's own bounds that the dialect keeps.
+    const fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
+        let bounds = Self::type_bounds(schema, keywords);
+        let mut i = 0;
+        while i < bounds.len() {
+            if let Some(bound) = bounds[i]
+                && matches!(self.bound_placement(bound), Placement::Keep)
+            {
+                self.key(first, bound.kind.json_name());
+                self.bound_value(bound.value);
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes, inside the description string, the constraints the dialect moves there:
+    /// `minimum: 1, maximum: 10`.
+    const fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
+        let mut first = true;
+        let bounds = Self::type_bounds(schema, keywords);
+        let mut i = 0;
+        while i < bounds.len() {
+            if let Some(bound) = bounds[i]
+                && matches!(self.bound_placement(bound), Placement::Describe)
+            {
+                if !first {
+                    self.raw(", ");
+                }
+                first = false;
+                self.raw(bound.kind.json_name());
+                self.raw(": ");
+                self.bound_value(bound.value);
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < keywords.len() {
+            let keyword = keywords[i];
+            if matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Describe) {
+                if !first {
+                    self.raw(", ");
+                }
+                first = false;
+                self.raw(keyword.kind.json_name());
+                self.raw(": ");
+                match keyword.value {
+                    KeywordValue::Json(json) | KeywordValue::Text(json) => self.escaped(json),
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes `"description"`: the field's own if it has one, else the type's, followed by
+    /// what the dialect moved into it.
+    const fn description(
+        &mut self,
+        first: &mut bool,
+        schema: &Schema,
+        keywords: &[Keyword],
+        own: Option<&'static str>,
+    ) {
+        let mut text = own;
+        let mut i = 0;
+        while i < keywords.len() {
+            if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
+                (keywords[i].kind, keywords[i].value)
+            {
+                text = Some(found);
+            }
+            i += 1;
+        }
+        let mut probe = Writer::new(&mut [], self.dialect);
+        probe.described(schema, keywords);
+        let moved = probe.len() > 0;
+        if text.is_none() && !moved {
+            return;
+        }
+        self.key(first, "description");
+        self.byte(b'"');
+        if let Some(text) = text {
+            self.escaped(text);
+            if moved {
+                self.raw("\\n\\n");
+            }
+        }
+        if moved {
+            self.byte(b'{');
+            self.described(schema, keywords);
+            self.byte(b'}');
+        }
+        self.byte(b'"');
+    }
+
+    const fn keyword_value(&mut self, value: KeywordValue, add_null: bool) {
+        match value {
+            KeywordValue::Text(text) => self.string(text),
+            KeywordValue::Json(json) if add_null => {
+                // An `enum` list of a nullable field must admit `null` too, or the schema
+                // would reject the `None` it advertises.
+                let bytes = json.as_bytes();
+                let mut i = 0;
+                while i + 1 < bytes.len() {
+                    self.byte(bytes[i]);
+                    i += 1;
+                }
+                self.raw(",null]");
+            }
+            KeywordValue::Json(json) => self.raw(json),
+        }
+    }
+
+    /// Whether a nullable value is written as a type union (`["string","null"]`), whose
+    /// `enum` must then list `null` too.
+    const fn unions_null(&self) -> bool {
+        self.is(Dialect::JsonSchema) || self.is(Dialect::OpenAiStrict)
+    }
+
+    /// Writes every keyword the dialect keeps but `description`, which comes first.
+    const fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
+        let mut i = 0;
+        while i < keywords.len() {
+            let keyword = keywords[i];
+            let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Keep);
+            if kept && !keyword.kind.eq(KeywordKind::Description) {
+                self.key(first, keyword.kind.json_name());
+                let add_null = nullable && self.unions_null() && keyword.kind.eq(KeywordKind::Enum);
+                self.keyword_value(keyword.value, add_null);
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes `schema` as a JSON object, with the field-level `keywords` applied to it.
+    pub(crate) const fn schema(&mut self, schema: &Schema, keywords: &[Keyword], nullable: bool) {
+        if let Schema::Nullable(inner) = *schema {
+            return self.schema(inner, keywords, true);
+        }
+        // Anthropic's strict transform refuses type unions: `null` is an `anyOf` branch.
+        if nullable && self.is(Dialect::AnthropicStrict) && !matches!(*schema, Schema::Any) {
+            self.raw("{\"anyOf\":[");
+            self.schema(schema, keywords, false);
+            self.raw(",{\"type\":\"null\"}]}");
+            return;
+        }
+        let mut first = true;
+        let first = &mut first;
+        self.byte(b'{');
+        let own = match *schema {
+            Schema::Object(object) => object.description,
+            Schema::StringEnum(set) => set.description,
+            Schema::AnyOf(any_of) => any_of.description,
+            _ => None,
+        };
+        self.description(first, schema, keywords, own);
+        match *schema {
+            Schema::Nullable(_) | Schema::Any => {}
+            Schema::Boolean => self.type_name(first, "boolean", nullable),
+            Schema::Integer { .. } => self.type_name(first, "integer", nullable),
+            Schema::Number => self.type_name(first, "number", nullable),
+            Schema::String | Schema::Char => self.type_name(first, "string", nullable),
+            Schema::Array { items, .. } => {
+                self.type_name(first, "array", nullable);
+                self.key(first, "items");
+                self.schema(items, &[], false);
+            }
+            Schema::Map { values } => {
+                self.type_name(first, "object", nullable);
+                // Gemini's `parameters` refuse `additionalProperties`; dispatch still checks.
+                if !self.is(Dialect::GeminiParameters) {
+                    self.key(first, "additionalProperties");
+                    self.schema(values, &[], false);
+                }
+            }
+            Schema::Object(object) => self.object(first, object, nullable),
+            Schema::StringEnum(set) => {
+                self.type_name(first, "string", nullable);
+                if !has_keyword(keywords, KeywordKind::Enum) {
+                    self.key(first, "enum");
+                    self.byte(b'[');
+                    let mut i = 0;
+                    while i < set.values.len() {
+                        if i > 0 {
+                            self.byte(b',');
+                        }
+                        self.string(set.values[i]);
+                        i += 1;
+                    }
+                    if nullable && self.unions_null() {
+                        self.raw(",null");
+                    }
+                    self.byte(b']');
+                }
+            }
+            Schema::AnyOf(any_of) => {
+                self.key(first, "anyOf");
+                self.byte(b'[');
+                let mut i = 0;
+                while i < any_of.branches.len() {
+                    if i > 0 {
+                        self.byte(b',');
+                    }
+                    self.schema(&any_of.branches[i], &[], false);
+                    i += 1;
+                }
+                if nullable {
+                    self.raw(",{\"type\":");
+                    self.string(self.dialect.type_name("null"));
+                    self.byte(b'}');
+                }
+                self.byte(b']');
+            }
+        }
+        self.type_bounds_kept(first, schema, keywords);
+        self.keywords(first, keywords, nullable);
+        self.byte(b'}');
+    }
+
+    const fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {
+        self.type_name(first, "object", nullable);
+        self.key(first, "properties");
+        self.byte(b'{');
+        let mut first_property = true;
+        self.properties(&mut first_property, object);
+        self.byte(b'}');
+        // OpenAI strict: every property is required; optional ones are nullable instead.
+        let all = self.is(Dialect::OpenAiStrict);
+        if has_required(object, all) {
+            self.key(first, "required");
+            self.byte(b'[');
+            let mut first_required = true;
+            self.required(&mut first_required, object, all);
+            self.byte(b']');
+        }
+        if !self.is(Dialect::GeminiParameters) {
+            self.key(first, "additionalProperties");
+            self.raw("false");
+        }
+    }
+
+    /// Writes the members of `"properties"`, flattened structs included.
+    const fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
+        let mut i = 0;
+        while i < object.properties.len() {
+            let Property { name, schema, keywords, .. } = object.properties[i];
+            self.key(first, name);
+            self.schema(schema, keywords, false);
+            i += 1;
+        }
+        let mut i = 0;
+        while i < object.flatten.len() {
+            if let Schema::Object(inner) = object.flatten[i] {
+                self.properties(first, inner);
+            }
+            i += 1;
+        }
+    }
+
+    const fn required(&mut self, first: &mut bool, object: &ObjectSchema, all: bool) {
+        let mut i = 0;
+        while i < object.properties.len() {
+            let property = object.properties[i];
+            if property.required || all {
+                if !*first {
+                    self.byte(b',');
+                }
+                *first = false;
+                self.string(property.name);
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < object.flatten.len() {
+            if let Schema::Object(inner) = object.flatten[i] {
+                self.required(first, inner, all);
+            }
+            i += 1;
+        }
+    }
+
+    /// Writes a tool definition: `{"name":…,"description":…,"parameters":…}`.
+    pub(crate) const fn definition(&mut self, name: &str, description: &str, schema: &Schema) {
+        self.raw("{\"name\":");
+        self.string(name);
+        self.raw(",\"description\":");
+        self.string(description);
+        self.raw(",\"parameters\":");
+        self.schema(schema, &[], false);
+        self.byte(b'}');
+    }
+}
+
+const fn has_required(object: &ObjectSchema, all: bool) -> bool {
+    let mut i = 0;
+    while i < object.properties.len() {
+        if object.properties[i].required || all {
+            return true;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < object.flatten.len() {
+        if let Schema::Object(inner) = object.flatten[i]
+            && has_required(inner, all)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
