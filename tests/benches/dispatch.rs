@@ -15,13 +15,13 @@ use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
 
 fn dispatch(c: &mut Criterion) {
     let registry = Registry::collect().expect("unique names");
-    assert_eq!(registry.call("get_weather", CALL).expect("valid").text, hand_written(CALL).expect("valid"));
+    assert_eq!(registry.call("weather_forecast", CALL).expect("valid").text, hand_written(CALL).expect("valid"));
     let mut group = c.benchmark_group("dispatch");
     group.bench_function("hand-written serde + checks", |b| {
         b.iter(|| hand_written(black_box(CALL)));
     });
     group.bench_function("tool_core registry.call", |b| {
-        b.iter(|| registry.call(black_box("get_weather"), black_box(CALL)));
+        b.iter(|| registry.call(black_box("weather_forecast"), black_box(CALL)));
     });
     let options = tool_core::DecodeOptions::default();
     group.bench_function("tool_core decode + call, no lookup", |b| {

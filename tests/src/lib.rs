@@ -37,7 +37,7 @@ pub fn forecast(city: &str, days: u8, units: Option<Units>) -> String {
 }
 
 /// Get a weather forecast
-#[tool]
+#[tool(name = "weather_forecast")]
 #[must_use]
 pub fn get_weather(args: WeatherArgs) -> String {
     forecast(&args.city, args.days, args.units)

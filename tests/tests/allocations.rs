@@ -24,7 +24,7 @@ fn dispatch_allocates_what_hand_written_code_does() {
     let options = DecodeOptions::default();
     let hand = blocks(100, || drop(hand_written(CALL)));
     let decode = blocks(100, || drop(tool_core::decode::<WeatherArgs>(CALL, &options).map(get_weather)));
-    let call = blocks(100, || drop(registry.call("get_weather", CALL)));
+    let call = blocks(100, || drop(registry.call("weather_forecast", CALL)));
     // One `String` for the city, one for the result: per call, on every side.
     assert_eq!(hand, 200);
     assert_eq!(decode, hand);

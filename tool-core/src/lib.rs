@@ -11,6 +11,7 @@ mod dispatch;
 mod error;
 mod format;
 mod param;
+pub mod provider;
 mod registry;
 pub mod render;
 pub mod schema;

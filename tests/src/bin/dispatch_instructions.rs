@@ -20,7 +20,7 @@ fn main() {
     for _ in 0..iterations {
         ok += match variant.as_str() {
             "hand" => usize::from(hand_written(black_box(CALL)).is_ok()),
-            "registry" => usize::from(registry.call(black_box("get_weather"), black_box(CALL)).is_ok()),
+            "registry" => usize::from(registry.call(black_box("weather_forecast"), black_box(CALL)).is_ok()),
             "decode" => {
                 usize::from(tool_core::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather).is_ok())
             }

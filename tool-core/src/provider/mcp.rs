@@ -1,0 +1,63 @@
+//! MCP (protocol revisions 2025-06-18 and 2025-11-25): `tools/list` entries,
+//! `tools/call` requests, and `CallToolResult`s. Invalid arguments are tool execution
+//! errors (`isError: true`, SEP-1303), so the model can correct them; an unknown tool is a
+//! protocol error.
+
+use serde_json::{Value, json};
+
+use super::{
+    CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array,
+};
+use crate::error::ToolError;
+use crate::registry::Entry;
+
+/// The `tools` of a `tools/list` result: `name`, `description`, `inputSchema`.
+pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
+    tool_array(tools, |out, entry, _| {
+        ObjectWriter::new(out)
+            .string("name", entry.name())
+            .string("description", entry.def().description)
+            .raw("inputSchema", entry.def().parameters_json)
+            .end();
+    })
+}
+
+/// The call in a `tools/call` request; its JSON-RPC id becomes the call id.
+///
+/// # Errors
+/// A [`ResponseError`] when the request is not a `tools/call` with a name.
+pub fn parse_tools_call(request: &Value) -> Result<ToolCall, ResponseError> {
+    if request.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return Err(malformed("not a tools/call request"));
+    }
+    let id = match request.get("id") {
+        Some(Value::String(id)) => id.clone(),
+        Some(Value::Number(id)) => id.to_string(),
+        _ => return Err(malformed("no /id")),
+    };
+    let name = string_at(request, "/params/name")?.to_owned();
+    let arguments = request.pointer("/params/arguments").cloned().unwrap_or_else(|| json!({}));
+    Ok(ToolCall { id, name, arguments: CallArguments::Value(arguments) })
+}
+
+/// The JSON-RPC response to a `tools/call`: a `CallToolResult` (`content`,
+/// `structuredContent` for object outputs, `isError`), or, for an unknown tool, the
+/// protocol error `-32602`.
+#[must_use]
+pub fn call_tool_response(request_id: &Value, result: &CallResult) -> Value {
+    match &result.outcome {
+        Err(ToolError::UnknownTool { name, .. }) => json!({
+            "jsonrpc": "2.0", "id": request_id,
+            "error": {"code": -32602, "message": format!("Unknown tool: {name}")}
+        }),
+        outcome => {
+            let mut body = json!({"content": [{"type": "text", "text": result.text()}], "isError": outcome.is_err()});
+            if let Ok(output) = outcome
+                && let Some(structured @ Value::Object(_)) = &output.structured
+            {
+                body["structuredContent"] = structured.clone();
+            }
+            json!({"jsonrpc": "2.0", "id": request_id, "result": body})
+        }
+    }
+}

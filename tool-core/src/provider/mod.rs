@@ -1,0 +1,246 @@
+//! Speaking each provider's dialect: the request's tool list, the tool calls in a response,
+//! and the messages that answer them, for OpenAI (Chat Completions and Responses),
+//! Anthropic Messages, Gemini and MCP. Users bring their own HTTP client; nothing here
+//! touches the network.
+//!
+//! Every dialect's schema comes from the compile-time tree (`ToolDef::dialects`); whatever
+//! a dialect drops is still enforced when [`run_calls`] dispatches.
+
+pub mod anthropic;
+mod arguments;
+pub mod gemini;
+pub mod mcp;
+pub mod openai;
+
+use core::fmt;
+
+use serde_json::Value;
+
+pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
+
+use crate::context::ToolContext;
+use crate::error::ToolError;
+use crate::registry::{Entry, Registry};
+use crate::tool::ToolOutput;
+
+/// A tool call a model made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    /// The provider's id for the call (generated for Gemini when it sends none).
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments as sent: text (OpenAI) or an object (the others).
+    pub arguments: CallArguments,
+}
+
+/// A call's arguments as they arrived.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallArguments {
+    /// JSON text, possibly malformed or cut off.
+    Text(String),
+    /// An already parsed value.
+    Value(Value),
+}
+
+/// One call's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallResult {
+    /// The id of the call answered.
+    pub id: String,
+    /// The tool called.
+    pub name: String,
+    /// What the tool returned, or why it did not run or failed.
+    pub outcome: Result<ToolOutput, ToolError>,
+}
+
+impl CallResult {
+    /// The text the model reads: the output, or the error's explanation.
+    #[must_use]
+    pub fn text(&self) -> String {
+        match &self.outcome {
+            Ok(output) => output.text.clone(),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    /// Whether the call failed in any way.
+    #[must_use]
+    pub fn is_error(&self) -> bool {
+        self.outcome.is_err()
+    }
+}
+
+/// A provider response that does not have the documented shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseError {
+    /// What is missing or malformed, with its JSON pointer.
+    pub message: String,
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "malformed provider response: {}", self.message)
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+pub(crate) fn malformed(message: impl Into<String>) -> ResponseError {
+    ResponseError { message: message.into() }
+}
+
+/// A string field at `pointer`, or an error naming it.
+pub(crate) fn string_at<'v>(value: &'v Value, pointer: &str) -> Result<&'v str, ResponseError> {
+    value.pointer(pointer).and_then(Value::as_str).ok_or_else(|| malformed(format!("no string at {pointer}")))
+}
+
+/// Runs `calls` through `registry`, in order, one result per call. A call whose argument
+/// text is only partial or invalid JSON is never run; it gets an error result that says so.
+/// Async tools are awaited; plain tools run inline.
+pub async fn run_calls(registry: &Registry, context: &ToolContext, calls: &[ToolCall]) -> Vec<CallResult> {
+    let mut results = Vec::with_capacity(calls.len());
+    for call in calls {
+        let outcome = match &call.arguments {
+            CallArguments::Value(value) => registry.call_async(context, &call.name, value.clone()).await,
+            CallArguments::Text(text) => {
+                let parsed = parse_arguments(text);
+                match (parsed.mode, parsed.value) {
+                    (ArgumentsMode::Strict, _) => registry.call_async(context, &call.name, text.as_str()).await,
+                    (ArgumentsMode::Repaired, Some(value)) => registry.call_async(context, &call.name, value).await,
+                    _ => Err(ToolError::InvalidJson {
+                        message: parsed.error.unwrap_or_else(|| "the arguments are not JSON".to_owned()),
+                    }),
+                }
+            }
+        };
+        results.push(CallResult { id: call.id.clone(), name: call.name.clone(), outcome });
+    }
+    results
+}
+
+/// A tool that wanted strict mode and could not have it, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrictFallback {
+    /// The tool.
+    pub tool: String,
+    /// Why its schema has no strict form.
+    pub reason: &'static str,
+}
+
+/// A rendered tool list, with the tools that fell back from strict mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolList {
+    /// The JSON array to put in the request.
+    pub json: String,
+    /// Tools whose strict form was wanted but impossible (sent non-strict).
+    pub fallbacks: Vec<StrictFallback>,
+}
+
+/// Writes a JSON object member by member into a `String`, splicing pre-rendered JSON
+/// (the compile-time schemas) without parsing it again.
+pub(crate) struct ObjectWriter<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> ObjectWriter<'a> {
+    pub(crate) fn new(out: &'a mut String) -> Self {
+        out.push('{');
+        ObjectWriter { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        push_string(self.out, key);
+        self.out.push(':');
+    }
+
+    /// A member whose value is JSON text.
+    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key);
+        self.out.push_str(json);
+        self
+    }
+
+    /// A member whose value is a string.
+    pub(crate) fn string(&mut self, key: &str, text: &str) -> &mut Self {
+        self.key(key);
+        push_string(self.out, text);
+        self
+    }
+
+    pub(crate) fn end(&mut self) {
+        self.out.push('}');
+    }
+}
+
+pub(crate) fn push_string(out: &mut String, text: &str) {
+    out.push_str(&Value::from(text).to_string());
+}
+
+/// Renders a JSON array with one element per tool.
+pub(crate) fn tool_array<'e>(
+    tools: impl IntoIterator<Item = &'e Entry>,
+    mut element: impl FnMut(&mut String, &Entry, &mut Vec<StrictFallback>),
+) -> ToolList {
+    let mut json = String::from("[");
+    let mut fallbacks = Vec::new();
+    for (i, entry) in tools.into_iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        element(&mut json, entry, &mut fallbacks);
+    }
+    json.push(']');
+    ToolList { json, fallbacks }
+}
+
+/// Which tools the model may or must call, in every provider's vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// The model decides (every provider's default when tools are sent).
+    Auto,
+    /// No tool calls.
+    None,
+    /// At least one tool call (OpenAI `required`, Anthropic `any`, Gemini `ANY`).
+    Required,
+    /// This tool.
+    Tool(String),
+    /// Only these tools; `required` forces a call among them.
+    Allowed {
+        /// The tools allowed.
+        tools: Vec<String>,
+        /// Whether a call is required.
+        required: bool,
+    },
+}
+
+impl ToolChoice {
+    /// Checks that every tool it names is in `registry`.
+    ///
+    /// # Errors
+    /// [`ToolError::UnknownTool`] for the first name that is not.
+    pub fn check(&self, registry: &Registry) -> Result<(), ToolError> {
+        match self {
+            ToolChoice::Tool(name) => require_tool(registry, name),
+            ToolChoice::Allowed { tools, .. } => tools.iter().try_for_each(|name| require_tool(registry, name)),
+            ToolChoice::Auto | ToolChoice::None | ToolChoice::Required => Ok(()),
+        }
+    }
+}
+
+/// Checks that a tool named in a tool choice exists.
+pub(crate) fn require_tool(registry: &Registry, name: &str) -> Result<(), ToolError> {
+    if registry.get(name).is_some() {
+        Ok(())
+    } else {
+        Err(ToolError::UnknownTool {
+            name: name.to_owned(),
+            available: registry.names().into_iter().map(str::to_owned).collect(),
+        })
+    }
+}
