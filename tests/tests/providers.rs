@@ -42,7 +42,7 @@ struct TimeArgs {
 }
 
 /// Get the local time in a zone
-#[tool(strict)]
+#[tool(strict, title = "Local time", read_only, idempotent, open_world = false)]
 fn get_time(args: TimeArgs) -> String {
     format!("12:00 in {}", args.zone)
 }
@@ -281,6 +281,12 @@ fn mcp_tools_call_is_parsed_and_answered() {
     );
     let tools: Value = serde_json::from_str(&mcp::tools_list(registry().iter()).json).expect("JSON");
     assert_eq!(tools[1]["inputSchema"]["type"], "object");
+    assert!(tools[1].get("annotations").is_none());
+    assert_eq!(tools[0]["title"], "Local time");
+    assert_eq!(
+        tools[0]["annotations"],
+        json!({"title": "Local time", "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
+    );
 }
 
 #[test]

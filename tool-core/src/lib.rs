@@ -34,8 +34,8 @@ pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringPar
 pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{
-    Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, IntoToolOutput, Json, StrictChoice, SyncHandler, Tool,
-    ToolDef, ToolFuture, ToolOutput,
+    Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, IntoToolOutput, Json, StrictChoice,
+    SyncHandler, Tool, ToolDef, ToolFuture, ToolOutput,
 };
 pub use crate::violation::{Pointer, Violation, Violations};
 

@@ -30,6 +30,10 @@ pub struct ToolDef {
     /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
     /// neither: the registry's default decides.
     pub strict: Option<bool>,
+    /// A human-readable name, `#[tool(title = "..")]` (MCP `title`).
+    pub title: Option<&'static str>,
+    /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
+    pub annotations: Annotations,
     /// The dispatch shim.
     pub handler: Handler,
 }
@@ -94,6 +98,28 @@ pub struct Dialects {
     pub anthropic_strict: Result<&'static str, &'static str>,
     /// Gemini `parameters` (the `OpenAPI` subset).
     pub gemini_parameters: &'static str,
+}
+
+/// What a tool says about its behaviour, from `#[tool(read_only, destructive = false,
+/// idempotent, open_world = false)]`; `None` leaves the MCP default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `readOnlyHint`: it changes nothing.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`: its changes may destroy data.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`: calling it twice with the same arguments does no more.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`: it reaches outside systems.
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// Whether no hint is set.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::default()
+    }
 }
 
 /// A tool's dispatch shim: decode, validate, call.

@@ -24,6 +24,16 @@ pub struct ToolAttr {
     /// `strict` or `strict = false`: whether providers' strict modes are used for this tool,
     /// over the registry's default.
     pub strict: Option<SpannedValue<bool>>,
+    /// A human-readable name (MCP `title`).
+    pub title: Option<String>,
+    /// MCP `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// MCP `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// MCP `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// MCP `openWorldHint`.
+    pub open_world: Option<bool>,
 }
 
 /// The item `#[derive(ToolArgs)]` is on.

@@ -30,6 +30,8 @@ struct ToolFn {
     krate: TokenStream,
     /// `#[tool(strict)]`, `#[tool(strict = false)]`, or neither.
     strict: Option<SpannedValue<bool>>,
+    /// `title` and the MCP hints, as `ToolDef` fields.
+    annotations: TokenStream,
 }
 
 /// Expands `#[tool]`; on error, the errors plus the item unchanged, so the rest of the crate
@@ -54,7 +56,17 @@ pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
                 .map_err(darling::Error::from)
                 .and_then(|items| ToolAttr::from_list(&items)),
         )
-        .unwrap_or(ToolAttr { name: None, description: None, krate: None, strict: None });
+        .unwrap_or(ToolAttr {
+            name: None,
+            description: None,
+            krate: None,
+            strict: None,
+            title: None,
+            read_only: None,
+            destructive: None,
+            idempotent: None,
+            open_world: None,
+        });
     let Ok(item) = syn::parse2::<ItemFn>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
@@ -187,6 +199,7 @@ impl ToolFn {
             output,
             krate: krate.unwrap_or_else(|| quote!(::tool_core)),
             strict: attr.strict,
+            annotations: annotations(&attr),
             item,
         })
     }
@@ -239,6 +252,7 @@ impl ToolFn {
                 const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Sync(__tool_shim);
             }
         };
+        let annotations = &self.annotations;
         let strict = if let Some(strict) = &self.strict {
             let value = **strict;
             quote!(::core::option::Option::Some(#value))
@@ -282,6 +296,7 @@ impl ToolFn {
                     },
                 },
                 strict: #strict,
+                #annotations
             };
             #[automatically_derived]
             impl _tool_core::Tool for #type_ident {
@@ -317,6 +332,31 @@ impl ToolFn {
 
             #generated
         }
+    }
+}
+
+fn optional<T: quote::ToTokens>(value: Option<&T>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `title: …, annotations: …` members of the `ToolDef`.
+fn annotations(attr: &ToolAttr) -> TokenStream {
+    let title = optional(attr.title.as_ref());
+    let read_only = optional(attr.read_only.as_ref());
+    let destructive = optional(attr.destructive.as_ref());
+    let idempotent = optional(attr.idempotent.as_ref());
+    let open_world = optional(attr.open_world.as_ref());
+    quote! {
+        title: #title,
+        annotations: _tool_core::Annotations {
+            read_only: #read_only,
+            destructive: #destructive,
+            idempotent: #idempotent,
+            open_world: #open_world,
+        },
     }
 }
 

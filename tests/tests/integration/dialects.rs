@@ -230,6 +230,7 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
         let Ok(text) = entry.def().dialects.anthropic_strict else { continue };
         let schema = parse(text);
         let name = entry.name();
+        jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
         let mut nodes = Vec::new();
         walk(&schema, 1, &mut nodes);

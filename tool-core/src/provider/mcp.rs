@@ -11,14 +11,38 @@ use super::{
 use crate::error::ToolError;
 use crate::registry::Entry;
 
-/// The `tools` of a `tools/list` result: `name`, `description`, `inputSchema`.
+/// The `tools` of a `tools/list` result: `name`, `title`, `description`, `inputSchema`, and
+/// the `annotations` the tool states.
 pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
     tool_array(tools, |out, entry, _| {
-        ObjectWriter::new(out)
-            .string("name", entry.name())
-            .string("description", entry.def().description)
-            .raw("inputSchema", entry.def().parameters_json)
-            .end();
+        let def = entry.def();
+        let mut object = ObjectWriter::new(out);
+        object.string("name", entry.name());
+        if let Some(title) = def.title {
+            object.string("title", title);
+        }
+        object.string("description", def.description).raw("inputSchema", def.parameters_json);
+        if !def.annotations.is_empty() {
+            let hints = [
+                ("readOnlyHint", def.annotations.read_only),
+                ("destructiveHint", def.annotations.destructive),
+                ("idempotentHint", def.annotations.idempotent),
+                ("openWorldHint", def.annotations.open_world),
+            ];
+            let mut annotations = String::new();
+            let mut inner = ObjectWriter::new(&mut annotations);
+            if let Some(title) = def.title {
+                inner.string("title", title);
+            }
+            for (key, hint) in hints {
+                if let Some(hint) = hint {
+                    inner.raw(key, if hint { "true" } else { "false" });
+                }
+            }
+            inner.end();
+            object.raw("annotations", &annotations);
+        }
+        object.end();
     })
 }
 
