@@ -336,10 +336,7 @@ impl ToolFn {
 }
 
 fn optional<T: quote::ToTokens>(value: Option<&T>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
-    }
+    value.map_or_else(|| quote!(::core::option::Option::None), |value| quote!(::core::option::Option::Some(#value)))
 }
 
 /// `title: …, annotations: …` members of the `ToolDef`.
