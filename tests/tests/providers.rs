@@ -53,10 +53,18 @@ struct TimeArgs {
     zone: String,
 }
 
+/// The local time somewhere.
+#[derive(Debug, serde::Serialize, Deserialize, ToolArgs)]
+struct LocalTime {
+    zone: String,
+    #[param(minimum = 0, maximum = 23)]
+    hour: u8,
+}
+
 /// Get the local time in a zone
 #[tool(strict, title = "Local time", read_only, idempotent, open_world = false)]
-fn get_time(args: TimeArgs) -> String {
-    format!("12:00 in {}", args.zone)
+fn get_time(args: TimeArgs) -> tool_core::Structured<LocalTime> {
+    tool_core::Structured(LocalTime { zone: args.zone, hour: 12 })
 }
 
 fn registry() -> Registry {
@@ -169,7 +177,7 @@ fn openai_stream_deltas_are_accumulated_by_index() {
     let results = run(&calls);
     assert_eq!(
         results.iter().map(provider::CallResult::text).collect::<Vec<_>>(),
-        ["Sunny in Oslo, 22C", "12:00 in Europe/Oslo"]
+        ["Sunny in Oslo, 22C", r#"{"hour":12,"zone":"Europe/Oslo"}"#]
     );
 }
 
@@ -295,6 +303,18 @@ fn mcp_tools_call_is_parsed_and_answered() {
     assert_eq!(tools[1]["inputSchema"]["type"], "object");
     assert!(tools[1].get("annotations").is_none());
     assert_eq!(tools[0]["title"], "Local time");
+    assert_eq!(
+        tools[0]["outputSchema"],
+        json!({"description": "The local time somewhere.", "type": "object",
+        "properties": {"zone": {"type": "string"}, "hour": {"type": "integer", "minimum": 0, "maximum": 23}},
+        "required": ["zone", "hour"], "additionalProperties": false})
+    );
+    assert!(tools[1].get("outputSchema").is_none());
+    // Structured output is sent as structuredContent, and as text.
+    let call = mcp::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "get_time", "arguments": {"zone": "Asia/Tokyo"}}})).expect("shape");
+    let answer = mcp::call_tool_response(&json!(9), &run(&[call])[0]);
+    assert_eq!(answer["result"]["structuredContent"], json!({"zone": "Asia/Tokyo", "hour": 12}));
+    assert_eq!(answer["result"]["content"][0]["text"], r#"{"hour":12,"zone":"Asia/Tokyo"}"#);
     assert_eq!(
         tools[0]["annotations"],
         json!({"title": "Local time", "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})

@@ -69,3 +69,25 @@ macro_rules! __require_strict {
             };
     };
 }
+
+/// The output schema of a tool returning `$output`, rendered at compile time, if it has one.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __render_output_schema {
+    ($output:ty) => {{
+        const SCHEMA: ::core::option::Option<&$crate::schema::Schema> =
+            <$output as $crate::IntoToolOutput>::OUTPUT_SCHEMA;
+        const LEN: usize = match SCHEMA {
+            ::core::option::Option::Some(schema) => $crate::render::parameters_len(schema),
+            ::core::option::Option::None => 0,
+        };
+        const BYTES: [u8; LEN] = match SCHEMA {
+            ::core::option::Option::Some(schema) => $crate::render::parameters::<LEN>(schema),
+            ::core::option::Option::None => [0; LEN],
+        };
+        match SCHEMA {
+            ::core::option::Option::Some(_) => ::core::option::Option::Some($crate::render::utf8(&BYTES)),
+            ::core::option::Option::None => ::core::option::Option::None,
+        }
+    }};
+}

@@ -35,7 +35,7 @@ pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{
     Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, IntoToolOutput, Json, StrictChoice,
-    SyncHandler, Tool, ToolDef, ToolFuture, ToolOutput,
+    Structured, SyncHandler, Tool, ToolDef, ToolFuture, ToolOutput,
 };
 pub use crate::violation::{Pointer, Violation, Violations};
 

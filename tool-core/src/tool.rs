@@ -34,6 +34,9 @@ pub struct ToolDef {
     pub title: Option<&'static str>,
     /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
     pub annotations: Annotations,
+    /// The JSON Schema of the tool's structured output, for tools returning
+    /// [`Structured`] (MCP `outputSchema`), rendered at compile time.
+    pub output_schema: Option<&'static str>,
     /// The dispatch shim.
     pub handler: Handler,
 }
@@ -223,13 +226,22 @@ impl ToolOutput {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Json<T>(pub T);
 
+/// A structured result whose schema is known: serialized to JSON for the model, and
+/// advertised as the tool's output schema (MCP `outputSchema`). `T` derives `ToolArgs`
+/// (an object with named fields, as MCP requires) and `Serialize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Structured<T>(pub T);
+
 /// What a `#[tool]` fn may return.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a `#[tool]` fn",
     label = "unsupported return type",
-    note = "return `String`, `&'static str`, `Json<T>` where `T: Serialize`, or `Result<_, E>` of those where `E: Display`"
+    note = "return `String`, `&'static str`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: ToolArgs + Serialize`, or `Result<_, E>` of those where `E: Display`"
 )]
 pub trait IntoToolOutput {
+    /// The schema of the structured output, when the type states one.
+    const OUTPUT_SCHEMA: Option<&'static Schema> = None;
+
     /// The output, or the text of the tool's own error.
     ///
     /// # Errors
@@ -256,7 +268,17 @@ impl<T: serde::Serialize> IntoToolOutput for Json<T> {
     }
 }
 
+impl<T: serde::Serialize + crate::ToolArgs> IntoToolOutput for Structured<T> {
+    const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
+
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Json(self.0).into_tool_output()
+    }
+}
+
 impl<T: IntoToolOutput, E: fmt::Display> IntoToolOutput for Result<T, E> {
+    const OUTPUT_SCHEMA: Option<&'static Schema> = T::OUTPUT_SCHEMA;
+
     fn into_tool_output(self) -> Result<ToolOutput, String> {
         self.map_err(|e| e.to_string())?.into_tool_output()
     }

@@ -296,6 +296,7 @@ impl ToolFn {
                     },
                 },
                 strict: #strict,
+                output_schema: _tool_core::__render_output_schema!(#output),
                 #annotations
             };
             #[automatically_derived]

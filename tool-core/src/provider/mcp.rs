@@ -11,8 +11,9 @@ use super::{
 use crate::error::ToolError;
 use crate::registry::Entry;
 
-/// The `tools` of a `tools/list` result: `name`, `title`, `description`, `inputSchema`, and
-/// the `annotations` the tool states.
+/// The `tools` of a `tools/list` result: `name`, `title`, `description`, `inputSchema`,
+/// `outputSchema` for tools returning [`Structured`](crate::Structured), and the
+/// `annotations` the tool states.
 pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
     tool_array(tools, |out, entry, _| {
         let def = entry.def();
@@ -22,6 +23,9 @@ pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
             object.string("title", title);
         }
         object.string("description", def.description).raw("inputSchema", def.parameters_json);
+        if let Some(output_schema) = def.output_schema {
+            object.raw("outputSchema", output_schema);
+        }
         if !def.annotations.is_empty() {
             let hints = [
                 ("readOnlyHint", def.annotations.read_only),
