@@ -1,6 +1,8 @@
 //! One registry shared by 8 threads and by many tasks: thousands of calls mixing good, bad
-//! and panicking ones, each answered with its own correct result.
+//! and panicking ones, sync and async, each answered with its own correct result.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::thread;
 
@@ -38,6 +40,57 @@ fn eight_threads_share_one_registry() {
                     let (arguments, want) = expected(i);
                     let tool = if i % 4 == 3 { "explode" } else { "divide" };
                     check(i, registry.call(tool, arguments.as_str()), &want);
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().expect("no thread panicked");
+    }
+}
+
+/// Polls every future in turn until all are done: many tasks in flight on one thread.
+fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
+    use std::task::{Context, Poll, Waker};
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    let mut context = Context::from_waker(Waker::noop());
+    while outputs.iter().any(Option::is_none) {
+        for (future, output) in futures.iter_mut().zip(&mut outputs) {
+            if output.is_none()
+                && let Poll::Ready(done) = Pin::new(&mut *future).poll(&mut context)
+            {
+                *output = Some(done);
+            }
+        }
+    }
+    outputs.into_iter().flatten().collect()
+}
+
+#[test]
+fn many_async_tasks_on_eight_threads() {
+    let registry = Arc::new(Registry::collect().expect("unique names"));
+    let handles: Vec<_> = (0..8_i64)
+        .map(|t| {
+            let registry = Arc::clone(&registry);
+            thread::spawn(move || {
+                let context = registry.context();
+                let futures: Vec<_> = (0..250_i64)
+                    .map(|n| {
+                        let i = t * 1_000 + n;
+                        match i % 3 {
+                            0 => registry.call_async(&context, "add_async", json!({"a": i, "b": i})),
+                            1 => registry.call_async(&context, "add_async", json!({"a": "x"})),
+                            _ => registry.call_async(&context, "explode_async", json!({})),
+                        }
+                    })
+                    .collect();
+                for (n, result) in join_all(futures).into_iter().enumerate() {
+                    let i = t * 1_000 + i64::try_from(n).expect("small");
+                    match (i % 3, result) {
+                        (0, Ok(output)) => assert_eq!(output.text, (2 * i).to_string()),
+                        (1, Err(ToolError::InvalidArguments { .. })) | (2, Err(ToolError::Panicked { .. })) => {}
+                        (_, other) => panic!("task {i}: {other:?}"),
+                    }
                 }
             })
         })

@@ -74,6 +74,13 @@ pub fn whoami(ctx: &ToolContext) -> String {
     format!("{greeting}, {}", ctx.call_id().unwrap_or("no id"))
 }
 
+/// Panics while running asynchronously.
+#[tool]
+pub async fn explode_async() -> String {
+    std::future::ready(()).await;
+    panic!("async boom")
+}
+
 /// Adds asynchronously.
 #[tool]
 pub async fn add_async(args: DivideArgs) -> String {
