@@ -1,6 +1,8 @@
 //! Fixtures shared by the benchmarks and the instruction-count harness: a representative
 //! tool, and the hand-written code it is measured against.
 
+use std::future::Future;
+
 use serde::Deserialize;
 use tool_core::{ToolArgs, tool};
 
@@ -66,4 +68,26 @@ pub fn hand_written(arguments: &str) -> Result<String, String> {
         return Err(format!("/days: {} is out of 1..=10", args.days));
     }
     Ok(forecast(&args.city, args.days, args.units))
+}
+
+/// A minimal executor for the tests: the crate imposes no runtime, so they bring the
+/// smallest one (park the thread until woken).
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    use std::sync::Arc;
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = Context::from_waker(&waker);
+    let mut future = Box::pin(future);
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+        std::thread::park();
+    }
 }

@@ -88,11 +88,11 @@ fn decode_typed<A: ToolArgs>(arguments: &Arguments<'_>, options: &DecodeOptions)
                 return None;
             }
             let mut deserializer = serde_json::Deserializer::from_str(text);
-            let args = A::deserialize(Strict(&mut deserializer)).ok()?;
+            let args = A::deserialize(Strict::new(&mut deserializer)).ok()?;
             deserializer.end().ok()?;
             args
         }
-        Arguments::Value(value) => A::deserialize(Strict(value)).ok()?,
+        Arguments::Value(value) => A::deserialize(Strict::new(value)).ok()?,
     };
     args.satisfies().then_some(args)
 }

@@ -14,7 +14,18 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
 /// Wraps a deserializer so that every struct inside refuses undeclared keys.
-pub(crate) struct Strict<D>(pub(crate) D);
+pub(crate) struct Strict<D> {
+    inner: D,
+    /// Whether this is the value of a struct's entry, where `IgnoredAny` means an
+    /// undeclared key.
+    field_value: bool,
+}
+
+impl<D> Strict<D> {
+    pub(crate) fn new(inner: D) -> Self {
+        Strict { inner, field_value: false }
+    }
+}
 
 /// The fields of the struct being read, when the current map is one.
 type Fields = Option<&'static [&'static str]>;
@@ -23,7 +34,7 @@ macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.0.$method(Wrap { inner: visitor, fields: None })
+            self.inner.$method(Wrap { inner: visitor, fields: None })
         }
     )*};
 }
@@ -36,22 +47,30 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
         deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
         deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
+        deserialize_identifier
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        if self.field_value {
+            return Err(de::Error::custom("unknown field"));
+        }
+        self.inner.deserialize_ignored_any(Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
     fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_unit_struct(name, Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_newtype_struct(name, Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_tuple(len, Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
@@ -61,7 +80,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_tuple_struct(name, len, Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
@@ -71,7 +90,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_struct(name, fields, Wrap { inner: visitor, fields: Some(fields) })
+        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, fields: Some(fields) })
     }
 
     /// Only unit-only enums take the fast path (`ToolParam::FAST` is false for the others),
@@ -83,12 +102,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(UnitVariant(visitor))
+        self.inner.deserialize_any(UnitVariant(visitor))
     }
 
     #[inline]
     fn is_human_readable(&self) -> bool {
-        self.0.is_human_readable()
+        self.inner.is_human_readable()
     }
 }
 
@@ -161,12 +180,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.inner.visit_some(Strict(deserializer))
+        self.inner.visit_some(Strict::new(deserializer))
     }
 
     #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.inner.visit_newtype_struct(Strict(deserializer))
+        self.inner.visit_newtype_struct(Strict::new(deserializer))
     }
 
     #[inline]
@@ -198,7 +217,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict(deserializer))
+        self.0.deserialize(Strict::new(deserializer))
     }
 }
 
@@ -257,85 +276,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for FieldSeed<S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(FieldValue(deserializer))
-    }
-}
-
-struct FieldValue<D>(D);
-
-macro_rules! forward_field {
-    ($($method:ident)*) => {$(
-        #[inline]
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            Strict(self.0).$method(visitor)
-        }
-    )*};
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for FieldValue<D> {
-    type Error = D::Error;
-
-    forward_field! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier
-    }
-
-    #[inline]
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
-        Err(de::Error::custom("unknown field"))
-    }
-
-    #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_unit_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_newtype_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_tuple(len, visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_tuple_struct(name, len, visitor)
-    }
-
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_struct(name, fields, visitor)
-    }
-
-    #[inline]
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        Strict(self.0).deserialize_enum(name, variants, visitor)
-    }
-
-    #[inline]
-    fn is_human_readable(&self) -> bool {
-        self.0.is_human_readable()
+        self.0.deserialize(Strict { inner: deserializer, field_value: true })
     }
 }
 

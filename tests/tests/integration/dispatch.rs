@@ -1,11 +1,10 @@
 //! Dispatch by name: valid, invalid and malformed arguments, lenient decoding, the tool's own
 //! errors and panics, async tools and the context.
 
-use std::future::Future;
-
 use serde::Deserialize;
 use serde_json::json;
 use tool_core::{DecodeOptions, Registry, ToolArgs, ToolContext, ToolError, Violation, tool};
+pub(crate) use tool_tests::block_on;
 
 #[derive(Debug, Deserialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
@@ -248,27 +247,6 @@ fn context_carries_call_id_and_state() {
     let context = registry.context().with_call_id("call_1");
     assert_eq!(registry.call_with(&context, "whoami", "{}").expect("runs").text, "hello, call_1");
     assert_eq!(Registry::collect().expect("unique").call("whoami", "{}").expect("runs").text, "no state, no id");
-}
-
-/// A minimal executor: the crate imposes no runtime, so the test brings the smallest one.
-pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
-    use std::sync::Arc;
-    use std::task::{Context, Poll, Wake, Waker};
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut context = Context::from_waker(&waker);
-    let mut future = Box::pin(future);
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-        std::thread::park();
-    }
 }
 
 #[test]
