@@ -254,9 +254,12 @@ impl<'a> Writer<'a> {
             }
             i += 1;
         }
-        let mut probe = Writer::new(&mut [], self.dialect);
-        probe.described(schema, keywords);
-        let moved = probe.len() > 0;
+        // Only Anthropic strict moves keywords into the description; the others skip the probe.
+        let moved = self.is(Dialect::AnthropicStrict) && {
+            let mut probe = Writer::new(&mut [], self.dialect);
+            probe.described(schema, keywords);
+            probe.len() > 0
+        };
         if text.is_none() && !moved {
             return;
         }
