@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::param::{ToolParam, wrong_type};
 use crate::schema::Schema;
+use crate::shape::reject_unknown;
 use crate::violation::{Pointer, Violations};
 
 /// A struct with named fields that can be a tool's argument list: its schema is an object.
@@ -69,18 +70,7 @@ pub fn validate_object<T: ToolArgs>(value: &mut Value, names: &[&str], at: &mut 
         return wrong_type(value, "an object", at, out);
     };
     T::__validate_fields(map, at, out);
-    for key in map.keys() {
-        if !T::__accepts_key(key) {
-            let mark = at.push_key(key);
-            let message = if names.is_empty() {
-                format!("unknown property {key:?}: this tool takes no arguments")
-            } else {
-                format!("unknown property {key:?}; the properties are {}", quoted_list(names))
-            };
-            out.push(at, "additionalProperties", message);
-            at.truncate(mark);
-        }
-    }
+    reject_unknown(map, T::__accepts_key, names, at, out);
 }
 
 /// Lenient decoding of an object holding `T`'s properties.
@@ -89,15 +79,4 @@ pub fn coerce_object<T: ToolArgs>(value: &mut Value) {
     if let Value::Object(map) = value {
         T::__coerce_fields(map);
     }
-}
-
-fn quoted_list(names: &[&str]) -> String {
-    let mut list = String::new();
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            list.push_str(", ");
-        }
-        list.push_str(&Value::from(*name).to_string());
-    }
-    list
 }

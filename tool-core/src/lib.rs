@@ -10,6 +10,7 @@ mod dialect;
 mod dispatch;
 mod error;
 mod format;
+mod json_text;
 mod param;
 pub mod provider;
 mod registry;

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::context::{State, ToolContext};
 use crate::error::ToolError;
+use crate::json_text::ObjectWriter;
 use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture, ToolOutput};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].
@@ -154,17 +155,13 @@ impl Registry {
             if !is_valid_tool_name(&name) {
                 return Err(RegistryError::InvalidName { name });
             }
-            let definition = serde_json::json!({
-                "name": name,
-                "description": entry.def.description,
-                "parameters": serde_json::value::RawValue::from_string(entry.def.parameters_json.to_owned())
-                    .map_err(|_| RegistryError::InvalidName { name: name.clone() })?,
-            });
-            merged.insert(Entry {
-                name: Arc::from(name),
-                def: entry.def,
-                definition_json: Cow::Owned(definition.to_string()),
-            })?;
+            let mut definition = String::new();
+            ObjectWriter::new(&mut definition)
+                .string("name", &name)
+                .string("description", entry.def.description)
+                .raw("parameters", entry.def.parameters_json)
+                .end();
+            merged.insert(Entry { name: Arc::from(name), def: entry.def, definition_json: Cow::Owned(definition) })?;
         }
         merged.reindex();
         *self = merged;

@@ -26,17 +26,19 @@ pub fn reject_unknown(
     at: &mut Pointer,
     out: &mut Violations,
 ) {
-    for key in map.keys() {
-        if !accepts(key) {
-            let mark = at.push_key(key);
-            let listed: Vec<String> = names.iter().map(|name| Value::from(*name).to_string()).collect();
-            out.push(
-                at,
-                "additionalProperties",
-                format!("unknown property {}; the properties are {}", Value::from(key.as_str()), listed.join(", ")),
-            );
-            at.truncate(mark);
-        }
+    let mut listed = None;
+    for key in map.keys().filter(|key| !accepts(key)) {
+        // Listed once, and only when a key is refused: the valid path builds nothing.
+        let listed = listed.get_or_insert_with(|| {
+            if names.is_empty() {
+                "this tool takes no arguments".to_owned()
+            } else {
+                format!("the properties are {}", quoted(names))
+            }
+        });
+        let mark = at.push_key(key);
+        out.push(at, "additionalProperties", format!("unknown property {}; {listed}", Value::from(key.as_str())));
+        at.truncate(mark);
     }
 }
 
@@ -112,7 +114,11 @@ impl Closest {
     }
 }
 
+/// `"a", "b"`: names quoted as JSON strings.
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|name| Value::from(*name).to_string()).collect::<Vec<_>>().join(", ")
+}
+
 fn json_list(names: &[&str]) -> String {
-    let listed: Vec<String> = names.iter().map(|name| Value::from(*name).to_string()).collect();
-    format!("[{}]", listed.join(", "))
+    format!("[{}]", quoted(names))
 }

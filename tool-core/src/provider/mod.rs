@@ -20,6 +20,7 @@ pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 
 use crate::context::ToolContext;
 use crate::error::ToolError;
+pub(crate) use crate::json_text::ObjectWriter;
 use crate::registry::{Entry, Registry};
 use crate::tool::ToolOutput;
 
@@ -135,51 +136,6 @@ pub struct ToolList {
     pub json: String,
     /// Tools whose strict form was wanted but impossible (sent non-strict).
     pub fallbacks: Vec<StrictFallback>,
-}
-
-/// Writes a JSON object member by member into a `String`, splicing pre-rendered JSON
-/// (the compile-time schemas) without parsing it again.
-pub(crate) struct ObjectWriter<'a> {
-    out: &'a mut String,
-    first: bool,
-}
-
-impl<'a> ObjectWriter<'a> {
-    pub(crate) fn new(out: &'a mut String) -> Self {
-        out.push('{');
-        ObjectWriter { out, first: true }
-    }
-
-    fn key(&mut self, key: &str) {
-        if !self.first {
-            self.out.push(',');
-        }
-        self.first = false;
-        push_string(self.out, key);
-        self.out.push(':');
-    }
-
-    /// A member whose value is JSON text.
-    pub(crate) fn raw(&mut self, key: &str, json: &str) -> &mut Self {
-        self.key(key);
-        self.out.push_str(json);
-        self
-    }
-
-    /// A member whose value is a string.
-    pub(crate) fn string(&mut self, key: &str, text: &str) -> &mut Self {
-        self.key(key);
-        push_string(self.out, text);
-        self
-    }
-
-    pub(crate) fn end(&mut self) {
-        self.out.push('}');
-    }
-}
-
-pub(crate) fn push_string(out: &mut String, text: &str) {
-    out.push_str(&Value::from(text).to_string());
 }
 
 /// Renders a JSON array with one element per tool.
