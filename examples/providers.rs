@@ -27,8 +27,7 @@ fn get_weather(args: WeatherArgs) -> String {
 
 /// Runs the calls on a minimal executor: the crate imposes no runtime.
 fn run(registry: &Registry, calls: &[provider::ToolCall]) -> Vec<provider::CallResult> {
-    let context = registry.context();
-    let mut future = Box::pin(provider::run_calls(registry, &context, calls));
+    let mut future = Box::pin(provider::run_calls(registry, calls));
     let waker = std::task::Waker::noop();
     let mut cx = std::task::Context::from_waker(waker);
     loop {

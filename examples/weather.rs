@@ -52,7 +52,7 @@ struct TripArgs {
 /// Estimate the cost of a trip.
 #[tool]
 fn estimate_trip(ctx: &ToolContext, args: TripArgs) -> Result<String, String> {
-    let rate = ctx.state::<f64>().copied().ok_or("no nightly rate configured")?;
+    let rate = *ctx.state::<f64>()?;
     let nights: u16 = args.stops.iter().map(|s| s.nights).sum();
     let route: Vec<&str> = args.stops.iter().map(|s| s.city.as_str()).collect();
     Ok(format!("{}: {nights} nights, {:.2} {}", route.join(" → "), f64::from(nights) * rate, args.currency))
@@ -81,7 +81,7 @@ fn main() {
     for (name, arguments) in calls {
         println!("-> {name}({arguments})");
         match registry.call(name, arguments) {
-            Ok(output) => println!("<- ok: {}\n", output.text),
+            Ok(output) => println!("<- ok: {}\n", output.to_text()),
             Err(error) => println!("<- error for the model:\n{error}\n"),
         }
     }
@@ -89,5 +89,5 @@ fn main() {
     println!("== Lenient decoding: \"3\" for 3 is fixed when asked for");
     let lenient = registry.with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
     let output = lenient.call("get_weather", r#"{"city": "Oslo", "days": "3"}"#).expect("coerced");
-    println!("<- ok: {}", output.text);
+    println!("<- ok: {}", output.to_text());
 }

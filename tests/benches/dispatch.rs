@@ -15,7 +15,7 @@ use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
 
 fn dispatch(c: &mut Criterion) {
     let registry = Registry::collect().expect("unique names");
-    assert_eq!(registry.call("weather_forecast", CALL).expect("valid").text, hand_written(CALL).expect("valid"));
+    assert_eq!(registry.call("weather_forecast", CALL).expect("valid").to_text(), hand_written(CALL).expect("valid"));
     let mut group = c.benchmark_group("dispatch");
     group.bench_function("hand-written serde + checks", |b| {
         b.iter(|| hand_written(black_box(CALL)));

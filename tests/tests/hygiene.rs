@@ -114,5 +114,5 @@ fn compiles_and_runs_under_strict_lints() {
             r#"{"name":"abc","count":2,"kind":"a","tags":[],"nested":{"ratio":1.0},"choice":{"type":"Two"}}"#,
         )
         .expect("valid arguments");
-    assert_eq!(output.text, "ok");
+    assert_eq!(output.to_text(), "ok");
 }

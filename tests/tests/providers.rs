@@ -73,7 +73,7 @@ fn registry() -> Registry {
 
 fn run(calls: &[ToolCall]) -> Vec<provider::CallResult> {
     let registry = registry();
-    block_on(provider::run_calls(&registry, &registry.context(), calls))
+    block_on(provider::run_calls(&registry, calls))
 }
 
 #[test]

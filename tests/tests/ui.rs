@@ -9,5 +9,6 @@ fn ui() {
     t.compile_fail("ui/tool/*.rs");
     t.compile_fail("ui/param/*.rs");
     t.compile_fail("ui/args/*.rs");
+    t.compile_fail("ui/context/*.rs");
     t.pass("ui/pass/*.rs");
 }

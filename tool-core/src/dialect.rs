@@ -53,7 +53,7 @@ pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 /// Whether `json` (a quoted JSON string such as `"email"`) is one of `list`.
-const fn quoted_in(json: &str, list: &[&str]) -> bool {
+pub(crate) const fn quoted_in(json: &str, list: &[&str]) -> bool {
     let bytes = json.as_bytes();
     if bytes.len() < 2 {
         return false;

@@ -11,8 +11,9 @@ use serde_json::Value;
 
 use crate::args::ToolArgs;
 use crate::error::ToolError;
+use crate::output::{IntoToolOutput, ToolOutput};
 use crate::strict::Strict;
-use crate::tool::{Arguments, DecodeOptions, IntoToolOutput, ToolFuture, ToolOutput};
+use crate::tool::{Arguments, DecodeOptions, ToolFuture};
 use crate::violation::{Pointer, Violation, Violations};
 
 /// Parses, checks and deserializes arguments of type `A` outside any tool: what a `#[tool]`

@@ -5,12 +5,14 @@
 mod args;
 pub mod check;
 mod coerce;
+mod content;
 mod context;
 mod dialect;
 mod dispatch;
 mod error;
 mod format;
 mod json_text;
+mod output;
 mod param;
 pub mod provider;
 mod registry;
@@ -27,16 +29,22 @@ mod violation;
 pub mod __private;
 
 pub use crate::args::{NoArgs, ToolArgs};
-pub use crate::context::{CancellationToken, Progress, State, ToolContext};
+pub use crate::content::{Content, Media, Resource, ResourceContents, ResourceLink};
+pub use crate::context::{
+    CancellationToken, Cancelled, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
+    LogLevel, LogMessage, Progress, Role, SamplingMessage, SamplingRequest, SamplingResponse, State, StateError,
+    ToolContext, elicitation_problem, elicitation_schema,
+};
 pub use crate::dialect::Dialect;
 pub use crate::dispatch::decode;
 pub use crate::error::ToolError;
+pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
 pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{
-    Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, IntoToolOutput, Json, StrictChoice,
-    Structured, SyncHandler, Tool, ToolDef, ToolFuture, ToolOutput,
+    Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, StrictChoice, SyncHandler, Tool, ToolDef,
+    ToolFuture,
 };
 pub use crate::violation::{Pointer, Violation, Violations};
 

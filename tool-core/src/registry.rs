@@ -11,7 +11,8 @@ use rustc_hash::FxHashMap;
 use crate::context::{State, ToolContext};
 use crate::error::ToolError;
 use crate::json_text::ObjectWriter;
-use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture, ToolOutput};
+use crate::output::ToolOutput;
+use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].
 #[doc(hidden)]
@@ -100,7 +101,7 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// Tools by name, in a stable order (sorted by name), with O(1) lookup.
 ///
 /// `Send + Sync`: share one registry between threads and tasks.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Registry {
     entries: Vec<Entry>,
     // Names are short and chosen by the program, not by an attacker, so a fast hash beats
@@ -110,6 +111,14 @@ pub struct Registry {
     options: DecodeOptions,
     // The context of calls made without one, built once rather than per call.
     context: ToolContext,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        let state = Arc::new(State::default());
+        let context = ToolContext::new().with_state(Arc::clone(&state));
+        Registry { entries: Vec::new(), index: FxHashMap::default(), state, options: DecodeOptions::default(), context }
+    }
 }
 
 impl Registry {
@@ -182,7 +191,7 @@ impl Registry {
         let mut state = State::clone(&self.state);
         state.insert(value);
         self.state = Arc::new(state);
-        self.context = ToolContext::new().with_state(Arc::clone(&self.state));
+        self.context = self.context();
         self
     }
 
@@ -246,6 +255,12 @@ impl Registry {
         json
     }
 
+    /// The state every call's context shares.
+    #[must_use]
+    pub fn state(&self) -> &Arc<State> {
+        &self.state
+    }
+
     /// A context for one call, sharing this registry's state.
     #[must_use]
     pub fn context(&self) -> ToolContext {
@@ -261,7 +276,8 @@ impl Registry {
         self.call_with(&self.context, name, arguments)
     }
 
-    /// Calls a plain tool by name with the given context.
+    /// Calls a plain tool by name with the given context; a context without state (made
+    /// with [`ToolContext::new`]) gets this registry's.
     ///
     /// # Errors
     /// As [`Registry::call`].
@@ -273,25 +289,43 @@ impl Registry {
     ) -> Result<ToolOutput, ToolError> {
         let def = self.lookup(name)?;
         match def.handler {
-            Handler::Sync(shim) => shim(context, arguments.into(), &self.options),
+            Handler::Sync(shim) if context.has_state() => shim(context, arguments.into(), &self.options),
+            Handler::Sync(shim) => shim(&self.with_own_state(context), arguments.into(), &self.options),
             Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name }),
         }
     }
 
-    /// Calls any tool by name; a plain tool runs at once, an async one when awaited.
+    /// Calls any tool by name; a plain tool runs at once, an async one when awaited. A
+    /// context without state gets this registry's.
     pub fn call_async<'a>(
         &'a self,
         context: &'a ToolContext,
         name: &str,
         arguments: impl Into<Arguments<'a>>,
     ) -> ToolFuture<'a> {
-        match self.lookup(name) {
-            Err(error) => crate::dispatch::ready(Err(error)),
-            Ok(def) => match def.handler {
-                Handler::Sync(shim) => crate::dispatch::ready(shim(context, arguments.into(), &self.options)),
-                Handler::Async(shim) => shim(context, arguments.into(), &self.options),
-            },
+        let def = match self.lookup(name) {
+            Ok(def) => def,
+            Err(error) => return crate::dispatch::ready(Err(error)),
+        };
+        let arguments = arguments.into();
+        match def.handler {
+            Handler::Sync(shim) if context.has_state() => {
+                crate::dispatch::ready(shim(context, arguments, &self.options))
+            }
+            Handler::Sync(shim) => {
+                crate::dispatch::ready(shim(&self.with_own_state(context), arguments, &self.options))
+            }
+            Handler::Async(shim) if context.has_state() => shim(context, arguments, &self.options),
+            Handler::Async(shim) => {
+                let context = self.with_own_state(context);
+                Box::pin(async move { shim(&context, arguments, &self.options).await })
+            }
         }
+    }
+
+    /// `context` with this registry's state.
+    fn with_own_state(&self, context: &ToolContext) -> ToolContext {
+        context.clone().with_state(Arc::clone(&self.state))
     }
 
     #[inline]

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::context::ToolContext;
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::schema::Schema;
 
 /// A tool, as `#[tool]` describes it; every field is known at compile time.
@@ -202,84 +203,5 @@ impl DecodeOptions {
 impl Default for DecodeOptions {
     fn default() -> Self {
         DecodeOptions { lenient: false, max_argument_bytes: Self::DEFAULT_MAX_ARGUMENT_BYTES }
-    }
-}
-
-/// What a tool returns to the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolOutput {
-    /// The text the model reads.
-    pub text: String,
-    /// The same result as JSON, for tools returning [`Json`] (MCP `structuredContent`).
-    pub structured: Option<Value>,
-}
-
-impl ToolOutput {
-    /// Plain text output.
-    #[must_use]
-    pub fn text(text: impl Into<String>) -> Self {
-        ToolOutput { text: text.into(), structured: None }
-    }
-}
-
-/// A structured result: serialized to JSON for the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
-
-/// A structured result whose schema is known: serialized to JSON for the model, and
-/// advertised as the tool's output schema (MCP `outputSchema`). `T` derives `ToolArgs`
-/// (an object with named fields, as MCP requires) and `Serialize`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Structured<T>(pub T);
-
-/// What a `#[tool]` fn may return.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a `#[tool]` fn",
-    label = "unsupported return type",
-    note = "return `String`, `&'static str`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: ToolArgs + Serialize`, or `Result<_, E>` of those where `E: Display`"
-)]
-pub trait IntoToolOutput {
-    /// The schema of the structured output, when the type states one.
-    const OUTPUT_SCHEMA: Option<&'static Schema> = None;
-
-    /// The output, or the text of the tool's own error.
-    ///
-    /// # Errors
-    /// The tool's `Err`, rendered with `Display`.
-    fn into_tool_output(self) -> Result<ToolOutput, String>;
-}
-
-impl IntoToolOutput for String {
-    fn into_tool_output(self) -> Result<ToolOutput, String> {
-        Ok(ToolOutput::text(self))
-    }
-}
-
-impl IntoToolOutput for &'static str {
-    fn into_tool_output(self) -> Result<ToolOutput, String> {
-        Ok(ToolOutput::text(self))
-    }
-}
-
-impl<T: serde::Serialize> IntoToolOutput for Json<T> {
-    fn into_tool_output(self) -> Result<ToolOutput, String> {
-        let value = serde_json::to_value(&self.0).map_err(|e| format!("the result could not be serialized: {e}"))?;
-        Ok(ToolOutput { text: value.to_string(), structured: Some(value) })
-    }
-}
-
-impl<T: serde::Serialize + crate::ToolArgs> IntoToolOutput for Structured<T> {
-    const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
-
-    fn into_tool_output(self) -> Result<ToolOutput, String> {
-        Json(self.0).into_tool_output()
-    }
-}
-
-impl<T: IntoToolOutput, E: fmt::Display> IntoToolOutput for Result<T, E> {
-    const OUTPUT_SCHEMA: Option<&'static Schema> = T::OUTPUT_SCHEMA;
-
-    fn into_tool_output(self) -> Result<ToolOutput, String> {
-        self.map_err(|e| e.to_string())?.into_tool_output()
     }
 }

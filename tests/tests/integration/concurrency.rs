@@ -20,7 +20,7 @@ fn expected(i: i64) -> (String, Result<String, &'static str>) {
 
 fn check(i: i64, result: Result<tool_core::ToolOutput, ToolError>, want: &Result<String, &'static str>) {
     match (result, want) {
-        (Ok(output), Ok(text)) => assert_eq!(&output.text, text, "call {i}"),
+        (Ok(output), Ok(text)) => assert_eq!(&output.to_text(), text, "call {i}"),
         (Err(ToolError::Failed { .. }), Err("failed"))
         | (Err(ToolError::InvalidArguments { .. }), Err("invalid"))
         | (Err(ToolError::Panicked { .. }), Err("panicked")) => {}
@@ -87,7 +87,7 @@ fn many_async_tasks_on_eight_threads() {
                 for (n, result) in join_all(futures).into_iter().enumerate() {
                     let i = t * 1_000 + i64::try_from(n).expect("small");
                     match (i % 3, result) {
-                        (0, Ok(output)) => assert_eq!(output.text, (2 * i).to_string()),
+                        (0, Ok(output)) => assert_eq!(output.to_text(), (2 * i).to_string()),
                         (1, Err(ToolError::InvalidArguments { .. })) | (2, Err(ToolError::Panicked { .. })) => {}
                         (_, other) => panic!("task {i}: {other:?}"),
                     }
@@ -113,6 +113,6 @@ fn many_async_calls_in_flight_at_once() {
         .collect();
     for (i, future) in calls.into_iter().rev() {
         let output = super::dispatch::block_on(future).expect("valid");
-        assert_eq!(output.text, (2 * i).to_string());
+        assert_eq!(output.to_text(), (2 * i).to_string());
     }
 }

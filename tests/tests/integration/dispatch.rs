@@ -108,14 +108,14 @@ fn valid_call_runs_the_fn() {
             r#"{"name":"Tour","stops":[{"city":"Paris","nights":2},{"city":"Rome","nights":3.0}],"units":"celsius"}"#,
         )
         .expect("valid");
-    assert_eq!(output.text, "Tour: 2 stops, 5 nights, Some(Celsius)");
+    assert_eq!(output.to_text(), "Tour: 2 stops, 5 nights, Some(Celsius)");
 }
 
 #[test]
 fn a_parsed_value_is_accepted_too() {
     let output =
         registry().call("plan_trip", json!({"name": "T", "stops": [{"city": "Oslo", "nights": 1}]})).expect("valid");
-    assert_eq!(output.text, "T: 1 stops, 1 nights, None");
+    assert_eq!(output.to_text(), "T: 1 stops, 1 nights, None");
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn integer_range_of_the_rust_type_is_enforced() {
 
 #[test]
 fn integral_floats_are_integers() {
-    assert_eq!(registry().call("divide", r#"{"a": 9.0, "b": 3.0}"#).expect("valid").text, "3");
+    assert_eq!(registry().call("divide", r#"{"a": 9.0, "b": 3.0}"#).expect("valid").to_text(), "3");
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn lenient_decoding_fixes_common_model_mistakes() {
     let strict = registry().call("divide", arguments.clone()).expect_err("strings are not integers");
     assert_eq!(violations(&strict), [("/a", "type"), ("/b", "type")]);
     let lenient = registry().with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
-    assert_eq!(lenient.call("divide", arguments).expect("coerced").text, "4");
+    assert_eq!(lenient.call("divide", arguments).expect("coerced").to_text(), "4");
     // Never null, never a fraction into an integer.
     let error = lenient.call("divide", json!({"a": null, "b": "2.5"})).expect_err("not coercible");
     assert_eq!(violations(&error), [("/a", "type"), ("/b", "type")]);
@@ -207,7 +207,7 @@ fn lenient_decoding_fixes_common_model_mistakes() {
             json!({"name": 7, "stops": [{"city": "Oslo", "nights": "2"}], "insured": "true", "budget": "9.5"}),
         )
         .expect("coerced");
-    assert_eq!(output.text, "7: 1 stops, 2 nights, None");
+    assert_eq!(output.to_text(), "7: 1 stops, 2 nights, None");
 }
 
 #[test]
@@ -245,21 +245,27 @@ fn unknown_tool_lists_the_available_ones() {
 fn context_carries_call_id_and_state() {
     let registry = registry().with_state::<&'static str>("hello");
     let context = registry.context().with_call_id("call_1");
-    assert_eq!(registry.call_with(&context, "whoami", "{}").expect("runs").text, "hello, call_1");
-    assert_eq!(Registry::collect().expect("unique").call("whoami", "{}").expect("runs").text, "no state, no id");
+    assert_eq!(registry.call_with(&context, "whoami", "{}").expect("runs").to_text(), "hello, call_1");
+    assert_eq!(Registry::collect().expect("unique").call("whoami", "{}").expect("runs").to_text(), "no state, no id");
 }
 
 #[test]
 fn async_tools_run_when_awaited() {
     let registry = registry();
     let context = registry.context();
-    assert_eq!(block_on(registry.call_async(&context, "add_async", json!({"a": 2, "b": 3}))).expect("runs").text, "5");
+    assert_eq!(
+        block_on(registry.call_async(&context, "add_async", json!({"a": 2, "b": 3}))).expect("runs").to_text(),
+        "5"
+    );
     // Bad arguments fail before any future runs; plain tools work through the async path.
     assert!(matches!(
         block_on(registry.call_async(&context, "add_async", json!({"a": 2}))),
         Err(ToolError::InvalidArguments { .. })
     ));
-    assert_eq!(block_on(registry.call_async(&context, "divide", json!({"a": 6, "b": 3}))).expect("runs").text, "2");
+    assert_eq!(
+        block_on(registry.call_async(&context, "divide", json!({"a": 6, "b": 3}))).expect("runs").to_text(),
+        "2"
+    );
     assert_eq!(registry.call("add_async", "{}"), Err(ToolError::RequiresAsync { tool: "add_async" }));
 }
 

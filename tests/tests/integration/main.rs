@@ -1,6 +1,8 @@
 //! Integration tests of tool-core, one binary.
 mod concurrency;
 mod conformance;
+mod content;
+mod context;
 mod dialects;
 mod differential;
 mod dispatch;

@@ -42,7 +42,7 @@ fn explicit_registry_from_chosen_tools() {
     let mut registry = Registry::new();
     registry.add(EchoTool).expect("new").add(nested::deeper::DeepToolTool).expect("new");
     assert_eq!(registry.names(), ["deep_tool", "echo-text"]);
-    assert_eq!(registry.call("echo-text", json!({"a": 1, "b": 2})).expect("runs").text, "1 2");
+    assert_eq!(registry.call("echo-text", json!({"a": 1, "b": 2})).expect("runs").to_text(), "1 2");
     assert!(matches!(registry.call("divide", "{}"), Err(ToolError::UnknownTool { .. })));
     let definitions: serde_json::Value = serde_json::from_str(&registry.definitions_json()).expect("JSON");
     assert_eq!(definitions[0]["name"], "deep_tool");
@@ -73,7 +73,7 @@ fn merge_with_prefix_and_remove() {
     all.add(EchoTool).expect("new");
     all.merge_prefixed("mcp_weather_", &weather).expect("valid names");
     assert_eq!(all.names(), ["echo-text", "mcp_weather_deep_tool", "mcp_weather_echo-text"]);
-    assert_eq!(all.call("mcp_weather_echo-text", json!({"a": 3, "b": 4})).expect("runs").text, "3 4");
+    assert_eq!(all.call("mcp_weather_echo-text", json!({"a": 3, "b": 4})).expect("runs").to_text(), "3 4");
     let entry = all.get("mcp_weather_deep_tool").expect("merged");
     let definition: serde_json::Value = serde_json::from_str(entry.definition_json()).expect("JSON");
     assert_eq!(definition["name"], "mcp_weather_deep_tool");

@@ -10,6 +10,7 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, StrictFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
 
@@ -112,17 +113,43 @@ impl MessageStream {
 }
 
 /// The user message answering a turn: every `tool_result` first, in call order (text before
-/// them is a 400), then `text` if any.
+/// them is a 400), then `text` if any. A text-only result is a string; otherwise its blocks
+/// are `text`, `image` (JPEG, PNG, GIF, WebP) and `document` (an embedded PDF) blocks, and
+/// what Anthropic cannot take (audio, other media) is described in text.
 #[must_use]
 pub fn tool_results_message(results: &[CallResult], text: Option<&str>) -> Value {
     let mut content: Vec<Value> = results
         .iter()
-        .map(|r| json!({"type": "tool_result", "tool_use_id": r.id, "content": r.text(), "is_error": r.is_error()}))
+        .map(|r| {
+            let content = match &r.outcome {
+                Ok(output) if !output.is_text_only() => Value::Array(output.content().iter().map(block).collect()),
+                _ => Value::String(r.text()),
+            };
+            json!({"type": "tool_result", "tool_use_id": r.id, "content": content, "is_error": r.is_error()})
+        })
         .collect();
     if let Some(text) = text {
         content.push(json!({"type": "text", "text": text}));
     }
     json!({"role": "user", "content": content})
+}
+
+/// The image types a `tool_result` may hold.
+const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+
+fn block(content: &Content) -> Value {
+    match content {
+        Content::Image(media) if IMAGE_TYPES.contains(&media.mime_type.as_str()) => json!({
+            "type": "image",
+            "source": {"type": "base64", "media_type": media.mime_type, "data": media.data}
+        }),
+        Content::Resource(Resource { mime_type: Some(mime), contents: ResourceContents::Blob(data), .. })
+            if mime == "application/pdf" =>
+        {
+            json!({"type": "document", "source": {"type": "base64", "media_type": mime, "data": data}})
+        }
+        other => json!({"type": "text", "text": other.describe()}),
+    }
 }
 
 /// `tool_choice`, its named tools checked against `registry`. Anthropic has no allowed

@@ -8,7 +8,9 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolChoice, ToolList, malformed, string_at,
     tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 
 /// Which schema field a declaration carries; the two are mutually exclusive.
@@ -65,22 +67,57 @@ pub fn parse_candidate(response: &Value) -> Result<Vec<ToolCall>, ResponseError>
 }
 
 /// The user turn answering the calls: one `functionResponse` per call, in order, with
-/// `{"output": …}` (a non-object output wrapped) or `{"error": …}`.
+/// `{"output": …}` (the structured result, or the text) or `{"error": …}`. Images, audio
+/// and embedded binary resources go in the response's own `parts` as `inlineData`
+/// (multimodal function responses); the text keeps everything else.
 #[must_use]
 pub fn function_responses(results: &[CallResult]) -> Value {
     let parts: Vec<Value> = results
         .iter()
         .map(|r| {
+            let mut function_response = json!({"id": r.id, "name": r.name});
             let response = match &r.outcome {
                 Ok(output) => {
-                    json!({"output": output.structured.clone().unwrap_or_else(|| Value::String(output.text.clone()))})
+                    let (text, media) = split_media(output);
+                    if !media.is_empty() {
+                        function_response["parts"] = Value::Array(media);
+                    }
+                    json!({"output": output.structured().cloned().unwrap_or(Value::String(text))})
                 }
                 Err(error) => json!({"error": error.to_string()}),
             };
-            json!({"functionResponse": {"id": r.id, "name": r.name, "response": response}})
+            function_response["response"] = response;
+            json!({"functionResponse": function_response})
         })
         .collect();
     json!({"role": "user", "parts": parts})
+}
+
+/// The output's text, and its binary blocks as `inlineData` parts.
+fn split_media(output: &ToolOutput) -> (String, Vec<Value>) {
+    if output.is_text_only() {
+        return (output.to_text().into_owned(), Vec::new());
+    }
+    let mut text = String::new();
+    let mut media = Vec::new();
+    for block in output.content() {
+        let inline = match block {
+            Content::Image(m) | Content::Audio(m) => Some((m.mime_type.as_str(), m.data.as_str())),
+            Content::Resource(Resource { mime_type, contents: ResourceContents::Blob(data), .. }) => {
+                Some((mime_type.as_deref().unwrap_or("application/octet-stream"), data.as_str()))
+            }
+            _ => None,
+        };
+        if let Some((mime_type, data)) = inline {
+            media.push(json!({"inlineData": {"mimeType": mime_type, "data": data}}));
+        } else {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&block.describe());
+        }
+    }
+    (text, media)
 }
 
 /// `toolConfig`, its named tools checked against `registry`.

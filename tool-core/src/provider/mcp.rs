@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array,
 };
+use crate::content::{Content, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::Entry;
 
@@ -78,14 +79,51 @@ pub fn call_tool_response(request_id: &Value, result: &CallResult) -> Value {
             "jsonrpc": "2.0", "id": request_id,
             "error": {"code": -32602, "message": format!("Unknown tool: {name}")}
         }),
-        outcome => {
-            let mut body = json!({"content": [{"type": "text", "text": result.text()}], "isError": outcome.is_err()});
-            if let Ok(output) = outcome
-                && let Some(structured @ Value::Object(_)) = &output.structured
-            {
+        Ok(output) => {
+            let content: Vec<Value> = output.content().iter().map(content_block).collect();
+            let mut body = json!({"content": content, "isError": false});
+            if let Some(structured @ Value::Object(_)) = output.structured() {
                 body["structuredContent"] = structured.clone();
             }
             json!({"jsonrpc": "2.0", "id": request_id, "result": body})
+        }
+        Err(error) => json!({
+            "jsonrpc": "2.0", "id": request_id,
+            "result": {"content": [{"type": "text", "text": error.to_string()}], "isError": true}
+        }),
+    }
+}
+
+/// One MCP content block: `text`, `image`, `audio`, `resource` or `resource_link`.
+#[must_use]
+pub fn content_block(content: &Content) -> Value {
+    match content {
+        Content::Text(text) => json!({"type": "text", "text": text}),
+        Content::Image(media) => json!({"type": "image", "data": media.data, "mimeType": media.mime_type}),
+        Content::Audio(media) => json!({"type": "audio", "data": media.data, "mimeType": media.mime_type}),
+        Content::Resource(resource) => {
+            let mut inner = json!({"uri": resource.uri});
+            if let Some(mime) = &resource.mime_type {
+                inner["mimeType"] = json!(mime);
+            }
+            match &resource.contents {
+                ResourceContents::Text(text) => inner["text"] = json!(text),
+                ResourceContents::Blob(blob) => inner["blob"] = json!(blob),
+            }
+            json!({"type": "resource", "resource": inner})
+        }
+        Content::ResourceLink(link) => {
+            let mut block = json!({"type": "resource_link", "uri": link.uri, "name": link.name});
+            let optional = [("title", &link.title), ("description", &link.description), ("mimeType", &link.mime_type)];
+            for (key, value) in optional {
+                if let Some(value) = value {
+                    block[key] = json!(value);
+                }
+            }
+            if let Some(size) = link.size {
+                block["size"] = json!(size);
+            }
+            block
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod mcp;
 pub mod openai;
 
 use core::fmt;
+use core::task::Poll;
 
 use serde_json::Value;
 
@@ -21,8 +22,9 @@ pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 use crate::context::ToolContext;
 use crate::error::ToolError;
 pub(crate) use crate::json_text::ObjectWriter;
+use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
-use crate::tool::ToolOutput;
+use crate::tool::ToolFuture;
 
 /// A tool call a model made.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,11 +58,12 @@ pub struct CallResult {
 }
 
 impl CallResult {
-    /// The text the model reads: the output, or the error's explanation.
+    /// The text the model reads: the output ([`ToolOutput::to_text`]), or the error's
+    /// explanation.
     #[must_use]
     pub fn text(&self) -> String {
         match &self.outcome {
-            Ok(output) => output.text.clone(),
+            Ok(output) => output.to_text().into_owned(),
             Err(error) => error.to_string(),
         }
     }
@@ -96,28 +99,65 @@ pub(crate) fn string_at<'v>(value: &'v Value, pointer: &str) -> Result<&'v str, 
     value.pointer(pointer).and_then(Value::as_str).ok_or_else(|| malformed(format!("no string at {pointer}")))
 }
 
-/// Runs `calls` through `registry`, in order, one result per call. A call whose argument
-/// text is only partial or invalid JSON is never run; it gets an error result that says so.
-/// Async tools are awaited; plain tools run inline.
-pub async fn run_calls(registry: &Registry, context: &ToolContext, calls: &[ToolCall]) -> Vec<CallResult> {
-    let mut results = Vec::with_capacity(calls.len());
-    for call in calls {
-        let outcome = match &call.arguments {
-            CallArguments::Value(value) => registry.call_async(context, &call.name, value.clone()).await,
-            CallArguments::Text(text) => {
-                let parsed = parse_arguments(text);
-                match (parsed.mode, parsed.value) {
-                    (ArgumentsMode::Strict, _) => registry.call_async(context, &call.name, text.as_str()).await,
-                    (ArgumentsMode::Repaired, Some(value)) => registry.call_async(context, &call.name, value).await,
-                    _ => Err(ToolError::InvalidJson {
-                        message: parsed.error.unwrap_or_else(|| "the arguments are not JSON".to_owned()),
-                    }),
+/// Runs `calls` through `registry`, one result per call, in call order. Each call gets its
+/// own context (the registry's state and the call's id); async tools run concurrently, on
+/// whatever executor awaits this, and plain tools run inline. A call whose argument text is
+/// only partial or invalid JSON is never run; it gets an error result that says so.
+#[allow(clippy::missing_panics_doc)] // the one `expect` states an invariant of the loop
+pub async fn run_calls(registry: &Registry, calls: &[ToolCall]) -> Vec<CallResult> {
+    let contexts: Vec<ToolContext> = calls.iter().map(|call| registry.context().with_call_id(&call.id)).collect();
+    let mut pending: Vec<Option<ToolFuture<'_>>> =
+        calls.iter().zip(&contexts).map(|(call, context)| Some(start_call(registry, context, call))).collect();
+    let mut outcomes: Vec<Option<Result<ToolOutput, ToolError>>> = calls.iter().map(|_| None).collect();
+    core::future::poll_fn(|cx| {
+        let mut done = true;
+        for (slot, outcome) in pending.iter_mut().zip(&mut outcomes) {
+            if let Some(future) = slot {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(result) => {
+                        *outcome = Some(result);
+                        *slot = None;
+                    }
+                    Poll::Pending => done = false,
                 }
             }
-        };
-        results.push(CallResult { id: call.id.clone(), name: call.name.clone(), outcome });
+        }
+        if done { Poll::Ready(()) } else { Poll::Pending }
+    })
+    .await;
+    calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, outcome)| CallResult {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            outcome: outcome.expect("the loop above ends only when every call's future is ready"),
+        })
+        .collect()
+}
+
+/// Runs one call with the given context (which should carry the call's id), as
+/// [`run_calls`] does for each.
+pub async fn run_call(registry: &Registry, context: &ToolContext, call: &ToolCall) -> CallResult {
+    let outcome = start_call(registry, context, call).await;
+    CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
+}
+
+/// Starts a call: its arguments read as the provider sent them, the dispatch future.
+fn start_call<'a>(registry: &'a Registry, context: &'a ToolContext, call: &'a ToolCall) -> ToolFuture<'a> {
+    match &call.arguments {
+        CallArguments::Value(value) => registry.call_async(context, &call.name, value.clone()),
+        CallArguments::Text(text) => {
+            let parsed = parse_arguments(text);
+            match (parsed.mode, parsed.value) {
+                (ArgumentsMode::Strict, _) => registry.call_async(context, &call.name, text.as_str()),
+                (ArgumentsMode::Repaired, Some(value)) => registry.call_async(context, &call.name, value),
+                _ => crate::dispatch::ready(Err(ToolError::InvalidJson {
+                    message: parsed.error.unwrap_or_else(|| "the arguments are not JSON".to_owned()),
+                })),
+            }
+        }
     }
-    results
 }
 
 /// A tool that wanted strict mode and could not have it, and why.

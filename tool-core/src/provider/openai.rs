@@ -10,6 +10,7 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, StrictFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
 
@@ -140,16 +141,44 @@ impl ChatStream {
 }
 
 /// Chat Completions result messages: one `{"role":"tool",…}` per call, in order. There is
-/// no error flag on the wire: an error's text says what went wrong.
+/// no error flag on the wire: an error's text says what went wrong. Tool messages carry
+/// text only: an image or audio block is described in words
+/// ([`Content::describe`](crate::Content::describe)).
 #[must_use]
 pub fn tool_messages(results: &[CallResult]) -> Vec<Value> {
     results.iter().map(|r| json!({"role": "tool", "tool_call_id": r.id, "content": r.text()})).collect()
 }
 
-/// Responses input items: one `function_call_output` per call, in order.
+/// Responses input items: one `function_call_output` per call, in order. A text-only
+/// result is a string; one with images or files is a list of `input_text`, `input_image`
+/// (a `data:` URL) and `input_file` parts; audio is described in text, which the
+/// Responses input cannot carry.
 #[must_use]
 pub fn function_call_outputs(results: &[CallResult]) -> Vec<Value> {
-    results.iter().map(|r| json!({"type": "function_call_output", "call_id": r.id, "output": r.text()})).collect()
+    results
+        .iter()
+        .map(|r| {
+            let output = match &r.outcome {
+                Ok(output) if !output.is_text_only() => Value::Array(output.content().iter().map(input_part).collect()),
+                _ => Value::String(r.text()),
+            };
+            json!({"type": "function_call_output", "call_id": r.id, "output": output})
+        })
+        .collect()
+}
+
+fn input_part(block: &Content) -> Value {
+    match block {
+        Content::Image(media) => {
+            json!({"type": "input_image", "image_url": format!("data:{};base64,{}", media.mime_type, media.data)})
+        }
+        Content::Resource(Resource { uri, mime_type, contents: ResourceContents::Blob(data) }) => {
+            let mime = mime_type.as_deref().unwrap_or("application/octet-stream");
+            let filename = uri.rsplit('/').next().unwrap_or(uri);
+            json!({"type": "input_file", "filename": filename, "file_data": format!("data:{mime};base64,{data}")})
+        }
+        other => json!({"type": "input_text", "text": other.describe()}),
+    }
 }
 
 /// `tool_choice` for Chat Completions, its named tools checked against `registry`.

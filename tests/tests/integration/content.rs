@@ -1,0 +1,146 @@
+//! Rich results: every return type, and every provider dialect rendering text, images,
+//! audio, resources and links (or describing in text what it cannot carry).
+
+use serde_json::{Value, json};
+use tool_core::provider::{self, CallArguments, CallResult, ToolCall, anthropic, gemini, mcp, openai};
+use tool_core::{Content, Registry, ResourceLink, ToolOutput, tool};
+use tool_tests::block_on;
+
+const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 1, 2, 3];
+
+/// Returns a chart and its caption.
+#[tool]
+pub fn chart() -> Vec<Content> {
+    vec![Content::text("Sales by month"), Content::image(PNG, "image/png")]
+}
+
+/// Returns a note, a recording, a PDF, a text file and a link.
+#[tool]
+pub fn everything() -> Vec<Content> {
+    let mut link = ResourceLink::new("file:///notes/todo.md", "todo");
+    link.description = Some("open items".to_owned());
+    vec![
+        Content::text("all of it"),
+        Content::audio(b"RIFF", "audio/wav"),
+        Content::resource_blob("file:///docs/report.pdf", "application/pdf", b"%PDF"),
+        Content::resource_text("file:///notes/a.txt", "text/plain", "line one"),
+        Content::ResourceLink(link),
+    ]
+}
+
+/// Does something and returns nothing, or fails.
+#[tool]
+pub fn side_effect(ctx: &tool_core::ToolContext) -> Result<(), String> {
+    if ctx.is_cancelled() { Err("cancelled".to_owned()) } else { Ok(()) }
+}
+
+/// Returns a JSON value.
+#[tool]
+pub fn raw_value() -> Value {
+    json!({"count": 3})
+}
+
+fn results(names: &[&str]) -> Vec<CallResult> {
+    let mut registry = Registry::new();
+    registry.add(ChartTool).unwrap().add(EverythingTool).unwrap().add(SideEffectTool).unwrap();
+    registry.add(RawValueTool).unwrap();
+    let calls: Vec<ToolCall> = names
+        .iter()
+        .map(|name| ToolCall {
+            id: format!("id_{name}"),
+            name: (*name).to_owned(),
+            arguments: CallArguments::Value(json!({})),
+        })
+        .collect();
+    block_on(provider::run_calls(&registry, &calls))
+}
+
+#[test]
+fn unit_and_value_returns() {
+    let results = results(&["side_effect", "raw_value"]);
+    let empty = results[0].outcome.as_ref().unwrap();
+    assert!(empty.content().is_empty());
+    assert_eq!(empty.to_text(), "");
+    let value = results[1].outcome.as_ref().unwrap();
+    assert_eq!(value.to_text(), r#"{"count":3}"#);
+    assert_eq!(value.structured(), Some(&json!({"count": 3})));
+    let response = mcp::call_tool_response(&json!(1), &results[1]);
+    assert_eq!(response["result"]["structuredContent"], json!({"count": 3}));
+}
+
+#[test]
+fn mcp_carries_every_block() {
+    let results = results(&["everything"]);
+    let response = mcp::call_tool_response(&json!(7), &results[0]);
+    assert_eq!(
+        response["result"]["content"],
+        json!([
+            {"type": "text", "text": "all of it"},
+            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "file:///docs/report.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}},
+            {"type": "resource", "resource": {"uri": "file:///notes/a.txt", "mimeType": "text/plain", "text": "line one"}},
+            {"type": "resource_link", "uri": "file:///notes/todo.md", "name": "todo", "description": "open items"}
+        ])
+    );
+    assert_eq!(response["result"]["isError"], false);
+}
+
+#[test]
+fn anthropic_takes_images_and_pdfs_and_describes_the_rest() {
+    let results = results(&["chart", "everything"]);
+    let message = anthropic::tool_results_message(&results, None);
+    let chart = &message["content"][0]["content"];
+    assert_eq!(chart[0], json!({"type": "text", "text": "Sales by month"}));
+    assert_eq!(
+        chart[1],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORwECAw=="}})
+    );
+    let everything = &message["content"][1]["content"];
+    assert_eq!(everything[1]["text"], "[audio/wav audio, 4 bytes, not played: this channel carries text only]");
+    assert_eq!(
+        everything[2],
+        json!({"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="}})
+    );
+    assert_eq!(everything[3]["text"], "[resource file:///notes/a.txt (text/plain)]\nline one");
+    assert_eq!(everything[4]["text"], "[resource link: todo <file:///notes/todo.md>: open items]");
+}
+
+#[test]
+fn openai_chat_is_text_and_responses_takes_images_and_files() {
+    let results = results(&["chart", "everything"]);
+    let chat = openai::tool_messages(&results);
+    assert_eq!(
+        chat[0]["content"],
+        "Sales by month\n\n[image/png image, 7 bytes, not shown: this channel carries text only]"
+    );
+    let outputs = openai::function_call_outputs(&results);
+    assert_eq!(
+        outputs[0]["output"],
+        json!([
+            {"type": "input_text", "text": "Sales by month"},
+            {"type": "input_image", "image_url": "data:image/png;base64,iVBORwECAw=="}
+        ])
+    );
+    assert_eq!(
+        outputs[1]["output"][2],
+        json!({"type": "input_file", "filename": "report.pdf", "file_data": "data:application/pdf;base64,JVBERg=="})
+    );
+}
+
+#[test]
+fn gemini_sends_media_as_inline_parts() {
+    let results = results(&["chart"]);
+    let turn = gemini::function_responses(&results);
+    let response = &turn["parts"][0]["functionResponse"];
+    assert_eq!(response["response"], json!({"output": "Sales by month"}));
+    assert_eq!(response["parts"], json!([{"inlineData": {"mimeType": "image/png", "data": "iVBORwECAw=="}}]));
+}
+
+#[test]
+fn a_single_text_block_is_borrowed_and_many_are_joined() {
+    let one = ToolOutput::text("hi");
+    assert!(matches!(one.to_text(), std::borrow::Cow::Borrowed("hi")));
+    let two = ToolOutput::new([Content::text("a"), Content::text("b")]);
+    assert_eq!(two.to_text(), "a\n\nb");
+    assert!(two.is_text_only());
+}

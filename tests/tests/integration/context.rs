@@ -1,0 +1,301 @@
+//! What a tool may know and ask through `ToolContext`: state without traps, cancellation it
+//! can await, progress and logs per call, and sampling and elicitation through a host.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+use tool_core::provider::{self, CallArguments, ToolCall};
+use tool_core::{
+    CancellationToken, Content, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
+    LogLevel, LogMessage, Progress, Registry, Role, SamplingRequest, SamplingResponse, ToolArgs, ToolContext,
+    elicitation_schema, tool,
+};
+use tool_tests::block_on;
+
+struct Db;
+
+/// Reads the database from shared state.
+#[tool]
+pub fn count_rows(ctx: &ToolContext) -> Result<String, String> {
+    let _db = ctx.state::<Mutex<Db>>()?;
+    Ok("3 rows".to_owned())
+}
+
+#[test]
+fn a_missing_state_names_what_was_asked_and_what_is_there() {
+    let mut registry = Registry::new().with_state(Arc::new(Mutex::new(Db))).with_state(2.5_f64);
+    registry.add(CountRowsTool).unwrap();
+    let error = registry.call("count_rows", "{}").unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "tool \"count_rows\" failed: no shared state of type `std::sync::poison::mutex::Mutex<integration::context::Db>`; \
+         the registry holds `alloc::sync::Arc<std::sync::poison::mutex::Mutex<integration::context::Db>>`, `f64`; \
+         ask for exactly the type registered, `alloc::sync::Arc<std::sync::poison::mutex::Mutex<integration::context::Db>>`"
+    );
+}
+
+#[test]
+fn a_bare_context_gets_the_registry_state() {
+    let mut registry = Registry::new().with_state(Mutex::new(Db));
+    registry.add(CountRowsTool).unwrap();
+    // The trap of the past: a fresh context silently dropped the registry's state.
+    let output = registry.call_with(&ToolContext::new(), "count_rows", "{}").unwrap();
+    assert_eq!(output.to_text(), "3 rows");
+    let output = block_on(registry.call_async(&ToolContext::new().with_call_id("c1"), "count_rows", "{}")).unwrap();
+    assert_eq!(output.to_text(), "3 rows");
+}
+
+/// Sleeps `ms` milliseconds without blocking its executor, unless cancelled first.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Nap {
+    ms: u64,
+}
+
+/// A future that completes after `duration`, woken from a helper thread.
+fn sleep(duration: Duration) -> impl Future<Output = ()> {
+    let token = CancellationToken::new();
+    let waker = token.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(duration);
+        waker.cancel();
+    });
+    async move { token.cancelled().await }
+}
+
+/// Naps, reporting progress, and stops early when cancelled.
+#[tool]
+pub async fn nap(ctx: &ToolContext, args: Nap) -> String {
+    ctx.report_progress(0.0, Some(1.0), Some("falling asleep"));
+    let slept = sleep(Duration::from_millis(args.ms));
+    let cancelled = ctx.cancelled();
+    let mut slept = std::pin::pin!(slept);
+    let mut cancelled = std::pin::pin!(cancelled);
+    let woke_by_cancel = std::future::poll_fn(|cx| {
+        if cancelled.as_mut().poll(cx).is_ready() {
+            return std::task::Poll::Ready(true);
+        }
+        slept.as_mut().poll(cx).map(|()| false)
+    })
+    .await;
+    if woke_by_cancel { "interrupted".to_owned() } else { format!("slept {} ms", args.ms) }
+}
+
+#[test]
+fn run_calls_runs_async_calls_together_each_with_its_id() {
+    let mut registry = Registry::new();
+    registry.add(NapTool).unwrap();
+    let calls: Vec<ToolCall> = (0..4)
+        .map(|i| ToolCall {
+            id: format!("call_{i}"),
+            name: "nap".to_owned(),
+            arguments: CallArguments::Text(r#"{"ms": 300}"#.to_owned()),
+        })
+        .collect();
+    let started = Instant::now();
+    let results = block_on(provider::run_calls(&registry, &calls));
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_millis(900), "4 calls of 300 ms took {elapsed:?}");
+    let ids: Vec<&str> = results.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["call_0", "call_1", "call_2", "call_3"]);
+    assert!(results.iter().all(|r| r.text() == "slept 300 ms"));
+}
+
+#[test]
+fn an_async_tool_awaits_its_cancellation() {
+    let mut registry = Registry::new();
+    registry.add(NapTool).unwrap();
+    let token = CancellationToken::new();
+    let progress = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&progress);
+    let context = registry
+        .context()
+        .with_call_id("long")
+        .with_cancellation(token.clone())
+        .with_progress(move |p: Progress| seen.lock().unwrap().push(p));
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        token.cancel();
+    });
+    let started = Instant::now();
+    let output = block_on(registry.call_async(&context, "nap", r#"{"ms": 60000}"#)).unwrap();
+    canceller.join().unwrap();
+    assert_eq!(output.to_text(), "interrupted");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let progress = progress.lock().unwrap();
+    assert_eq!(progress.len(), 1);
+    assert_eq!(progress[0].call_id.as_deref(), Some("long"));
+    assert_eq!(progress[0].message.as_deref(), Some("falling asleep"));
+}
+
+#[test]
+fn a_dropped_wait_leaves_no_waker_and_cancel_is_idempotent() {
+    let token = CancellationToken::new();
+    {
+        let mut waiting = std::pin::pin!(token.cancelled());
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(waiting.as_mut().poll(&mut cx).is_pending());
+    }
+    token.cancel();
+    token.cancel();
+    assert!(token.is_cancelled());
+    block_on(token.cancelled());
+}
+
+/// The answer a contact form asks for.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Contact {
+    /// Your name
+    #[param(min_length = 1)]
+    name: String,
+    #[param(format = "email")]
+    email: String,
+    #[param(minimum = 18, maximum = 120)]
+    age: Option<u8>,
+    #[param(default = true)]
+    #[serde(default)]
+    subscribe: bool,
+    color: Option<Color>,
+}
+
+/// A color.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    Red,
+    Green,
+}
+
+#[test]
+fn the_elicitation_schema_is_a_flat_object_of_primitives() {
+    assert_eq!(
+        elicitation_schema(&<Contact as tool_core::ToolParam>::SCHEMA),
+        json!({
+            "type": "object",
+            "description": "The answer a contact form asks for.",
+            "properties": {
+                "name": {"type": "string", "description": "Your name", "minLength": 1},
+                "email": {"type": "string", "format": "email"},
+                "age": {"type": "integer", "minimum": 18, "maximum": 120},
+                "subscribe": {"type": "boolean", "default": true},
+                "color": {"type": "string", "enum": ["red", "green"]}
+            },
+            "required": ["name", "email"]
+        })
+    );
+}
+
+/// A host that answers sampling and elicitation from a script, and records logs.
+#[derive(Default)]
+struct ScriptedHost {
+    answer: Mutex<Option<ElicitationAnswer>>,
+    asked: Mutex<Vec<ElicitationRequest>>,
+    logs: Mutex<Vec<LogMessage>>,
+}
+
+impl Host for ScriptedHost {
+    fn log_enabled(&self, level: LogLevel) -> bool {
+        level >= LogLevel::Info
+    }
+
+    fn log(&self, message: LogMessage) {
+        self.logs.lock().unwrap().push(message);
+    }
+
+    fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
+        let prompt = request.messages[0].content.as_text().unwrap_or_default().to_owned();
+        Box::pin(async move {
+            Ok(SamplingResponse {
+                role: Role::Assistant,
+                content: Content::text(format!("echo: {prompt}")),
+                model: "scripted".to_owned(),
+                stop_reason: Some("endTurn".to_owned()),
+            })
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> HostFuture<'_, ElicitationAnswer> {
+        self.asked.lock().unwrap().push(request);
+        let answer = self.answer.lock().unwrap().take();
+        Box::pin(async move { answer.ok_or(HostError::Failed { message: "no scripted answer".to_owned() }) })
+    }
+}
+
+#[test]
+fn elicitation_answers_are_validated_like_arguments() {
+    let host = Arc::new(ScriptedHost::default());
+    let context = ToolContext::new().with_host(Arc::clone(&host) as Arc<dyn Host>);
+
+    *host.answer.lock().unwrap() =
+        Some(ElicitationAnswer::Accept(json!({"name": "Ada", "email": "ada@example.com", "color": "green"})));
+    let accepted = block_on(context.elicit::<Contact>("Who are you?")).unwrap();
+    assert_eq!(
+        accepted,
+        Elicitation::Accepted(Contact {
+            name: "Ada".to_owned(),
+            email: "ada@example.com".to_owned(),
+            age: None,
+            subscribe: false,
+            color: Some(Color::Green),
+        })
+    );
+    assert_eq!(host.asked.lock().unwrap()[0].message, "Who are you?");
+
+    *host.answer.lock().unwrap() = Some(ElicitationAnswer::Accept(json!({"name": "", "email": "nope", "age": 7})));
+    let Err(HostError::InvalidAnswer(error)) = block_on(context.elicit::<Contact>("Again?")) else {
+        panic!("an invalid answer must be refused");
+    };
+    let text = error.to_string();
+    for expected in ["/name: must be at least 1 character long", "/email: must be a valid email", "/age: must be >= 18"]
+    {
+        assert!(text.contains(expected), "{text}");
+    }
+
+    *host.answer.lock().unwrap() = Some(ElicitationAnswer::Decline);
+    assert_eq!(block_on(context.elicit::<Contact>("Please?")).unwrap(), Elicitation::Declined);
+}
+
+#[test]
+fn sampling_and_logs_go_through_the_host() {
+    let host = Arc::new(ScriptedHost::default());
+    let context = ToolContext::new().with_call_id("c9").with_host(Arc::clone(&host) as Arc<dyn Host>);
+    let response = block_on(context.sample(SamplingRequest::new("hi", 100))).unwrap();
+    assert_eq!(response.content, Content::text("echo: hi"));
+    context.log(LogLevel::Debug, "dropped: below the host's level");
+    context.log(LogLevel::Warning, json!({"disk": "low"}));
+    let logs = host.logs.lock().unwrap();
+    assert_eq!(logs.len(), 1);
+    assert_eq!(logs[0].data, json!({"disk": "low"}));
+    assert_eq!(logs[0].call_id.as_deref(), Some("c9"));
+}
+
+#[test]
+fn without_a_host_requests_fail_at_once() {
+    let context = ToolContext::new();
+    assert_eq!(
+        block_on(context.sample(SamplingRequest::new("hi", 10))).unwrap_err(),
+        HostError::Unsupported { capability: "sampling" }
+    );
+    let error = block_on(context.elicit::<Contact>("?")).unwrap_err();
+    assert_eq!(error.to_string(), "the caller does not support elicitation");
+    assert!(!context.log_enabled(LogLevel::Emergency));
+}
+
+#[test]
+fn a_request_in_flight_ends_when_the_call_is_cancelled() {
+    struct Silent;
+    impl Host for Silent {
+        fn sample(&self, _: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
+            Box::pin(std::future::pending())
+        }
+    }
+    let token = CancellationToken::new();
+    let context = ToolContext::new().with_host(Arc::new(Silent)).with_cancellation(token.clone());
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(20));
+        token.cancel();
+    });
+    assert_eq!(block_on(context.sample(SamplingRequest::new("hi", 10))).unwrap_err(), HostError::Cancelled);
+    canceller.join().unwrap();
+}

@@ -1,0 +1,21 @@
+use tool_core::{ToolArgs, ToolContext, tool};
+
+#[derive(serde::Deserialize, ToolArgs)]
+struct Address {
+    city: String,
+}
+
+#[derive(serde::Deserialize, ToolArgs)]
+struct Signup {
+    name: String,
+    address: Address,
+}
+
+/// Asks the user for a nested object, which MCP elicitation cannot carry.
+#[tool]
+async fn signup(ctx: &ToolContext) -> Result<String, String> {
+    let _ = ctx.elicit::<Signup>("Your details?").await?;
+    Ok("done".to_owned())
+}
+
+fn main() {}

@@ -1,0 +1,153 @@
+//! The MCP elicitation form of a type's schema: a flat object whose properties are strings,
+//! numbers, integers, booleans, string enums or arrays of string enums (multi-select), with
+//! only the keywords MCP's `PrimitiveSchemaDefinition` has. [`elicitation_problem`] runs at
+//! compile time (a `const` in [`ToolContext::elicit`](crate::ToolContext::elicit)), so a `T`
+//! MCP cannot ask for does not build; [`elicitation_schema`] renders the accepted ones.
+
+use serde_json::{Map, Value, json};
+
+use crate::dialect::quoted_in;
+use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
+
+/// The `format`s MCP's string schema allows.
+const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
+
+/// Why `schema` cannot be an elicitation's requested schema, or `None` when it can.
+#[must_use]
+pub const fn elicitation_problem(schema: &Schema) -> Option<&'static str> {
+    let Schema::Object(object) = schema else {
+        return Some("`elicit::<T>` needs a struct with named fields: MCP asks the user for a flat object");
+    };
+    if !object.flatten.is_empty() {
+        return Some("`elicit::<T>` cannot take a struct with `#[serde(flatten)]` fields: MCP asks for a flat object");
+    }
+    let mut i = 0;
+    while i < object.properties.len() {
+        let property = &object.properties[i];
+        if let Some(problem) = property_problem(property.schema) {
+            return Some(problem);
+        }
+        let mut k = 0;
+        while k < property.keywords.len() {
+            if let Some(problem) = keyword_problem(&property.keywords[k]) {
+                return Some(problem);
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn property_problem(schema: &Schema) -> Option<&'static str> {
+    match schema {
+        Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::String
+        | Schema::Char
+        | Schema::StringEnum(_)
+        | Schema::Array { items: Schema::StringEnum(_), .. } => None,
+        Schema::Nullable(inner) => property_problem(inner),
+        Schema::Array { .. } => Some(
+            "an elicitation field can be an array only of a unit enum (a multi-select): MCP allows strings, numbers, booleans and enums",
+        ),
+        Schema::Object(_) | Schema::Map { .. } | Schema::AnyOf(_) | Schema::Any => Some(
+            "an elicitation field must be a string, number, integer, boolean or unit enum: MCP asks the user for a flat object of primitives",
+        ),
+    }
+}
+
+const fn keyword_problem(keyword: &Keyword) -> Option<&'static str> {
+    use KeywordKind as K;
+    match keyword.kind {
+        K::Description
+        | K::Minimum
+        | K::Maximum
+        | K::MinLength
+        | K::MaxLength
+        | K::Default
+        | K::Enum
+        | K::MinItems
+        | K::MaxItems
+        | K::Examples => None,
+        K::Format => match keyword.value {
+            KeywordValue::Json(json) if quoted_in(json, FORMATS) => None,
+            _ => {
+                Some("an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows)")
+            }
+        },
+        K::Pattern | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Some(
+            "MCP's elicitation schema has no `pattern`, `exclusive_minimum`, `exclusive_maximum`, `multiple_of` or `unique_items`: the user could not see the rule",
+        ),
+    }
+}
+
+/// The requested schema for `schema`, which [`elicitation_problem`] accepted: properties in
+/// declaration order (with `serde_json`'s `preserve_order`), `required` for the fields that
+/// must be given, and no `additionalProperties` (MCP's form has none).
+#[must_use]
+pub fn elicitation_schema(schema: &Schema) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    if let Schema::Object(object) = schema {
+        for property in object.properties {
+            properties.insert(property.name.to_owned(), property_schema(property.schema, property.keywords));
+            if property.required {
+                required.push(Value::String(property.name.to_owned()));
+            }
+        }
+    }
+    let mut form = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        form["required"] = Value::Array(required);
+    }
+    if let Schema::Object(object) = schema
+        && let Some(description) = object.description
+    {
+        form["description"] = json!(description);
+    }
+    form
+}
+
+/// The largest integer a double holds exactly: a type's bounds beyond it say nothing useful.
+const SAFE_INTEGER: i128 = 1 << 53;
+
+fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
+    let mut out = match schema {
+        Schema::Nullable(inner) => return property_schema(inner, keywords),
+        Schema::Boolean => json!({"type": "boolean"}),
+        Schema::Number => json!({"type": "number"}),
+        Schema::Integer { minimum, maximum } => {
+            let mut out = json!({"type": "integer"});
+            if (-SAFE_INTEGER..=SAFE_INTEGER).contains(minimum) && (-SAFE_INTEGER..=SAFE_INTEGER).contains(maximum) {
+                out["minimum"] = json!(i64::try_from(*minimum).unwrap_or_default());
+                out["maximum"] = json!(i64::try_from(*maximum).unwrap_or_default());
+            }
+            out
+        }
+        Schema::String => json!({"type": "string"}),
+        Schema::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
+        Schema::StringEnum(values) => string_enum(values.values),
+        Schema::Array { items: Schema::StringEnum(values), .. } => {
+            json!({"type": "array", "items": string_enum(values.values)})
+        }
+        // Refused at compile time by `elicitation_problem`.
+        _ => json!({}),
+    };
+    for keyword in keywords {
+        if keyword.kind == KeywordKind::Examples {
+            continue;
+        }
+        let value = match keyword.value {
+            KeywordValue::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+            KeywordValue::Text(text) => Value::String(text.to_owned()),
+        };
+        out[keyword.kind.json_name()] = value;
+    }
+    out
+}
+
+fn string_enum(values: &[&str]) -> Value {
+    json!({"type": "string", "enum": values})
+}

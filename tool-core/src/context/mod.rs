@@ -1,0 +1,248 @@
+//! [`ToolContext`]: what a tool may know about the call it serves and ask of whoever made
+//! it, passed as an optional first parameter `ctx: &ToolContext`: the call id, the
+//! registry's shared [`State`], progress, log messages, cancellation it can await, and
+//! through the call's [`Host`], sampling and elicitation.
+
+mod cancel;
+mod elicit;
+mod host;
+mod state;
+
+use core::any::Any;
+use core::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use cancel::{CancellationToken, Cancelled};
+pub use elicit::{elicitation_problem, elicitation_schema};
+pub use host::{
+    Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role,
+    SamplingMessage, SamplingRequest, SamplingResponse,
+};
+pub use state::{State, StateError};
+
+use crate::args::ToolArgs;
+use crate::tool::DecodeOptions;
+
+/// A progress report from a running tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// The id of the call reporting.
+    pub call_id: Option<String>,
+    /// Work done so far.
+    pub progress: f64,
+    /// Total work, when known.
+    pub total: Option<f64>,
+    /// A human-readable note.
+    pub message: Option<String>,
+}
+
+type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// The facts of one call, given to tools that take `ctx: &ToolContext` first.
+///
+/// A registry builds one per call ([`Registry::context`](crate::Registry::context)) with
+/// its state; a context made with [`ToolContext::new`] and handed to a registry gets that
+/// registry's state, so the obvious path never loses it.
+#[derive(Clone, Default)]
+pub struct ToolContext {
+    call_id: Option<String>,
+    // `None` until a registry or the caller sets it: a registry fills it in for a context
+    // that has none.
+    state: Option<Arc<State>>,
+    progress: Option<ProgressSink>,
+    // Created on first use: most calls are never cancelled, and dispatch should not
+    // allocate a flag for each of them.
+    cancellation: Option<CancellationToken>,
+    host: Option<Arc<dyn Host>>,
+}
+
+impl ToolContext {
+    /// A context with no call id, no state (a registry adds its own), no host.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the provider's id for this call.
+    #[must_use]
+    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
+
+    /// Shares `state` with the tool (registries do this with their own state).
+    #[must_use]
+    pub fn with_state(mut self, state: Arc<State>) -> Self {
+        self.state = Some(state);
+        self
+    }
+
+    /// Sends the tool's progress reports to `sink` (instead of to the host).
+    #[must_use]
+    pub fn with_progress(mut self, sink: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(sink));
+        self
+    }
+
+    /// Uses `token` as this call's cancellation flag.
+    #[must_use]
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = Some(token);
+        self
+    }
+
+    /// Routes progress, log messages, sampling and elicitation to `host`.
+    #[must_use]
+    pub fn with_host(mut self, host: Arc<dyn Host>) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// Whether a registry or the caller has set the shared state.
+    pub(crate) fn has_state(&self) -> bool {
+        self.state.is_some()
+    }
+
+    /// The provider's id for this call, when it sent one.
+    #[must_use]
+    pub fn call_id(&self) -> Option<&str> {
+        self.call_id.as_deref()
+    }
+
+    /// The shared value of type `T`.
+    ///
+    /// # Errors
+    /// A [`StateError`] naming `T` and the types the registry does hold.
+    pub fn state<T: Any + Send + Sync>(&self) -> Result<&T, StateError> {
+        match &self.state {
+            Some(state) => state.get::<T>(),
+            None => Err(StateError { wanted: core::any::type_name::<T>(), available: Vec::new() }),
+        }
+    }
+
+    /// Reports progress to whoever listens; does nothing when nobody does.
+    pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if self.progress.is_none() && self.host.is_none() {
+            return;
+        }
+        let report = Progress { call_id: self.call_id.clone(), progress, total, message: message.map(str::to_owned) };
+        match (&self.progress, &self.host) {
+            (Some(sink), _) => sink(report),
+            (None, Some(host)) => host.progress(&report),
+            (None, None) => {}
+        }
+    }
+
+    /// Whether a log message at `level` would reach anyone.
+    #[must_use]
+    pub fn log_enabled(&self, level: LogLevel) -> bool {
+        self.host.as_ref().is_some_and(|host| host.log_enabled(level))
+    }
+
+    /// Sends a log message (MCP `notifications/message`) at `level`, when the caller
+    /// listens at that level; `data` is text or any JSON.
+    pub fn log(&self, level: LogLevel, data: impl Into<Value>) {
+        self.log_to(None, level, data);
+    }
+
+    /// [`ToolContext::log`] under a logger's name.
+    pub fn log_to(&self, logger: Option<&str>, level: LogLevel, data: impl Into<Value>) {
+        if let Some(host) = &self.host
+            && host.log_enabled(level)
+        {
+            host.log(LogMessage {
+                call_id: self.call_id.clone(),
+                level,
+                logger: logger.map(str::to_owned),
+                data: data.into(),
+            });
+        }
+    }
+
+    /// This call's cancellation flag, when the caller gave one.
+    #[must_use]
+    pub fn cancellation(&self) -> Option<&CancellationToken> {
+        self.cancellation.as_ref()
+    }
+
+    /// Whether the caller asked this call to stop.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation.as_ref().is_some_and(CancellationToken::is_cancelled)
+    }
+
+    /// Completes when the caller asks this call to stop; never, for a call that cannot be
+    /// cancelled. Race it against the work (`select!`) in an async tool.
+    pub async fn cancelled(&self) {
+        match &self.cancellation {
+            Some(token) => token.cancelled().await,
+            None => core::future::pending().await,
+        }
+    }
+
+    /// Asks the caller's LLM for a completion (MCP sampling).
+    ///
+    /// # Errors
+    /// [`HostError::Unsupported`] when the caller cannot sample, [`HostError::Cancelled`]
+    /// when the call is cancelled while waiting, [`HostError::Failed`] when it answers
+    /// with an error.
+    pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, HostError> {
+        let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "sampling" })?;
+        self.unless_cancelled(host.sample(request)).await
+    }
+
+    /// Asks the user for a `T` (MCP elicitation): the requested schema is `T`'s, and the
+    /// answer is validated exactly as tool arguments are. `T` must be a flat object of
+    /// strings, numbers, booleans and string enums (MCP allows nothing else); any other
+    /// `T` fails to compile.
+    ///
+    /// # Errors
+    /// As [`ToolContext::sample`], and [`HostError::InvalidAnswer`] with every violation
+    /// when the answer breaks `T`'s schema.
+    pub async fn elicit<T: ToolArgs>(&self, message: impl Into<String>) -> Result<Elicitation<T>, HostError> {
+        const {
+            if let Some(problem) = elicitation_problem(&T::SCHEMA) {
+                panic!("{}", problem);
+            }
+        }
+        let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "elicitation" })?;
+        let request = ElicitationRequest { message: message.into(), requested_schema: elicitation_schema(&T::SCHEMA) };
+        match self.unless_cancelled(host.elicit(request)).await? {
+            ElicitationAnswer::Accept(content) => crate::decode::<T>(content, &DecodeOptions::default())
+                .map(Elicitation::Accepted)
+                .map_err(HostError::InvalidAnswer),
+            ElicitationAnswer::Decline => Ok(Elicitation::Declined),
+            ElicitationAnswer::Cancel => Ok(Elicitation::Cancelled),
+        }
+    }
+
+    /// Waits for `request`, or gives [`HostError::Cancelled`] as soon as the call is.
+    async fn unless_cancelled<T>(&self, request: HostFuture<'_, T>) -> Result<T, HostError> {
+        let Some(token) = &self.cancellation else {
+            return request.await;
+        };
+        let mut request = request;
+        let mut cancelled = core::pin::pin!(token.cancelled());
+        core::future::poll_fn(|cx| {
+            if cancelled.as_mut().poll(cx).is_ready() {
+                return core::task::Poll::Ready(Err(HostError::Cancelled));
+            }
+            request.as_mut().poll(cx)
+        })
+        .await
+    }
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("call_id", &self.call_id)
+            .field("state", &self.state)
+            .field("progress", &self.progress.is_some())
+            .field("cancellation", &self.cancellation)
+            .field("host", &self.host.is_some())
+            .finish()
+    }
+}

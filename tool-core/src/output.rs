@@ -1,0 +1,192 @@
+//! [`ToolOutput`]: what a tool returns, as [`Content`] blocks plus an optional structured
+//! value; and [`IntoToolOutput`], the return types a `#[tool]` fn may have.
+
+use core::fmt;
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::content::Content;
+use crate::schema::Schema;
+
+/// What a tool returns to the model: one or more [`Content`] blocks, and for tools returning
+/// [`Json`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
+/// `structuredContent`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    blocks: Blocks,
+    structured: Option<Value>,
+}
+
+// Most results are one text block: holding it inline keeps a call to the one allocation
+// the text itself needs, as hand-written code would have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Blocks {
+    One(Content),
+    Many(Vec<Content>),
+}
+
+impl ToolOutput {
+    /// One text block.
+    #[must_use]
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput { blocks: Blocks::One(Content::Text(text.into())), structured: None }
+    }
+
+    /// These blocks, in order (none is a valid, empty result).
+    #[must_use]
+    pub fn new(content: impl IntoIterator<Item = Content>) -> Self {
+        let mut content: Vec<Content> = content.into_iter().collect();
+        let blocks = if content.len() == 1 { Blocks::One(content.remove(0)) } else { Blocks::Many(content) };
+        ToolOutput { blocks, structured: None }
+    }
+
+    /// Adds the result as JSON (MCP `structuredContent`).
+    #[must_use]
+    pub fn with_structured(mut self, value: Value) -> Self {
+        self.structured = Some(value);
+        self
+    }
+
+    /// The blocks, in order.
+    #[must_use]
+    pub fn content(&self) -> &[Content] {
+        match &self.blocks {
+            Blocks::One(block) => core::slice::from_ref(block),
+            Blocks::Many(blocks) => blocks,
+        }
+    }
+
+    /// The result as JSON, when the tool returned one.
+    #[must_use]
+    pub fn structured(&self) -> Option<&Value> {
+        self.structured.as_ref()
+    }
+
+    /// The result for a reader of text only: the blocks joined by blank lines, binary
+    /// ones described ([`Content::describe`]). A single text block is borrowed.
+    #[must_use]
+    pub fn to_text(&self) -> Cow<'_, str> {
+        match self.content() {
+            [] => Cow::Borrowed(""),
+            [Content::Text(text)] => Cow::Borrowed(text),
+            blocks => {
+                let mut text = String::new();
+                for (i, block) in blocks.iter().enumerate() {
+                    if i > 0 {
+                        text.push_str("\n\n");
+                    }
+                    text.push_str(&block.describe());
+                }
+                Cow::Owned(text)
+            }
+        }
+    }
+
+    /// Whether every block is text (nothing is lost in a text-only dialect).
+    #[must_use]
+    pub fn is_text_only(&self) -> bool {
+        self.content().iter().all(|block| matches!(block, Content::Text(_)))
+    }
+}
+
+impl From<Content> for ToolOutput {
+    fn from(block: Content) -> Self {
+        ToolOutput { blocks: Blocks::One(block), structured: None }
+    }
+}
+
+/// A structured result: serialized to JSON for the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// A structured result whose schema is known: serialized to JSON for the model, and
+/// advertised as the tool's output schema (MCP `outputSchema`). `T` derives `ToolArgs`
+/// (an object with named fields, as MCP requires) and `Serialize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Structured<T>(pub T);
+
+/// What a `#[tool]` fn may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[tool]` fn",
+    label = "unsupported return type",
+    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: ToolArgs + Serialize`, `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
+)]
+pub trait IntoToolOutput {
+    /// The schema of the structured output, when the type states one.
+    const OUTPUT_SCHEMA: Option<&'static Schema> = None;
+
+    /// The output, or the text of the tool's own error.
+    ///
+    /// # Errors
+    /// The tool's `Err`, rendered with `Display`.
+    fn into_tool_output(self) -> Result<ToolOutput, String>;
+}
+
+impl IntoToolOutput for ToolOutput {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(self)
+    }
+}
+
+impl IntoToolOutput for String {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+impl IntoToolOutput for &'static str {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::text(self))
+    }
+}
+
+/// A tool run for its effect: an empty result.
+impl IntoToolOutput for () {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::new([]))
+    }
+}
+
+impl IntoToolOutput for Content {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::from(self))
+    }
+}
+
+impl IntoToolOutput for Vec<Content> {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::new(self))
+    }
+}
+
+/// The value as JSON text, and as the structured result.
+impl IntoToolOutput for Value {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Ok(ToolOutput::text(self.to_string()).with_structured(self))
+    }
+}
+
+impl<T: serde::Serialize> IntoToolOutput for Json<T> {
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        serde_json::to_value(&self.0)
+            .map_err(|e| format!("the result could not be serialized: {e}"))?
+            .into_tool_output()
+    }
+}
+
+impl<T: serde::Serialize + crate::ToolArgs> IntoToolOutput for Structured<T> {
+    const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
+
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        Json(self.0).into_tool_output()
+    }
+}
+
+impl<T: IntoToolOutput, E: fmt::Display> IntoToolOutput for Result<T, E> {
+    const OUTPUT_SCHEMA: Option<&'static Schema> = T::OUTPUT_SCHEMA;
+
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        self.map_err(|e| e.to_string())?.into_tool_output()
+    }
+}
