@@ -32,6 +32,26 @@ pub const fn assert_array<T: ?Sized + ArrayParam>() {}
 /// Spanned at a field type: it must have a schema.
 pub const fn assert_param<T: ?Sized + ToolParam>() {}
 
+/// Whether a string `default` is a value of the field's schema (one of a unit enum's).
+#[must_use]
+pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) -> bool {
+    use crate::schema::Schema;
+    match schema {
+        Schema::Nullable(inner) => string_default_fits(inner, value),
+        Schema::StringEnum(set) => {
+            let mut i = 0;
+            while i < set.values.len() {
+                if crate::dialect::str_eq(set.values[i], value) {
+                    return true;
+                }
+                i += 1;
+            }
+            false
+        }
+        _ => true,
+    }
+}
+
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolArgs>() {}
 

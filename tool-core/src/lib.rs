@@ -12,6 +12,8 @@ mod dispatch;
 mod error;
 mod format;
 mod json_text;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod output;
 mod param;
 pub mod provider;

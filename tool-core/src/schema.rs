@@ -60,6 +60,12 @@ pub struct StringEnum {
     pub description: Option<&'static str>,
     /// The accepted strings, in declaration order.
     pub values: &'static [&'static str],
+    /// Each value's doc comment (its human-readable title), in the same order, `None` for
+    /// a variant without one.
+    pub titles: &'static [Option<&'static str>],
+    /// `#[tool_args(enum_names)]`: titles go into MCP elicitation forms as the deprecated
+    /// `enumNames` list rather than `oneOf` `const`/`title` pairs.
+    pub enum_names: bool,
 }
 
 /// The branches of an enum with data, one per variant.

@@ -26,12 +26,16 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
     let description = Doc::from_attrs(&args.attrs);
     let items = match args.data {
         darling::ast::Data::Struct(fields) => {
+            if args.enum_names.is_present() {
+                return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
+                    .with_span(&args.enum_names.span()));
+            }
             // `check_shape` let only named fields through.
             let object = Object::from_fields(fields.fields, description, container.rename_all, container.default)?;
             expand_struct(&args.ident, &args.generics, &object)
         }
         darling::ast::Data::Enum(variants) => {
-            crate::enums::expand(&args.ident, &args.generics, &container, description, variants)?
+            crate::enums::expand(&args.ident, &args.generics, &container, description, variants, args.enum_names)?
         }
     };
     Ok(wrap_in_const(&krate, items))

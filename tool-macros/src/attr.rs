@@ -52,6 +52,9 @@ pub struct ArgsInput {
     /// `#[tool_args(crate = ::path)]`: where `tool_core` is.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `#[tool_args(enum_names)]` on a unit-only enum: its variant titles go into MCP
+    /// elicitation forms as the deprecated `enumNames`, for clients before SEP-1330.
+    pub enum_names: darling::util::Flag,
 }
 
 /// One variant of an enum deriving `ToolArgs`.

@@ -29,6 +29,7 @@ enum Shape {
 }
 
 struct Variant {
+    ident: Ident,
     name: String,
     aliases: Vec<String>,
     description: Option<Doc>,
@@ -48,6 +49,7 @@ pub fn expand(
     container: &SerdeContainer,
     description: Option<Doc>,
     inputs: Vec<syn::Variant>,
+    enum_names: darling::util::Flag,
 ) -> Result<TokenStream> {
     let tagging = match (&container.tag, &container.content, container.untagged) {
         (None, None, false) => Tagging::External,
@@ -77,8 +79,12 @@ pub fn expand(
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let all_unit = variants.iter().all(|v| matches!(v.shape, Shape::Unit));
     let fast = all_unit && matches!(tagging, Tagging::External);
-    let (schema, validate, coerce) = if all_unit && matches!(tagging, Tagging::External) {
-        unit_enum(description.as_ref(), &variants)
+    if enum_names.is_present() && !fast {
+        return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
+            .with_span(&enum_names.span()));
+    }
+    let (schema, validate, coerce) = if fast {
+        unit_enum(description.as_ref(), &variants, enum_names.is_present())
     } else {
         data_enum(description.as_ref(), &variants, &tagging)
     };
@@ -89,7 +95,29 @@ pub fn expand(
         }
         _ => TokenStream::new(),
     });
+    // A unit enum is a string on the wire, so string keywords (and a string `default`)
+    // apply to it.
+    let string_param = fast.then(|| {
+        let arms = variants.iter().map(|v| {
+            let variant = &v.ident;
+            let name = &v.name;
+            quote!(Self::#variant => #name,)
+        });
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics _tool_core::StringParam for #ident #ty_generics #where_clause {
+                #[allow(unreachable_patterns)] // a `#[serde(skip)]` variant has no string
+                fn with_str<__R>(&self, f: impl ::core::ops::FnOnce(&str) -> __R) -> ::core::option::Option<__R> {
+                    ::core::option::Option::Some(f(match self {
+                        #(#arms)*
+                        _ => return ::core::option::Option::None,
+                    }))
+                }
+            }
+        }
+    });
     Ok(quote! {
+        #string_param
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
             const SCHEMA: _tool_core::schema::Schema = #schema;
@@ -153,7 +181,7 @@ fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -
         )
         .with_span(&input.ident));
     }
-    Ok(Some(Variant { name, aliases: serde.aliases, description, shape }))
+    Ok(Some(Variant { ident: input.ident, name, aliases: serde.aliases, description, shape }))
 }
 
 fn description_tokens(doc: Option<&Doc>) -> TokenStream {
@@ -161,15 +189,22 @@ fn description_tokens(doc: Option<&Doc>) -> TokenStream {
 }
 
 /// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`.
-fn unit_enum(description: Option<&Doc>, variants: &[Variant]) -> (TokenStream, TokenStream, TokenStream) {
+fn unit_enum(
+    description: Option<&Doc>,
+    variants: &[Variant],
+    enum_names: bool,
+) -> (TokenStream, TokenStream, TokenStream) {
     let description = description_tokens(description);
     let listed = variants.iter().map(|v| v.name.as_str());
     let accepted = variants.iter().flat_map(Variant::accepted_names);
     let listed_again = listed.clone();
+    let titles = variants.iter().map(|v| description_tokens(v.description.as_ref()));
     let schema = quote! {
         _tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
             description: #description,
             values: &[#(#listed),*],
+            titles: &[#(#titles),*],
+            enum_names: #enum_names,
         })
     };
     let validate = quote! {
@@ -182,6 +217,8 @@ fn string_enum_of(name: &str) -> TokenStream {
     quote!(_tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
         description: ::core::option::Option::None,
         values: &[#name],
+        titles: &[],
+        enum_names: false,
     }))
 }
 

@@ -326,6 +326,16 @@ impl Param {
                 JsonValue::Array(_) => assert("array", default.span),
             }
             let ty = self.ty_at(default.span);
+            if let JsonValue::String(text) = &default.value {
+                out.push(quote_spanned! {default.span=>
+                    const {
+                        ::core::assert!(
+                            _tool_core::__private::string_default_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #text),
+                            "`default` is not one of the enum's values"
+                        );
+                    }
+                });
+            }
             let has_default = self.has_default;
             out.push(quote_spanned! {default.span=>
                 const {

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::dialect::quoted_in;
-use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
+use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, StringEnum};
 
 /// The `format`s MCP's string schema allows.
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
@@ -128,13 +128,27 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         }
         Schema::String => json!({"type": "string"}),
         Schema::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
-        Schema::StringEnum(values) => string_enum(values.values),
-        Schema::Array { items: Schema::StringEnum(values), .. } => {
-            json!({"type": "array", "items": string_enum(values.values)})
-        }
+        Schema::StringEnum(set) => match titled(set) {
+            Some(_) if set.enum_names => {
+                let names: Vec<&str> =
+                    set.values.iter().enumerate().map(|(i, v)| set.titles.get(i).copied().flatten().unwrap_or(v)).collect();
+                json!({"type": "string", "enum": set.values, "enumNames": names})
+            }
+            Some(options) => json!({"type": "string", "oneOf": options}),
+            None => json!({"type": "string", "enum": set.values}),
+        },
+        Schema::Array { items: Schema::StringEnum(set), .. } => match titled(set) {
+            Some(options) => json!({"type": "array", "items": {"anyOf": options}}),
+            None => json!({"type": "array", "items": {"type": "string", "enum": set.values}}),
+        },
         // Refused at compile time by `elicitation_problem`.
         _ => json!({}),
     };
+    if let Schema::StringEnum(set) | Schema::Array { items: Schema::StringEnum(set), .. } = schema
+        && let Some(description) = set.description
+    {
+        out["description"] = json!(description);
+    }
     for keyword in keywords {
         if keyword.kind == KeywordKind::Examples {
             continue;
@@ -148,6 +162,17 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
     out
 }
 
-fn string_enum(values: &[&str]) -> Value {
-    json!({"type": "string", "enum": values})
+/// `[{"const": value, "title": title}]` (SEP-1330) when any variant has a doc comment; a
+/// variant without one is titled by its value.
+fn titled(set: &StringEnum) -> Option<Vec<Value>> {
+    set.titles.iter().any(Option::is_some).then(|| {
+        set.values
+            .iter()
+            .enumerate()
+            .map(|(i, value)| {
+                let title = set.titles.get(i).copied().flatten().unwrap_or(value);
+                json!({"const": value, "title": title})
+            })
+            .collect()
+    })
 }

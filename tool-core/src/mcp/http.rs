@@ -1,0 +1,179 @@
+//! Streamable HTTP: rmcp's transport mounted on axum, with the protections a server on a
+//! developer's machine needs. rmcp checks `Host` (loopback names only, by default) and
+//! `Origin` against allow-lists, which stops DNS rebinding; it caps request bodies; an
+//! optional bearer-token check runs before anything reaches rmcp; shutdown is graceful and
+//! ends every open event stream.
+
+use core::future::Future;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::{TcpListener, ToSocketAddrs};
+
+use super::{McpServer, ShutdownToken};
+
+/// Decides whether a bearer token may use the server.
+type TokenCheck = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// How the HTTP endpoint is exposed. The defaults suit a server on `127.0.0.1`: loopback
+/// `Host` names and `Origin`s only, the path `/mcp`, bodies bounded by the registry's
+/// argument limit, no authentication.
+#[derive(Clone)]
+pub struct HttpOptions {
+    path: String,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    max_body_bytes: Option<usize>,
+    bearer: Option<TokenCheck>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        let loopback = ["localhost", "127.0.0.1", "[::1]"];
+        HttpOptions {
+            path: "/mcp".to_owned(),
+            allowed_hosts: vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()],
+            allowed_origins: ["http", "https"]
+                .iter()
+                .flat_map(|scheme| loopback.iter().map(move |host| format!("{scheme}://{host}:*")))
+                .collect(),
+            max_body_bytes: None,
+            bearer: None,
+        }
+    }
+}
+
+impl core::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("path", &self.path)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("bearer", &self.bearer.is_some())
+            .finish()
+    }
+}
+
+impl HttpOptions {
+    /// The endpoint's path (`/mcp` by default).
+    #[must_use]
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// Also accepts these `Host` names (`"mcp.example.com"`, or with a port); needed behind
+    /// a proxy or on a public interface. Loopback names stay allowed.
+    #[must_use]
+    pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_hosts.extend(hosts.into_iter().map(Into::into));
+        self
+    }
+
+    /// Also accepts these `Origin`s (`"https://app.example.com"`); requests without an
+    /// `Origin` (non-browser clients) are always accepted.
+    #[must_use]
+    pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.allowed_origins.extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// The largest request body, in bytes (by default the registry's argument limit plus
+    /// 64 KiB for the JSON-RPC envelope); a larger one gets `413`.
+    #[must_use]
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = Some(bytes);
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` with a token `check` accepts; any other
+    /// request gets `401` before it reaches the MCP layer.
+    #[must_use]
+    pub fn bearer(mut self, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        self.bearer = Some(Arc::new(check));
+        self
+    }
+}
+
+/// An axum router serving `server` at the options' path, for mounting in an application.
+/// Cancelling `shutdown` ends every open event stream (do it when the server stops, or
+/// graceful shutdown waits for them).
+pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken) -> Router {
+    let max_body = options.max_body_bytes.unwrap_or(server.registry().options().max_argument_bytes + (64 << 10));
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(shutdown.child_token())
+        .with_allowed_hosts(options.allowed_hosts.clone())
+        .with_allowed_origins(options.allowed_origins.clone())
+        .with_max_request_body_bytes(max_body);
+    let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
+        move || Ok(server.new_session()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let router = Router::new().nest_service(&options.path, service);
+    match &options.bearer {
+        Some(check) => {
+            let check = Arc::clone(check);
+            router.layer(middleware::from_fn(move |request: Request, next: Next| {
+                let check = Arc::clone(&check);
+                async move { authorize(&check, request, next).await }
+            }))
+        }
+        None => router,
+    }
+}
+
+async fn authorize(check: &TokenCheck, request: Request, next: Next) -> Response {
+    let token = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    if token.is_some_and(|token| check(token)) {
+        next.run(request).await
+    } else {
+        (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a valid bearer token is required")
+            .into_response()
+    }
+}
+
+/// Serves `server` over streamable HTTP on `listener` until `shutdown` completes, then
+/// stops gracefully: no new connections, open streams ended, calls in flight answered.
+///
+/// # Errors
+/// An I/O error of the listener.
+pub async fn serve_http_on(
+    server: impl Into<McpServer>,
+    listener: TcpListener,
+    options: HttpOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let streams = ShutdownToken::new();
+    let app = router(server.into(), &options, &streams);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            streams.cancel();
+        })
+        .await
+}
+
+/// Serves `server` over streamable HTTP at `addr` (`"127.0.0.1:8080"`, endpoint `/mcp`)
+/// with the default [`HttpOptions`], until Ctrl-C.
+///
+/// # Errors
+/// An I/O error binding or accepting.
+pub async fn serve_http(server: impl Into<McpServer>, addr: impl ToSocketAddrs) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr).await?;
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    serve_http_on(server, listener, HttpOptions::default(), ctrl_c).await
+}

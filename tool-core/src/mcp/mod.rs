@@ -1,0 +1,44 @@
+//! Serving a [`Registry`](crate::Registry) over MCP with the official SDK, `rmcp` (feature
+//! `mcp`): [`serve_stdio`] for hosts that start the server as a child process (Claude
+//! Desktop, Claude Code, VS Code, Cursor), [`serve_http`] for streamable HTTP. rmcp does
+//! JSON-RPC, framing, sessions and transports; this module turns the registry into rmcp's
+//! [`ServerHandler`](rmcp::ServerHandler) ([`McpServer`]): the listing is the
+//! compile-time MCP dialect converted once, and every call is validated against its full
+//! schema before the tool runs.
+//!
+//! What each protocol revision gets:
+//! - 2025-06-18 and 2025-11-25 (the `initialize` handshake): every feature; sampling and
+//!   elicitation are requests to the client.
+//! - 2026-07-28 (stateless, per-request `_meta`): the same tool API; sampling and
+//!   elicitation become `InputRequiredResult` rounds, the tool running again with the
+//!   answers; logging goes out only at the level a request asks for in its `_meta`.
+//! - 2024-11-05 and 2025-03-26 are negotiated by rmcp too: tools, progress and logging
+//!   (elicitation did not exist yet; a tool asking for it gets an error).
+
+// rmcp 3.11 marks sampling and logging deprecated (SEP-2577, for 2026-07-28 onwards); the
+// revisions clients speak today (2025-06-18, 2025-11-25) have both, so this module uses them.
+#![allow(deprecated)]
+
+mod host;
+mod http;
+mod rounds;
+mod server;
+mod wire;
+
+pub use http::{HttpOptions, router, serve_http, serve_http_on};
+pub use rmcp;
+/// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
+pub use tokio_util::sync::CancellationToken as ShutdownToken;
+pub use server::McpServer;
+
+/// Serves `server` on stdin and stdout until the client closes stdin; calls in flight
+/// are answered first. Log to stderr: stdout carries the protocol.
+///
+/// # Errors
+/// When the client closes the connection before `initialize`, or the transport fails.
+pub async fn serve_stdio(server: impl Into<McpServer>) -> std::io::Result<()> {
+    use rmcp::ServiceExt as _;
+    let running = server.into().serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}

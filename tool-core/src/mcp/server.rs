@@ -1,0 +1,253 @@
+//! [`McpServer`]: a [`Registry`] as rmcp's `ServerHandler`. The tool list is the
+//! compile-time MCP dialect, converted to rmcp's model once per registry; each `tools/call`
+//! goes through the registry's dispatch (every constraint validated before the tool runs)
+//! with a context of its own: the request id, the registry's state, a host for progress,
+//! logs, sampling and elicitation, and cancellation from `notifications/cancelled`.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLevel};
+use super::rounds::Rounds;
+use super::wire;
+use crate::context::{CancellationToken, ToolContext};
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::registry::Registry;
+use crate::tool::{Arguments, Handler};
+
+/// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
+/// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
+/// [`serve_http`](super::serve_http), or hand it to rmcp yourself; to add resources or
+/// prompts, write your own `ServerHandler` that forwards the tool methods to this one.
+///
+/// Cheap to clone: every clone shares the registry and the converted tool list, and each
+/// has its own session state (the log level), as one HTTP session or stdio connection.
+#[derive(Clone)]
+pub struct McpServer {
+    shared: Arc<Shared>,
+    log_level: SessionLevel,
+}
+
+struct Shared {
+    registry: Registry,
+    tools: Arc<[Tool]>,
+    info: ServerConfig,
+}
+
+impl core::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("McpServer").field("tools", &self.shared.tools.len()).finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// Serves `registry`'s tools, as `tool-core` (name and version) until
+    /// [`McpServer::with_server_info`] says otherwise.
+    ///
+    /// # Panics
+    /// Never for a registry of `#[tool]`s: their MCP definitions are rendered at compile
+    /// time in the form rmcp reads.
+    #[must_use]
+    pub fn new(registry: Registry) -> Self {
+        let tools = wire::tools(&registry).expect("the compile-time MCP tool list is the shape rmcp reads");
+        let capabilities = ServerCapabilities::builder().enable_logging().enable_tools().build();
+        let info = ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
+        McpServer { shared: Arc::new(Shared { registry, tools, info }), log_level: new_session_level() }
+    }
+
+    /// Names the server to clients (`serverInfo`).
+    #[must_use]
+    pub fn with_server_info(self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        let info = self.shared.info.clone().with_server_info(Implementation::new(name, version));
+        self.with_info(info)
+    }
+
+    /// Tells clients how to use the server (`instructions`).
+    #[must_use]
+    pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
+        let info = self.shared.info.clone().with_instructions(instructions);
+        self.with_info(info)
+    }
+
+    fn with_info(self, info: ServerConfig) -> Self {
+        let shared = Shared { registry: self.shared.registry.clone(), tools: Arc::clone(&self.shared.tools), info };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// The registry served.
+    #[must_use]
+    pub fn registry(&self) -> &Registry {
+        &self.shared.registry
+    }
+
+    /// The tool list as rmcp's model, converted once.
+    #[must_use]
+    pub fn tools(&self) -> &[Tool] {
+        &self.shared.tools
+    }
+
+    /// A handler for a new session: the same tools, its own log level.
+    #[must_use]
+    pub fn new_session(&self) -> Self {
+        McpServer { shared: Arc::clone(&self.shared), log_level: new_session_level() }
+    }
+
+    async fn run(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResponse {
+        let registry = &self.shared.registry;
+        // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
+        // longer send requests of its own.
+        let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
+        let rounds = inline.then(|| {
+            Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref()))
+        });
+        let logging = if inline {
+            Logging::Request(context.meta.log_level().map(wire::log_level))
+        } else {
+            Logging::Session(Arc::clone(&self.log_level))
+        };
+        let capabilities = context.client_capabilities().map_or(
+            Capabilities { sampling: false, elicitation: false },
+            |c| Capabilities { sampling: c.sampling.is_some(), elicitation: c.elicitation.is_some() },
+        );
+        let outbox = Outbox::start(&context.peer);
+        let host = McpHost::new(
+            context.peer.clone(),
+            context.meta.get_progress_token(),
+            logging,
+            capabilities,
+            &outbox,
+            rounds.clone(),
+        );
+        let cancellation = CancellationToken::new();
+        let rmcp_cancellation = context.ct.clone();
+        let relay = cancellation.clone();
+        // rmcp cancels the request's token on `notifications/cancelled`, and also when the
+        // call completes, so this task always ends.
+        tokio::spawn(async move {
+            rmcp_cancellation.cancelled().await;
+            relay.cancel();
+        });
+        let call_context = registry
+            .context()
+            .with_call_id(context.id.to_string())
+            .with_cancellation(cancellation)
+            .with_host(Arc::new(host));
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let call = dispatch(registry, call_context, request.name.into_owned(), arguments);
+        let outcome = match &rounds {
+            Some(rounds) => {
+                tokio::select! {
+                    outcome = call => Some(outcome),
+                    () = rounds.blocked() => None,
+                }
+            }
+            None => Some(call.await),
+        };
+        outbox.flush().await;
+        match (outcome, rounds) {
+            (Some(Ok(output)), _) => wire::call_result(&output).into(),
+            (Some(Err(error)), _) => wire::error_result(error.to_string()).into(),
+            (None, Some(rounds)) => match rounds.input_required() {
+                Ok(input_required) => input_required.into(),
+                Err(error) => wire::error_result(format!("the input request could not be formed: {error}")).into(),
+            },
+            (None, None) => unreachable_result(),
+        }
+    }
+}
+
+fn new_session_level() -> SessionLevel {
+    Arc::new(AtomicU8::new(LEVEL_UNSET))
+}
+
+/// A call cannot stop for input without rounds; kept as a result rather than a panic.
+fn unreachable_result() -> CallToolResponse {
+    wire::error_result("the call stopped without a result".to_owned()).into()
+}
+
+/// Runs one call: a plain tool on tokio's blocking pool (it may block), an async one on
+/// this task.
+async fn dispatch(
+    registry: &Registry,
+    context: ToolContext,
+    name: String,
+    arguments: Value,
+) -> Result<ToolOutput, ToolError> {
+    let Some(entry) = registry.get(&name) else {
+        return Err(ToolError::UnknownTool { name, available: Vec::new() });
+    };
+    match entry.def().handler {
+        Handler::Sync(_) => {
+            let registry = registry.clone();
+            let tool = entry.def().name;
+            tokio::task::spawn_blocking(move || registry.call_with(&context, &name, Arguments::Value(arguments)))
+                .await
+                .unwrap_or_else(|join| {
+                    Err(ToolError::Panicked { tool, message: format!("the blocking task ended: {join}") })
+                })
+        }
+        Handler::Async(_) => registry.call_async(&context, &name, arguments).await,
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        self.shared.info.clone()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.shared.tools.to_vec()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let index = self.shared.tools.binary_search_by(|tool| tool.name.as_ref().cmp(name)).ok()?;
+        self.shared.tools.get(index).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // An unknown tool is a protocol error (-32602); everything after the lookup is a
+        // result the model reads (`isError`), so it can correct its call.
+        if self.shared.registry.get(&request.name).is_none() {
+            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
+        }
+        Ok(self.run(request, context).await)
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+impl From<Registry> for McpServer {
+    fn from(registry: Registry) -> Self {
+        McpServer::new(registry)
+    }
+}

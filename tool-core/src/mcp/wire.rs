@@ -1,0 +1,143 @@
+//! Between this crate's types and rmcp's model. Each conversion goes through the MCP wire
+//! form that `provider::mcp` already renders, so there is one rendering of every block and
+//! tool, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolResult, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction, LoggingLevel, Tool,
+};
+use serde_json::{Value, json};
+
+use crate::content::Content;
+use crate::context::{
+    ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
+};
+use crate::output::ToolOutput;
+use crate::provider::mcp::{content_block, tools_list};
+use crate::registry::Registry;
+
+/// rmcp's tool list for `registry`, from the compile-time MCP dialect: parsed once per
+/// registry, with each schema's keys in declaration order (`preserve_order`).
+pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Error> {
+    let tools: Vec<Tool> = serde_json::from_str(&tools_list(registry.iter()).json)?;
+    Ok(tools.into())
+}
+
+/// A successful call as a `CallToolResult`: its blocks, and `structuredContent` when the
+/// output is a JSON object (MCP 2025-11-25 allows objects only).
+pub(crate) fn call_result(output: &ToolOutput) -> CallToolResult {
+    let blocks = output.content().iter().filter_map(|block| serde_json::from_value(content_block(block)).ok()).collect();
+    let mut result = CallToolResult::success(blocks);
+    if let Some(structured @ Value::Object(_)) = output.structured() {
+        result.structured_content = Some(structured.clone());
+    }
+    result
+}
+
+/// A failed call as the result the model reads (`isError: true`), so it can correct itself.
+pub(crate) fn error_result(text: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+pub(crate) fn logging_level(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+pub(crate) fn log_level(level: LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+fn role(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
+}
+
+fn failed(what: &str, error: impl std::fmt::Display) -> HostError {
+    HostError::Failed { message: format!("{what}: {error}") }
+}
+
+/// `sampling/createMessage` params for `request`.
+pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<CreateMessageRequestParams, HostError> {
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .map(|message| json!({"role": role(message.role), "content": content_block(&message.content)}))
+        .collect();
+    let mut params = json!({"messages": messages, "maxTokens": request.max_tokens});
+    if let Some(system_prompt) = &request.system_prompt {
+        params["systemPrompt"] = json!(system_prompt);
+    }
+    if let Some(temperature) = request.temperature {
+        params["temperature"] = json!(temperature);
+    }
+    if !request.stop_sequences.is_empty() {
+        params["stopSequences"] = json!(request.stop_sequences);
+    }
+    if !request.model_hints.is_empty() {
+        let hints: Vec<Value> = request.model_hints.iter().map(|name| json!({"name": name})).collect();
+        params["modelPreferences"] = json!({"hints": hints});
+    }
+    serde_json::from_value(params).map_err(|e| failed("the sampling request could not be formed", e))
+}
+
+/// The client's completion, read from its wire form.
+pub(crate) fn sampling_response(result: &CreateMessageResult) -> Result<SamplingResponse, HostError> {
+    let wire = serde_json::to_value(result).map_err(|e| failed("unreadable sampling result", e))?;
+    let role = if wire["role"] == "assistant" { Role::Assistant } else { Role::User };
+    // A client may answer with one block or several; the first is what the model said.
+    let block = match &wire["content"] {
+        Value::Array(blocks) => blocks.first().cloned().unwrap_or(Value::Null),
+        block => block.clone(),
+    };
+    Ok(SamplingResponse {
+        role,
+        content: content_from_wire(&block),
+        model: wire["model"].as_str().unwrap_or_default().to_owned(),
+        stop_reason: wire["stopReason"].as_str().map(str::to_owned),
+    })
+}
+
+fn content_from_wire(block: &Value) -> Content {
+    let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();
+    match block["type"].as_str() {
+        Some("image") => Content::image_base64(text("data"), text("mimeType")),
+        Some("audio") => Content::audio_base64(text("data"), text("mimeType")),
+        _ => Content::Text(text("text")),
+    }
+}
+
+/// `elicitation/create` params (a form) for `request`.
+pub(crate) fn elicitation_params(request: ElicitationRequest) -> Result<ElicitRequestParams, HostError> {
+    let params = json!({"mode": "form", "message": request.message, "requestedSchema": request.requested_schema});
+    serde_json::from_value(params).map_err(|e| failed("the elicitation request could not be formed", e))
+}
+
+pub(crate) fn elicitation_answer(result: ElicitResult) -> ElicitationAnswer {
+    match result.action {
+        ElicitationAction::Accept => ElicitationAnswer::Accept(result.content.unwrap_or_else(|| json!({}))),
+        ElicitationAction::Decline => ElicitationAnswer::Decline,
+        _ => ElicitationAnswer::Cancel,
+    }
+}
