@@ -179,7 +179,7 @@ fn the_elicitation_schema_is_a_flat_object_of_primitives() {
                 "email": {"type": "string", "format": "email"},
                 "age": {"type": "integer", "minimum": 18, "maximum": 120},
                 "subscribe": {"type": "boolean", "default": true},
-                "color": {"type": "string", "enum": ["red", "green"]}
+                "color": {"type": "string", "enum": ["red", "green"], "description": "A color."}
             },
             "required": ["name", "email"]
         })

@@ -130,8 +130,12 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         Schema::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
         Schema::StringEnum(set) => match titled(set) {
             Some(_) if set.enum_names => {
-                let names: Vec<&str> =
-                    set.values.iter().enumerate().map(|(i, v)| set.titles.get(i).copied().flatten().unwrap_or(v)).collect();
+                let names: Vec<&str> = set
+                    .values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| set.titles.get(i).copied().flatten().unwrap_or(v))
+                    .collect();
                 json!({"type": "string", "enum": set.values, "enumNames": names})
             }
             Some(options) => json!({"type": "string", "oneOf": options}),

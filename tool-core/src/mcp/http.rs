@@ -112,11 +112,8 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         .with_allowed_hosts(options.allowed_hosts.clone())
         .with_allowed_origins(options.allowed_origins.clone())
         .with_max_request_body_bytes(max_body);
-    let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
-        move || Ok(server.new_session()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let service: StreamableHttpService<McpServer, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(server.new_session()), Arc::new(LocalSessionManager::default()), config);
     let router = Router::new().nest_service(&options.path, service);
     match &options.bearer {
         Some(check) => {

@@ -27,9 +27,9 @@ mod wire;
 
 pub use http::{HttpOptions, router, serve_http, serve_http_on};
 pub use rmcp;
+pub use server::McpServer;
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;
-pub use server::McpServer;
 
 /// Serves `server` on stdin and stdout until the client closes stdin; calls in flight
 /// are answered first. Log to stderr: stdout carries the protocol.

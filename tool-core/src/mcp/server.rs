@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -108,18 +108,17 @@ impl McpServer {
         // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
         // longer send requests of its own.
         let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
-        let rounds = inline.then(|| {
-            Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref()))
-        });
+        let rounds =
+            inline.then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
         let logging = if inline {
             Logging::Request(context.meta.log_level().map(wire::log_level))
         } else {
             Logging::Session(Arc::clone(&self.log_level))
         };
-        let capabilities = context.client_capabilities().map_or(
-            Capabilities { sampling: false, elicitation: false },
-            |c| Capabilities { sampling: c.sampling.is_some(), elicitation: c.elicitation.is_some() },
-        );
+        let capabilities =
+            context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| {
+                Capabilities { sampling: c.sampling.is_some(), elicitation: c.elicitation.is_some() }
+            });
         let outbox = Outbox::start(&context.peer);
         let host = McpHost::new(
             context.peer.clone(),

@@ -28,7 +28,8 @@ pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Erro
 /// A successful call as a `CallToolResult`: its blocks, and `structuredContent` when the
 /// output is a JSON object (MCP 2025-11-25 allows objects only).
 pub(crate) fn call_result(output: &ToolOutput) -> CallToolResult {
-    let blocks = output.content().iter().filter_map(|block| serde_json::from_value(content_block(block)).ok()).collect();
+    let blocks =
+        output.content().iter().filter_map(|block| serde_json::from_value(content_block(block)).ok()).collect();
     let mut result = CallToolResult::success(blocks);
     if let Some(structured @ Value::Object(_)) = output.structured() {
         result.structured_content = Some(structured.clone());

@@ -1,0 +1,105 @@
+//! Streamable HTTP as an attacker or a broken client meets it: oversize and malformed bodies,
+//! DNS rebinding, a missing bearer token, a client gone mid-call; and graceful shutdown.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::json;
+use tool_core::mcp::HttpOptions;
+
+use crate::fixture::{Client, Http, SLOW, call, text};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+async fn post(url: &str, body: impl Into<reqwest::Body>, headers: &[(&str, &str)]) -> StatusCode {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(body).send().await.unwrap().status()
+}
+
+async fn still_serves(http: &Http) {
+    let connection = http.connect(Client::default()).await;
+    assert_eq!(text(&call(&connection, "echo", json!({"zebra": "alive", "apple": 0})).await.unwrap()), "alive 0");
+    connection.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn oversize_and_malformed_bodies_are_refused_and_the_server_goes_on() {
+    let http = Http::start(HttpOptions::default()).await;
+    let url = http.url();
+    // 10 MB, beyond the registry's 1 MiB argument limit plus the envelope.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"echo","arguments":{{"zebra":"{}"}}}}}}"#,
+        "x".repeat(10 << 20)
+    );
+    assert_eq!(post(&url, huge, &[]).await, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(post(&url, "{not json", &[]).await.is_client_error());
+    assert!(post(&url, "[1, 2, 3]", &[]).await.is_client_error());
+    still_serves(&http).await;
+}
+
+#[tokio::test]
+async fn dns_rebinding_is_refused() {
+    let http = Http::start(HttpOptions::default()).await;
+    let url = http.url();
+    assert_eq!(post(&url, INITIALIZE, &[("host", "evil.example.com")]).await, StatusCode::FORBIDDEN);
+    let own_host = format!("localhost:{}", http.addr.port());
+    assert_eq!(
+        post(&url, INITIALIZE, &[("host", &own_host), ("origin", "http://evil.example.com")]).await,
+        StatusCode::FORBIDDEN
+    );
+    let own_origin = format!("http://{own_host}");
+    assert!(post(&url, INITIALIZE, &[("host", &own_host), ("origin", &own_origin)]).await.is_success());
+    still_serves(&http).await;
+}
+
+#[tokio::test]
+async fn a_bearer_token_is_required_when_asked_for() {
+    let http = Http::start(HttpOptions::default().bearer(|token| token == "s3cret")).await;
+    let url = http.url();
+    assert_eq!(post(&url, INITIALIZE, &[]).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(post(&url, INITIALIZE, &[("authorization", "Bearer wrong")]).await, StatusCode::UNAUTHORIZED);
+    assert!(post(&url, INITIALIZE, &[("authorization", "Bearer s3cret")]).await.is_success());
+}
+
+#[tokio::test]
+async fn a_client_gone_mid_call_leaves_the_server_serving() {
+    let http = Http::start(HttpOptions::default()).await;
+    let connection = http.connect(Client::default()).await;
+    let id = 301;
+    let pending = tokio::spawn(async move {
+        let _ = call(&connection, "slow", json!({"id": id})).await;
+    });
+    for _ in 0..1000 {
+        if SLOW.lock().unwrap().get(&id).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(SLOW.lock().unwrap().get(&id), Some(&"started"));
+    pending.abort();
+    still_serves(&http).await;
+}
+
+#[tokio::test]
+async fn shutdown_is_graceful_and_ends_calls_in_flight() {
+    let mut http = Http::start(HttpOptions::default()).await;
+    let connection = http.connect(Client::default()).await;
+    let id = 302;
+    let in_flight = tokio::spawn(async move { call(&connection, "slow", json!({"id": id})).await });
+    for _ in 0..1000 {
+        if SLOW.lock().unwrap().get(&id).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    drop(http.stop.take());
+    let stopped = tokio::time::timeout(Duration::from_secs(20), &mut http.done).await;
+    assert!(matches!(stopped, Ok(Ok(Ok(())))), "the server stops: {stopped:?}");
+    let _ = tokio::time::timeout(Duration::from_secs(5), in_flight).await;
+}

@@ -1,0 +1,13 @@
+//! The MCP server (`tool_core::mcp`) driven by rmcp's own client, in process over the stdio
+//! transport and over streamable HTTP on 127.0.0.1, plus raw lines and requests no client
+//! library would send. Every wait is bounded.
+
+// rmcp 3.11 deprecates sampling and logging for 2026-07-28 (SEP-2577); the revisions tested
+// here have both.
+#![allow(deprecated)]
+mod calls;
+mod fixture;
+mod http;
+mod load;
+mod raw;
+mod requests;

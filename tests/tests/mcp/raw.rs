@@ -1,0 +1,56 @@
+//! Lines no client library would send, over the stdio transport: the server answers what it
+//! can and keeps serving.
+
+use std::time::Duration;
+
+use rmcp::ServiceExt as _;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use crate::fixture::server;
+
+#[tokio::test]
+async fn malformed_lines_between_good_requests() {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server().serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, mut write) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(read).lines();
+    let mut send = async |line: &str| {
+        write.write_all(line.as_bytes()).await.unwrap();
+        write.write_all(b"\n").await.unwrap();
+    };
+    send(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#).await;
+    send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    send("this is not JSON").await;
+    send("{}").await;
+    send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#).await;
+    send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"zebra":"ok","apple":1}}}"#).await;
+    send(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"zebra":"","apple":-1}}}"#).await;
+    send(r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#).await;
+
+    let mut answers: Vec<Value> = Vec::new();
+    // Requests run concurrently, so answers come in any order.
+    while !(1..=5).all(|id: i64| answers.iter().any(|answer| answer["id"] == id)) {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("the stream stays open");
+        answers.push(serde_json::from_str(&line).unwrap());
+    }
+    let by_id = |id: i64| answers.iter().find(|answer| answer["id"] == id).cloned();
+    assert_eq!(by_id(1).unwrap()["result"]["protocolVersion"], "2025-11-25");
+    // Text that is not JSON is dropped (rmcp's choice since 2.1); JSON that is not a message
+    // is an invalid request.
+    assert!(answers.iter().any(|a| a.get("id").is_none() && a["error"]["code"] == -32600), "{answers:?}");
+    assert_eq!(by_id(2).map(|a| a["error"]["code"].clone()), Some(json!(-32601)), "{answers:#?}");
+    assert_eq!(by_id(3).unwrap()["result"]["content"], json!([{"type": "text", "text": "ok 1"}]));
+    let invalid = by_id(4).unwrap();
+    assert_eq!(invalid["result"]["isError"], true);
+    assert!(invalid["result"]["content"][0]["text"].as_str().unwrap().contains("/apple: must be >= 0, got -1"));
+    assert_eq!(by_id(5).unwrap()["result"], json!({}));
+}
