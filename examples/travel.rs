@@ -1,6 +1,9 @@
 //! The travel tools the examples serve: a weather forecast, a trip estimate, and a booking
 //! that reports progress, logs, and asks the user to confirm.
 
+// A tool's doc comment is its description for the model: it gets no `# Errors` section.
+#![allow(clippy::missing_errors_doc, clippy::must_use_candidate)]
+
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -78,7 +81,7 @@ pub struct BookingArgs {
 /// Book a trip, after the traveller confirms it.
 #[tool(destructive, open_world = false)]
 pub async fn book_trip(ctx: &ToolContext, args: BookingArgs) -> Result<String, String> {
-    let legs = args.trip.stops.len();
+    let legs = u32::try_from(args.trip.stops.len()).unwrap_or(u32::MAX);
     ctx.log(LogLevel::Info, format!("booking {legs} legs"));
     let confirmation = match ctx.elicit::<Confirmation>(format!("Book {legs} legs in {}?", args.trip.currency)).await? {
         Elicitation::Accepted(confirmation) if confirmation.confirm => confirmation,
@@ -86,18 +89,21 @@ pub async fn book_trip(ctx: &ToolContext, args: BookingArgs) -> Result<String, S
             return Ok("Not booked: the traveller said no.".to_owned());
         }
     };
-    for (i, stop) in args.trip.stops.iter().enumerate() {
+    for (done, stop) in (0..).zip(&args.trip.stops) {
         if ctx.is_cancelled() {
-            return Err(format!("cancelled after {i} of {legs} legs"));
+            return Err(format!("cancelled after {done} of {legs} legs"));
         }
-        ctx.report_progress(i as f64, Some(legs as f64), Some(&format!("booking {}", stop.city)));
+        ctx.report_progress(f64::from(done), Some(f64::from(legs)), Some(&format!("booking {}", stop.city)));
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    ctx.report_progress(legs as f64, Some(legs as f64), Some("done"));
+    ctx.report_progress(f64::from(legs), Some(f64::from(legs)), Some("done"));
     Ok(format!("Booked {legs} legs; tickets go to {}.", confirmation.email))
 }
 
 /// The travel tools, with a nightly rate of `rate` for estimates.
+///
+/// # Panics
+/// Never: the three tools have distinct names.
 #[must_use]
 pub fn registry(rate: f64) -> Registry {
     let mut registry = Registry::new().with_state(rate);
