@@ -4,8 +4,8 @@
 //! revisions from 2026-07-28, where a server may no longer send requests, sampling and
 //! elicitation become an `InputRequiredResult` round instead (see [`super::rounds`]).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
@@ -53,20 +53,30 @@ pub(crate) struct McpHost {
     progress_token: Option<ProgressToken>,
     logging: Logging,
     capabilities: Capabilities,
-    outbox: mpsc::UnboundedSender<Outgoing>,
+    outbox: Arc<Outbox>,
     rounds: Option<Arc<Rounds>>,
 }
 
 /// Sends a call's notifications in order; [`Outbox::flush`] waits until all are sent, so
-/// that none arrives after the call's result.
+/// that none arrives after the call's result. The sending task starts with the first
+/// notification: most calls send none.
 pub(crate) struct Outbox {
-    sender: mpsc::UnboundedSender<Outgoing>,
+    peer: Peer<RoleServer>,
+    sender: OnceLock<mpsc::UnboundedSender<Outgoing>>,
 }
 
 impl Outbox {
-    pub(crate) fn start(peer: &Peer<RoleServer>) -> Self {
+    pub(crate) fn new(peer: &Peer<RoleServer>) -> Arc<Self> {
+        Arc::new(Outbox { peer: peer.clone(), sender: OnceLock::new() })
+    }
+
+    fn send(&self, message: Outgoing) {
+        let _ = self.sender.get_or_init(|| self.start()).send(message);
+    }
+
+    fn start(&self) -> mpsc::UnboundedSender<Outgoing> {
         let (sender, mut receiver) = mpsc::unbounded_channel();
-        let peer = peer.clone();
+        let peer = self.peer.clone();
         tokio::spawn(async move {
             while let Some(message) = receiver.recv().await {
                 // A closed transport fails the send; the tool goes on, as it would had the
@@ -84,12 +94,13 @@ impl Outbox {
                 }
             }
         });
-        Outbox { sender }
+        sender
     }
 
     pub(crate) async fn flush(&self) {
+        let Some(sender) = self.sender.get() else { return };
         let (done, sent) = oneshot::channel();
-        if self.sender.send(Outgoing::Flush(done)).is_ok() {
+        if sender.send(Outgoing::Flush(done)).is_ok() {
             let _ = sent.await;
         }
     }
@@ -101,10 +112,10 @@ impl McpHost {
         progress_token: Option<ProgressToken>,
         logging: Logging,
         capabilities: Capabilities,
-        outbox: &Outbox,
+        outbox: Arc<Outbox>,
         rounds: Option<Arc<Rounds>>,
     ) -> Self {
-        McpHost { peer, progress_token, logging, capabilities, outbox: outbox.sender.clone(), rounds }
+        McpHost { peer, progress_token, logging, capabilities, outbox, rounds }
     }
 }
 
@@ -118,7 +129,7 @@ impl Host for McpHost {
             if let Some(message) = &progress.message {
                 params = params.with_message(message.clone());
             }
-            let _ = self.outbox.send(Outgoing::Progress(params));
+            self.outbox.send(Outgoing::Progress(params));
         }
     }
 
@@ -137,7 +148,7 @@ impl Host for McpHost {
         if let Some(logger) = message.logger {
             params = params.with_logger(logger);
         }
-        let _ = self.outbox.send(Outgoing::Log(params));
+        self.outbox.send(Outgoing::Log(params));
     }
 
     fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {

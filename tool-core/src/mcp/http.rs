@@ -12,6 +12,7 @@ use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
@@ -154,6 +155,12 @@ pub async fn serve_http_on(
 ) -> std::io::Result<()> {
     let streams = ShutdownToken::new();
     let app = router(server.into(), &options, &streams);
+    // An event stream writes small events as they happen (a priming event, then the result
+    // once the tool ends); with Nagle's algorithm the second waits for the client's delayed
+    // ACK, adding ~40 ms to every call that is not instant.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

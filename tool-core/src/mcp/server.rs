@@ -119,39 +119,40 @@ impl McpServer {
             context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| {
                 Capabilities { sampling: c.sampling.is_some(), elicitation: c.elicitation.is_some() }
             });
-        let outbox = Outbox::start(&context.peer);
+        let outbox = Outbox::new(&context.peer);
         let host = McpHost::new(
             context.peer.clone(),
             context.meta.get_progress_token(),
             logging,
             capabilities,
-            &outbox,
+            Arc::clone(&outbox),
             rounds.clone(),
         );
         let cancellation = CancellationToken::new();
-        let rmcp_cancellation = context.ct.clone();
-        let relay = cancellation.clone();
-        // rmcp cancels the request's token on `notifications/cancelled`, and also when the
-        // call completes, so this task always ends.
-        tokio::spawn(async move {
-            rmcp_cancellation.cancelled().await;
-            relay.cancel();
-        });
         let call_context = registry
             .context()
             .with_call_id(context.id.to_string())
-            .with_cancellation(cancellation)
+            .with_cancellation(cancellation.clone())
             .with_host(Arc::new(host));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = dispatch(registry, call_context, request.name.into_owned(), arguments);
-        let outcome = match &rounds {
-            Some(rounds) => {
-                tokio::select! {
-                    outcome = call => Some(outcome),
-                    () = rounds.blocked() => None,
-                }
+        let call = dispatch(&self.shared, call_context, request.name.into_owned(), arguments);
+        // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
+        // through its own token and still finishes its call.
+        let cancelled_by_client = async {
+            context.ct.cancelled().await;
+            cancellation.cancel();
+            core::future::pending::<()>().await;
+        };
+        let input_required = async {
+            match &rounds {
+                Some(rounds) => rounds.blocked().await,
+                None => core::future::pending().await,
             }
-            None => Some(call.await),
+        };
+        let outcome = tokio::select! {
+            outcome = call => Some(outcome),
+            () = input_required => None,
+            () = cancelled_by_client => None,
         };
         outbox.flush().await;
         match (outcome, rounds) {
@@ -178,19 +179,20 @@ fn unreachable_result() -> CallToolResponse {
 /// Runs one call: a plain tool on tokio's blocking pool (it may block), an async one on
 /// this task.
 async fn dispatch(
-    registry: &Registry,
+    shared: &Arc<Shared>,
     context: ToolContext,
     name: String,
     arguments: Value,
 ) -> Result<ToolOutput, ToolError> {
+    let registry = &shared.registry;
     let Some(entry) = registry.get(&name) else {
         return Err(ToolError::UnknownTool { name, available: Vec::new() });
     };
     match entry.def().handler {
         Handler::Sync(_) => {
-            let registry = registry.clone();
+            let shared = Arc::clone(shared);
             let tool = entry.def().name;
-            tokio::task::spawn_blocking(move || registry.call_with(&context, &name, Arguments::Value(arguments)))
+            tokio::task::spawn_blocking(move || shared.registry.call_with(&context, &name, Arguments::Value(arguments)))
                 .await
                 .unwrap_or_else(|join| {
                     Err(ToolError::Panicked { tool, message: format!("the blocking task ended: {join}") })
