@@ -204,11 +204,8 @@ pub type Connection = RunningService<RoleClient, Client>;
 /// The server over rmcp's newline-delimited JSON transport (what stdio uses), in process.
 pub async fn connect_pipe(client: Client) -> Connection {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server().serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server(), read, write));
     client.serve(client_end).await.expect("the client connects")
 }
 

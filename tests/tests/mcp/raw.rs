@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use rmcp::ServiceExt as _;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -12,11 +11,8 @@ use crate::fixture::server;
 #[tokio::test]
 async fn malformed_lines_between_good_requests() {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        if let Ok(running) = server().serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    let (server_read, server_write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server(), server_read, server_write));
     let (read, mut write) = tokio::io::split(client_end);
     let mut lines = BufReader::new(read).lines();
     let mut send = async |line: &str| {
@@ -27,6 +23,12 @@ async fn malformed_lines_between_good_requests() {
     send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
     send("this is not JSON").await;
     send("{}").await;
+    // 10 MB, past the registry's argument limit: dropped unread, and the connection goes on.
+    let huge = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"echo","arguments":{{"zebra":"{}","apple":1}}}}}}"#,
+        "x".repeat(10 << 20)
+    );
+    send(&huge).await;
     send(r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#).await;
     send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"zebra":"ok","apple":1}}}"#).await;
     send(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"zebra":"","apple":-1}}}"#).await;
@@ -47,6 +49,7 @@ async fn malformed_lines_between_good_requests() {
     // Text that is not JSON is dropped (rmcp's choice since 2.1); JSON that is not a message
     // is an invalid request.
     assert!(answers.iter().any(|a| a.get("id").is_none() && a["error"]["code"] == -32600), "{answers:?}");
+    assert!(by_id(9).is_none(), "the oversize line was dropped");
     assert_eq!(by_id(2).map(|a| a["error"]["code"].clone()), Some(json!(-32601)), "{answers:#?}");
     assert_eq!(by_id(3).unwrap()["result"]["content"], json!([{"type": "text", "text": "ok 1"}]));
     let invalid = by_id(4).unwrap();

@@ -126,12 +126,8 @@ async fn on_2026_07_28_elicitation_becomes_input_rounds() {
     let client = Client { version: Some(ProtocolVersion::V_2026_07_28), ..Client::capable() };
     *client.answer.lock().unwrap() = Some(json!({"name": "Grace", "email": "grace@example.com"}));
     let (client_end, server_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        use rmcp::ServiceExt as _;
-        if let Ok(running) = crate::fixture::server().serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(crate::fixture::server(), read, write));
     let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
     let connection = client.clone().serve_with_lifecycle(client_end, lifecycle).await.expect("discovers");
     let result = call(&connection, "ask_user", json!({})).await.unwrap();

@@ -1,6 +1,7 @@
 //! Serving a [`Registry`](crate::Registry) over MCP with the official SDK, `rmcp` (feature
 //! `mcp`): [`serve_stdio`] for hosts that start the server as a child process (Claude
-//! Desktop, Claude Code, VS Code, Cursor), [`serve_http`] for streamable HTTP. rmcp does
+//! Desktop, Claude Code, VS Code, Cursor), [`serve_http`] for streamable HTTP, [`serve_io`]
+//! for any byte stream. rmcp does
 //! JSON-RPC, framing, sessions and transports; this module turns the registry into rmcp's
 //! [`ServerHandler`](rmcp::ServerHandler) ([`McpServer`]): the listing is the
 //! compile-time MCP dialect converted once, and every call is validated against its full
@@ -37,8 +38,25 @@ pub use tokio_util::sync::CancellationToken as ShutdownToken;
 /// # Errors
 /// When the client closes the connection before `initialize`, or the transport fails.
 pub async fn serve_stdio(server: impl Into<McpServer>) -> std::io::Result<()> {
+    serve_io(server, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves `server` over newline-delimited JSON-RPC on any byte stream (stdio's transport),
+/// until the reader ends. A line longer than the registry's argument limit plus 64 KiB is
+/// dropped unread, and the connection goes on.
+///
+/// # Errors
+/// As [`serve_stdio`].
+pub async fn serve_io<R, W>(server: impl Into<McpServer>, read: R, write: W) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
     use rmcp::ServiceExt as _;
-    let running = server.into().serve(rmcp::transport::stdio()).await.map_err(std::io::Error::other)?;
+    let server = server.into();
+    let limit = server.registry().options().max_argument_bytes + (64 << 10);
+    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write).with_max_line_length(limit);
+    let running = server.serve(transport).await.map_err(std::io::Error::other)?;
     running.waiting().await.map_err(std::io::Error::other)?;
     Ok(())
 }
