@@ -36,7 +36,7 @@ pub struct ToolDef {
     /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
     pub annotations: Annotations,
     /// The JSON Schema of the tool's structured output, for tools returning
-    /// [`Structured`] (MCP `outputSchema`), rendered at compile time.
+    /// [`Structured`](crate::Structured) (MCP `outputSchema`), rendered at compile time.
     pub output_schema: Option<&'static str>,
     /// The dispatch shim.
     pub handler: Handler,
