@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Compile time of a crate of 200 tools (`#[derive(Deserialize, ToolArgs)]` + `#[tool]`)
-# against the same 200 structs with serde's derive alone. Dependencies are built first and
-# shared, then each crate's own compilation is timed (debug build, median of 3).
-# Usage: bash tests/bench/compile-time.sh
+# Build cost of N tools, like for like: a binary crate of N tools made with our macros
+# (`#[derive(Deserialize, ToolArgs)]` + `#[tool]`, dispatched by `Registry::call`) against the
+# same N structs with serde's derive alone and a hand-written `match` that deserializes each
+# (the least any dispatcher does). Dependencies are built once and shared; each crate is then
+# built from clean (its own artifacts removed, no incremental cache), debug and release, and
+# the stripped release binary is measured. N = 50 and N = 200 give the marginal cost per tool.
+#
+#   bash tests/bench/compile-time.sh            # median of 3 builds per figure
+#   RUNS=1 bash tests/bench/compile-time.sh     # quicker, noisier
+#
+# Not part of CI. Each struct: a string, an integer range, a float range, a bool, an optional
+# string, a Vec<String>, a unit enum and a nested struct.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/compile-bench"
+runs=${RUNS:-3}
 mkdir -p "$work"
-export CARGO_TARGET_DIR="$work/target"
+export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
 
-write_crate() { # $1 = name, $2 = "tools" or "serde"
-    local dir="$work/$1"
+write_crate() { # $1 = crate name, $2 = "tools" or "serde", $3 = N
+    local dir="$work/$1" kind=$2 n=$3
     mkdir -p "$dir/src"
     cat > "$dir/Cargo.toml" <<TOML
 [package]
@@ -23,57 +32,128 @@ publish = false
 
 [dependencies]
 serde = { version = "1", features = ["derive"] }
+serde_json = "1"
 tool-core = { path = "$root/tool-core" }
+
+[profile.release]
+strip = true
 TOML
     {
         echo "#![allow(dead_code)]"
         echo "use serde::Deserialize;"
-        for i in $(seq -w 0 199); do
-            if [ "$2" = tools ]; then
-                echo "#[derive(Deserialize, tool_core::ToolArgs)]"
-            else
-                echo "#[derive(Deserialize)]"
+        local derive='#[derive(Deserialize)]'
+        [ "$kind" = tools ] && derive='#[derive(Deserialize, tool_core::ToolArgs)]'
+        local last=$((n - 1))
+        for i in $(seq -w 0 "$last"); do
+            local p_len='' p_range='' p_ratio=''
+            if [ "$kind" = tools ]; then
+                p_len='#[param(min_length = 1, max_length = 64)]'
+                p_range='#[param(minimum = 1, maximum = 100)]'
+                p_ratio='#[param(minimum = 0.0, maximum = 1.0)]'
             fi
             cat <<RS
+$derive
+#[serde(rename_all = "lowercase")]
+pub enum Mode$i { Fast, Slow }
+$derive
+pub struct Inner$i {
+    /// A label.
+    pub label: String,
+}
+$derive
 pub struct Args$i {
     /// A name.
-    $( [ "$2" = tools ] && echo '#[param(min_length = 1, max_length = 64)]' )
+    $p_len
     pub name: String,
-    $( [ "$2" = tools ] && echo '#[param(minimum = 0, maximum = 1000)]' )
+    /// How many.
+    $p_range
     pub count: u32,
-    pub flag: Option<bool>,
+    /// A ratio.
+    $p_ratio
+    pub ratio: f64,
+    /// A flag.
+    pub flag: bool,
+    /// A note.
+    pub note: Option<String>,
+    /// Tags.
     pub tags: Vec<String>,
+    /// The mode.
+    pub mode: Mode$i,
+    /// A nested struct.
+    pub inner: Inner$i,
 }
 RS
-            if [ "$2" = tools ]; then
-                echo "/// Tool number $i."
-                echo "#[tool_core::tool]"
-            fi
+            [ "$kind" = tools ] && { echo "/// Tool number $i."; echo "#[tool_core::tool]"; }
             echo "pub fn tool_$i(args: Args$i) -> String { args.name }"
         done
-    } > "$dir/src/lib.rs"
+        if [ "$kind" = tools ]; then
+            cat <<'RS'
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (name, json) = (args.next().unwrap_or_default(), args.next().unwrap_or_default());
+    let registry = tool_core::Registry::collect().expect("unique names");
+    match registry.call(&name, json.as_str()) {
+        Ok(output) => println!("{}", output.to_text()),
+        Err(error) => println!("{error}"),
+    }
+}
+RS
+        else
+            echo 'fn main() {'
+            echo '    let mut args = std::env::args().skip(1);'
+            echo '    let (name, json) = (args.next().unwrap_or_default(), args.next().unwrap_or_default());'
+            echo '    let output = match name.as_str() {'
+            for i in $(seq -w 0 "$last"); do
+                echo "        \"tool_$i\" => serde_json::from_str::<Args$i>(&json).map(tool_$i).map_err(|e| e.to_string()),"
+            done
+            echo '        _ => Err(format!("unknown tool {name}")),'
+            echo '    };'
+            echo '    match output { Ok(text) | Err(text) => println!("{text}") }'
+            echo '}'
+        fi
+    } > "$dir/src/main.rs"
 }
 
-write_crate with_tools tools
-write_crate serde_only serde
-
-time_build() { # prints seconds for rebuilding crate $1 alone
-    local dir="$work/$1"
-    (cd "$dir" && cargo build -q) # dependencies, once
+# Seconds to build crate $1 alone from clean in profile $2 (dev or release).
+build_time() {
+    local dir="$work/$1" profile=$2 flag=''
+    [ "$profile" = release ] && flag=--release
+    (cd "$dir" && cargo build -q $flag) # dependencies, once
     local times=()
-    for _ in 1 2 3; do
-        touch "$dir/src/lib.rs"
+    for _ in $(seq 1 "$runs"); do
+        (cd "$dir" && cargo clean -q -p "$1" $flag)
         local start end
         start=$(date +%s.%N)
-        (cd "$dir" && cargo build -q)
+        (cd "$dir" && cargo build -q $flag)
         end=$(date +%s.%N)
         times+=("$(echo "$end - $start" | bc)")
     done
-    printf '%s\n' "${times[@]}" | sort -n | sed -n 2p
+    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
 }
 
-tools=$(time_build with_tools)
-serde=$(time_build serde_only)
-echo "200 tools (serde + ToolArgs + #[tool]): ${tools}s"
-echo "200 structs (serde derive only):         ${serde}s"
-echo "ratio: $(echo "scale=2; $tools / $serde" | bc)"
+binary_size() { stat -c %s "$work/target/release/$1"; }
+
+declare -A result
+for n in 50 200; do
+    write_crate "tools_$n" tools "$n"
+    write_crate "serde_$n" serde "$n"
+    for kind in tools serde; do
+        result[$kind,$n,debug]=$(build_time "${kind}_$n" dev)
+        result[$kind,$n,release]=$(build_time "${kind}_$n" release)
+        result[$kind,$n,size]=$(binary_size "${kind}_$n")
+    done
+    # The binaries must work: a valid call, and (ours) a refused one.
+    "$work/target/release/tools_$n" tool_001 '{"name":"ok","count":5,"ratio":0.5,"flag":true,"note":null,"tags":[],"mode":"fast","inner":{"label":"x"}}' | grep -qx ok
+    "$work/target/release/serde_$n" tool_001 '{"name":"ok","count":5,"ratio":0.5,"flag":true,"note":null,"tags":[],"mode":"fast","inner":{"label":"x"}}' | grep -qx ok
+done
+
+ratio() { echo "scale=2; $1 / $2" | bc; }
+per_tool() { echo "scale=1; ($1 - $2) * 1000 / 150" | bc; } # ms between N = 50 and N = 200
+echo "| $((runs)) run(s), median | serde-only, N=200 | tool-core, N=200 | ratio | per tool, serde-only | per tool, tool-core |"
+echo "|---|---|---|---|---|---|"
+for profile in debug release; do
+    s=${result[serde,200,$profile]} t=${result[tools,200,$profile]}
+    echo "| crate-only $profile build | ${s} s | ${t} s | $(ratio "$t" "$s")× | $(per_tool "$s" "${result[serde,50,$profile]}") ms | $(per_tool "$t" "${result[tools,50,$profile]}") ms |"
+done
+s=${result[serde,200,size]} t=${result[tools,200,size]}
+echo "| stripped release binary | $((s / 1024)) KiB | $((t / 1024)) KiB | $(ratio "$t" "$s")× | $(( (s - result[serde,50,size]) / 150 )) B | $(( (t - result[tools,50,size]) / 150 )) B |"

@@ -157,7 +157,7 @@ fn openai_stream_deltas_are_accumulated_by_index() {
     let results = run(&calls);
     assert_eq!(
         results.iter().map(provider::CallResult::text).collect::<Vec<_>>(),
-        ["Sunny in Oslo, 22C", r#"{"hour":12,"zone":"Europe/Oslo"}"#]
+        ["Sunny in Oslo, 22C", r#"{"zone":"Europe/Oslo","hour":12}"#]
     );
 }
 
@@ -294,7 +294,7 @@ fn mcp_tools_call_is_parsed_and_answered() {
     let call = mcp::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "get_time", "arguments": {"zone": "Asia/Tokyo"}}})).expect("shape");
     let answer = mcp::call_tool_response(&json!(9), &run(&[call])[0]);
     assert_eq!(answer["result"]["structuredContent"], json!({"zone": "Asia/Tokyo", "hour": 12}));
-    assert_eq!(answer["result"]["content"][0]["text"], r#"{"hour":12,"zone":"Asia/Tokyo"}"#);
+    assert_eq!(answer["result"]["content"][0]["text"], r#"{"zone":"Asia/Tokyo","hour":12}"#);
     assert_eq!(
         tools[0]["annotations"],
         json!({"title": "Local time", "readOnlyHint": true, "idempotentHint": true, "openWorldHint": false})
