@@ -44,7 +44,7 @@ TOML
         local derive='#[derive(Deserialize)]'
         [ "$kind" = tools ] && derive='#[derive(Deserialize, tool_core::ToolArgs)]'
         local last=$((n - 1))
-        for i in $(seq -w 0 "$last"); do
+        for i in $(seq 0 "$last" | xargs printf "%03d "); do
             local p_len='' p_range='' p_ratio=''
             if [ "$kind" = tools ]; then
                 p_len='#[param(min_length = 1, max_length = 64)]'
@@ -103,7 +103,7 @@ RS
             echo '    let mut args = std::env::args().skip(1);'
             echo '    let (name, json) = (args.next().unwrap_or_default(), args.next().unwrap_or_default());'
             echo '    let output = match name.as_str() {'
-            for i in $(seq -w 0 "$last"); do
+            for i in $(seq 0 "$last" | xargs printf "%03d "); do
                 echo "        \"tool_$i\" => serde_json::from_str::<Args$i>(&json).map(tool_$i).map_err(|e| e.to_string()),"
             done
             echo '        _ => Err(format!("unknown tool {name}")),'
@@ -153,7 +153,7 @@ echo "| $((runs)) run(s), median | serde-only, N=200 | tool-core, N=200 | ratio 
 echo "|---|---|---|---|---|---|"
 for profile in debug release; do
     s=${result[serde,200,$profile]} t=${result[tools,200,$profile]}
-    echo "| crate-only $profile build | ${s} s | ${t} s | $(ratio "$t" "$s")× | $(per_tool "$s" "${result[serde,50,$profile]}") ms | $(per_tool "$t" "${result[tools,50,$profile]}") ms |"
+    echo "| crate-only $profile build | $(printf %.1f "$s") s | $(printf %.1f "$t") s | $(ratio "$t" "$s")× | $(per_tool "$s" "${result[serde,50,$profile]}") ms | $(per_tool "$t" "${result[tools,50,$profile]}") ms |"
 done
 s=${result[serde,200,size]} t=${result[tools,200,size]}
 echo "| stripped release binary | $((s / 1024)) KiB | $((t / 1024)) KiB | $(ratio "$t" "$s")× | $(( (s - result[serde,50,size]) / 150 )) B | $(( (t - result[tools,50,size]) / 150 )) B |"

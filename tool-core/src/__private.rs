@@ -14,6 +14,7 @@ pub use crate::render;
 pub use crate::shape::{
     Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
 };
+pub use crate::tool::ToolDefParts;
 pub use crate::typed;
 
 use crate::args::ToolArgs;
@@ -55,28 +56,6 @@ pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) ->
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolArgs>() {}
 
-/// The parameters of `$schema` in `$dialect`, rendered at compile time: `Ok(text)`, or
-/// `Err(reason)` when a strict dialect cannot express the schema.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __render_dialect {
-    ($schema:expr, $dialect:expr) => {{
-        const PROBLEM: ::core::option::Option<&str> = $dialect.strict_problem($schema);
-        const LEN: usize = match PROBLEM {
-            ::core::option::Option::None => $crate::render::parameters_len_in($schema, $dialect),
-            ::core::option::Option::Some(_) => 0,
-        };
-        const BYTES: [u8; LEN] = match PROBLEM {
-            ::core::option::Option::None => $crate::render::parameters_in::<LEN>($schema, $dialect),
-            ::core::option::Option::Some(_) => [0; LEN],
-        };
-        match PROBLEM {
-            ::core::option::Option::None => ::core::result::Result::Ok($crate::render::utf8(&BYTES)),
-            ::core::option::Option::Some(problem) => ::core::result::Result::Err(problem),
-        }
-    }};
-}
-
 /// Fails compilation with `$dialect`'s reason when a tool asks for strict mode that its
 /// schema cannot have.
 #[doc(hidden)]
@@ -88,26 +67,4 @@ macro_rules! __require_strict {
                 ::core::panic!("{}", problem)
             };
     };
-}
-
-/// The output schema of a tool returning `$output`, rendered at compile time, if it has one.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __render_output_schema {
-    ($output:ty) => {{
-        const SCHEMA: ::core::option::Option<&$crate::schema::Schema> =
-            <$output as $crate::IntoToolOutput>::OUTPUT_SCHEMA;
-        const LEN: usize = match SCHEMA {
-            ::core::option::Option::Some(schema) => $crate::render::parameters_len(schema),
-            ::core::option::Option::None => 0,
-        };
-        const BYTES: [u8; LEN] = match SCHEMA {
-            ::core::option::Option::Some(schema) => $crate::render::parameters::<LEN>(schema),
-            ::core::option::Option::None => [0; LEN],
-        };
-        match SCHEMA {
-            ::core::option::Option::Some(_) => ::core::option::Option::Some($crate::render::utf8(&BYTES)),
-            ::core::option::Option::None => ::core::option::Option::None,
-        }
-    }};
 }

@@ -40,6 +40,11 @@ pub fn decode<'a, A: ToolArgs>(arguments: impl Into<Arguments<'a>>, options: &De
 
 /// Parses, checks and deserializes a tool's arguments.
 ///
+/// Valid arguments of a type whose serde decoding is as strict as its schema (`FAST`)
+/// decode straight from the text; every other call is parsed, validated in full, then
+/// deserialized from the value with the same adapter the fast path uses on values, so each
+/// argument type's `Deserialize` is instantiated twice, not once per path.
+///
 /// # Errors
 /// [`ToolError::InvalidJson`] for text that is not JSON or exceeds
 /// [`DecodeOptions::max_argument_bytes`]; [`ToolError::InvalidArguments`] with every
@@ -55,27 +60,38 @@ pub fn decode_for<A: ToolArgs>(
     {
         return Ok(args);
     }
+    let value = validated(tool, arguments, options, A::coerce, A::validate)?;
+    A::deserialize(Strict::new(&value)).map_err(|error| deserialize_failed(tool, &error))
+}
+
+/// The full path up to deserializing, the same for every argument type: parse, coerce when
+/// lenient, validate.
+fn validated(
+    tool: &'static str,
+    arguments: Arguments<'_>,
+    options: &DecodeOptions,
+    coerce: fn(&mut Value),
+    validate: fn(&mut Value, &mut Pointer, &mut Violations),
+) -> Result<Value, ToolError> {
     let mut value = match arguments {
         Arguments::Value(value) => value,
         Arguments::Text(text) => parse(text, options)?,
     };
     if options.lenient {
-        A::coerce(&mut value);
+        coerce(&mut value);
     }
     let mut violations = Violations::new();
-    A::validate(&mut value, &mut Pointer::root(), &mut violations);
-    if !violations.is_empty() {
-        return Err(ToolError::InvalidArguments { tool, violations });
-    }
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let mut violations = Violations::new();
-        violations.push_violation(Violation {
-            path: pointer_of(error.path()),
-            keyword: "deserialize",
-            message: error.inner().to_string(),
-        });
-        ToolError::InvalidArguments { tool, violations }
-    })
+    validate(&mut value, &mut Pointer::root(), &mut violations);
+    if violations.is_empty() { Ok(value) } else { Err(ToolError::InvalidArguments { tool, violations }) }
+}
+
+/// serde refused what validation accepted: a type whose `Deserialize` is stricter than its
+/// schema (a hand-written impl, say). Rare, so it costs a path-less violation.
+#[cold]
+fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolError {
+    let mut violations = Violations::new();
+    violations.push_violation(Violation { path: String::new(), keyword: "deserialize", message: error.to_string() });
+    ToolError::InvalidArguments { tool, violations }
 }
 
 /// The fast path: serde decodes straight from the text (or value), refusing undeclared
@@ -109,25 +125,6 @@ fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
         });
     }
     serde_json::from_str(text).map_err(|error| ToolError::InvalidJson { message: error.to_string() })
-}
-
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = Pointer::root();
-    for segment in path {
-        match segment {
-            Segment::Seq { index } => {
-                pointer.push_index(*index);
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                pointer.push_key(key);
-            }
-            Segment::Unknown => {
-                pointer.push_key("?");
-            }
-        }
-    }
-    pointer.as_str().to_owned()
 }
 
 /// Runs a plain tool fn, turning its output, its `Err` and its panic into a result.

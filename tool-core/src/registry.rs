@@ -31,7 +31,7 @@ pub struct Entry {
 
 impl Entry {
     fn new(def: &'static ToolDef) -> Self {
-        Entry { name: Arc::from(def.name), def, definition_json: Cow::Borrowed(def.definition_json) }
+        Entry { name: Arc::from(def.name()), def, definition_json: Cow::Borrowed(def.definition_json()) }
     }
 
     /// The name the model calls it by in this registry.
@@ -167,8 +167,8 @@ impl Registry {
             let mut definition = String::new();
             ObjectWriter::new(&mut definition)
                 .string("name", &name)
-                .string("description", entry.def.description)
-                .raw("parameters", entry.def.parameters_json)
+                .string("description", entry.def.description())
+                .raw("parameters", entry.def.parameters_json())
                 .end();
             merged.insert(Entry { name: Arc::from(name), def: entry.def, definition_json: Cow::Owned(definition) })?;
         }
@@ -288,10 +288,10 @@ impl Registry {
         arguments: impl Into<Arguments<'a>>,
     ) -> Result<ToolOutput, ToolError> {
         let def = self.lookup(name)?;
-        match def.handler {
+        match def.handler() {
             Handler::Sync(shim) if context.has_state() => shim(context, arguments.into(), &self.options),
             Handler::Sync(shim) => shim(&self.with_own_state(context), arguments.into(), &self.options),
-            Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name }),
+            Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name() }),
         }
     }
 
@@ -308,7 +308,7 @@ impl Registry {
             Err(error) => return crate::dispatch::ready(Err(error)),
         };
         let arguments = arguments.into();
-        match def.handler {
+        match def.handler() {
             Handler::Sync(shim) if context.has_state() => {
                 crate::dispatch::ready(shim(context, arguments, &self.options))
             }
@@ -340,8 +340,8 @@ impl Registry {
         if let Some(existing) = self.entries.iter().find(|e| e.name == entry.name) {
             return Err(RegistryError::DuplicateName {
                 name: entry.name.to_string(),
-                first: existing.def.rust_path,
-                second: entry.def.rust_path,
+                first: existing.def.rust_path(),
+                second: entry.def.rust_path(),
             });
         }
         self.entries.push(entry);

@@ -7,7 +7,8 @@
 //! `IgnoredAny`, so inside a struct's map that request is refused. Two more shapes that serde
 //! accepts and the schema does not are refused: a struct written as an array, and a unit
 //! variant written as `{"Variant": null}`. Everything else is forwarded untouched, so the
-//! wrapper costs a few inlined calls.
+//! wrapper costs a few inlined calls. The full path deserializes validated values through
+//! it too, so each argument type has one `Deserialize` instance per input kind.
 
 use core::fmt;
 
@@ -93,8 +94,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, fields: Some(fields) })
     }
 
-    /// Only unit-only enums take the fast path (`ToolParam::FAST` is false for the others),
-    /// and their schema is a string: serde would also take `{"Variant": null}`.
+    /// An externally tagged enum: a unit variant is its name, a variant with data a
+    /// one-key object; serde would also take a unit variant as `{"Variant": null}`, which no
+    /// schema here allows.
     #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -102,7 +104,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_any(UnitVariant(visitor))
+        self.inner.deserialize_any(EnumForm(visitor))
     }
 
     #[inline]
@@ -111,10 +113,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     }
 }
 
-/// Reads a unit variant from its name, and nothing else.
-struct UnitVariant<V>(V);
+/// Reads a variant from its name (a unit variant) or from a one-key object (a variant with
+/// data), and nothing else.
+struct EnumForm<V>(V);
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
     type Value = V::Value;
 
     #[inline]
@@ -135,6 +138,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for UnitVariant<V> {
     #[inline]
     fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
         self.0.visit_enum(de::value::StringDeserializer::new(name))
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_enum(Enum { inner: de::value::MapAccessDeserializer::new(map), from_map: true })
     }
 }
 
@@ -205,7 +213,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     #[inline]
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        self.inner.visit_enum(Enum(data))
+        self.inner.visit_enum(Enum { inner: data, from_map: false })
     }
 }
 
@@ -280,7 +288,12 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for FieldSeed<S> {
     }
 }
 
-struct Enum<A>(A);
+/// An enum's variant, read with its data wrapped. `from_map`: the variant came as a one-key
+/// object, where a unit variant (`{"Variant": null}`) is refused.
+struct Enum<A> {
+    inner: A,
+    from_map: bool,
+}
 
 impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
     type Error = A::Error;
@@ -288,29 +301,35 @@ impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
 
     #[inline]
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self::Variant), A::Error> {
-        let (value, variant) = self.0.variant_seed(seed)?;
-        Ok((value, Variant(variant)))
+        let (value, variant) = self.inner.variant_seed(seed)?;
+        Ok((value, Variant { inner: variant, from_map: self.from_map }))
     }
 }
 
-struct Variant<A>(A);
+struct Variant<A> {
+    inner: A,
+    from_map: bool,
+}
 
 impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
     type Error = A::Error;
 
     #[inline]
     fn unit_variant(self) -> Result<(), A::Error> {
-        self.0.unit_variant()
+        if self.from_map {
+            return Err(de::Error::invalid_type(de::Unexpected::Map, &"a unit variant, written as its name"));
+        }
+        self.inner.unit_variant()
     }
 
     #[inline]
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
-        self.0.newtype_variant_seed(Seed(seed))
+        self.inner.newtype_variant_seed(Seed(seed))
     }
 
     #[inline]
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.0.tuple_variant(len, Wrap { inner: visitor, fields: None })
+        self.inner.tuple_variant(len, Wrap { inner: visitor, fields: None })
     }
 
     #[inline]
@@ -319,6 +338,6 @@ impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        self.0.struct_variant(fields, Wrap { inner: visitor, fields: Some(fields) })
+        self.inner.struct_variant(fields, Wrap { inner: visitor, fields: Some(fields) })
     }
 }

@@ -7,38 +7,49 @@ use core::pin::Pin;
 
 use serde_json::Value;
 
+use std::sync::OnceLock;
+
 use crate::context::ToolContext;
+use crate::dialect::Dialect;
 use crate::error::ToolError;
+use crate::json_text::ObjectWriter;
 use crate::output::ToolOutput;
+use crate::render::{to_json, to_json_in};
 use crate::schema::Schema;
 
-/// A tool, as `#[tool]` describes it; every field is known at compile time.
+/// A tool, as `#[tool]` describes it. Its argument schema is rendered to JSON Schema text
+/// at compile time; the rest (the definition, each provider dialect, the output schema) is
+/// rendered from the same compile-time tree on first use and kept, which costs microseconds
+/// once rather than compile time in every build.
 pub struct ToolDef {
-    /// The name the model calls it by.
+    name: &'static str,
+    description: &'static str,
+    schema: &'static Schema,
+    parameters_json: &'static str,
+    rust_path: &'static str,
+    strict: Option<bool>,
+    title: Option<&'static str>,
+    annotations: Annotations,
+    output: Option<&'static Schema>,
+    handler: Handler,
+    definition_json: OnceLock<Box<str>>,
+    dialects: OnceLock<Dialects>,
+    output_schema: OnceLock<Option<Box<str>>>,
+}
+
+/// The parts of a [`ToolDef`], as `#[tool]` writes them.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDefParts {
     pub name: &'static str,
-    /// What it does, for the model.
     pub description: &'static str,
-    /// The schema tree of its arguments.
     pub schema: &'static Schema,
-    /// [`ToolDef::schema`] as JSON Schema text, rendered at compile time.
     pub parameters_json: &'static str,
-    /// `{"name":…,"description":…,"parameters":…}`, rendered at compile time.
-    pub definition_json: &'static str,
-    /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.
     pub rust_path: &'static str,
-    /// The parameters in each provider dialect, rendered at compile time.
-    pub dialects: Dialects,
-    /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
-    /// neither: the registry's default decides.
     pub strict: Option<bool>,
-    /// A human-readable name, `#[tool(title = "..")]` (MCP `title`).
     pub title: Option<&'static str>,
-    /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
     pub annotations: Annotations,
-    /// The JSON Schema of the tool's structured output, for tools returning
-    /// [`Structured`](crate::Structured) (MCP `outputSchema`), rendered at compile time.
-    pub output_schema: Option<&'static str>,
-    /// The dispatch shim.
+    pub output: Option<&'static Schema>,
     pub handler: Handler,
 }
 
@@ -54,7 +65,134 @@ pub struct StrictChoice {
 }
 
 impl ToolDef {
-    fn choose(&self, strict_form: Result<&'static str, &'static str>, strict_by_default: bool) -> StrictChoice {
+    /// What `#[tool]` emits; not for hand-written code, whose fields may change.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn __new(parts: ToolDefParts) -> Self {
+        let ToolDefParts {
+            name,
+            description,
+            schema,
+            parameters_json,
+            rust_path,
+            strict,
+            title,
+            annotations,
+            output,
+            handler,
+        } = parts;
+        ToolDef {
+            name,
+            description,
+            schema,
+            parameters_json,
+            rust_path,
+            strict,
+            title,
+            annotations,
+            output,
+            handler,
+            definition_json: OnceLock::new(),
+            dialects: OnceLock::new(),
+            output_schema: OnceLock::new(),
+        }
+    }
+
+    /// The name the model calls it by.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What it does, for the model.
+    #[must_use]
+    pub const fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The schema tree of its arguments.
+    #[must_use]
+    pub const fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
+    /// [`ToolDef::schema`] as JSON Schema text, rendered at compile time.
+    #[must_use]
+    pub const fn parameters_json(&self) -> &'static str {
+        self.parameters_json
+    }
+
+    /// `{"name":…,"description":…,"parameters":…}`, spliced from the rendered parameters on
+    /// first use.
+    #[must_use]
+    pub fn definition_json(&'static self) -> &'static str {
+        self.definition_json.get_or_init(|| {
+            let mut json = String::with_capacity(self.parameters_json.len() + self.description.len() + 64);
+            ObjectWriter::new(&mut json)
+                .string("name", self.name)
+                .string("description", self.description)
+                .raw("parameters", self.parameters_json)
+                .end();
+            json.into_boxed_str()
+        })
+    }
+
+    /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.
+    #[must_use]
+    pub const fn rust_path(&self) -> &'static str {
+        self.rust_path
+    }
+
+    /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
+    /// neither: the registry's default decides.
+    #[must_use]
+    pub const fn strict(&self) -> Option<bool> {
+        self.strict
+    }
+
+    /// A human-readable name, `#[tool(title = "..")]` (MCP `title`).
+    #[must_use]
+    pub const fn title(&self) -> Option<&'static str> {
+        self.title
+    }
+
+    /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
+    #[must_use]
+    pub const fn annotations(&self) -> Annotations {
+        self.annotations
+    }
+
+    /// The dispatch shim.
+    #[must_use]
+    pub const fn handler(&self) -> Handler {
+        self.handler
+    }
+
+    /// The JSON Schema of the tool's structured output, for tools returning
+    /// [`Structured`](crate::Structured) (MCP `outputSchema`).
+    #[must_use]
+    pub fn output_schema(&'static self) -> Option<&'static str> {
+        self.output_schema.get_or_init(|| self.output.map(|schema| to_json(schema).into_boxed_str())).as_deref()
+    }
+
+    /// The parameters in each provider dialect, rendered from the compile-time tree on
+    /// first use.
+    #[must_use]
+    pub fn dialects(&'static self) -> &'static Dialects {
+        self.dialects.get_or_init(|| {
+            let strict = |dialect: Dialect| match dialect.strict_problem(self.schema) {
+                None => Ok(to_json_in(self.schema, dialect).into_boxed_str()),
+                Some(problem) => Err(problem),
+            };
+            Dialects {
+                openai_strict: strict(Dialect::OpenAiStrict),
+                anthropic_strict: strict(Dialect::AnthropicStrict),
+                gemini_parameters: to_json_in(self.schema, Dialect::GeminiParameters).into_boxed_str(),
+            }
+        })
+    }
+
+    fn choose(&'static self, strict_form: Result<&'static str, &'static str>, strict_by_default: bool) -> StrictChoice {
         let wanted = self.strict.unwrap_or(strict_by_default);
         match (wanted, strict_form) {
             (true, Ok(parameters)) => StrictChoice { parameters, strict: true, fallback: None },
@@ -68,14 +206,14 @@ impl ToolDef {
     /// The `OpenAI` parameters: strict when the tool asks for it (`#[tool(strict)]`), or when
     /// `strict_by_default` and the tool does not opt out and its schema allows it.
     #[must_use]
-    pub fn openai_parameters(&self, strict_by_default: bool) -> StrictChoice {
-        self.choose(self.dialects.openai_strict, strict_by_default)
+    pub fn openai_parameters(&'static self, strict_by_default: bool) -> StrictChoice {
+        self.choose(self.dialects().openai_strict(), strict_by_default)
     }
 
     /// The Anthropic `input_schema`, chosen as [`ToolDef::openai_parameters`] is.
     #[must_use]
-    pub fn anthropic_input_schema(&self, strict_by_default: bool) -> StrictChoice {
-        self.choose(self.dialects.anthropic_strict, strict_by_default)
+    pub fn anthropic_input_schema(&'static self, strict_by_default: bool) -> StrictChoice {
+        self.choose(self.dialects().anthropic_strict(), strict_by_default)
     }
 }
 
@@ -94,14 +232,35 @@ impl fmt::Debug for ToolDef {
 /// A strict dialect is `Err(reason)` when it cannot express the schema (a map, say): such
 /// a tool falls back to non-strict, with the reason, unless it asked for strict itself, in
 /// which case it did not compile.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Dialects {
-    /// `OpenAI` Structured Outputs (`strict: true`).
-    pub openai_strict: Result<&'static str, &'static str>,
-    /// Anthropic `strict: true`.
-    pub anthropic_strict: Result<&'static str, &'static str>,
+    openai_strict: Result<Box<str>, &'static str>,
+    anthropic_strict: Result<Box<str>, &'static str>,
+    gemini_parameters: Box<str>,
+}
+
+impl Dialects {
+    /// `OpenAI` Structured Outputs (`strict: true`), or why the schema has no such form.
+    ///
+    /// # Errors
+    /// The reason strict mode cannot express the schema (a map, say).
+    pub fn openai_strict(&self) -> Result<&str, &'static str> {
+        self.openai_strict.as_deref().map_err(|reason| *reason)
+    }
+
+    /// Anthropic `strict: true`, or why the schema has no such form.
+    ///
+    /// # Errors
+    /// The reason strict mode cannot express the schema.
+    pub fn anthropic_strict(&self) -> Result<&str, &'static str> {
+        self.anthropic_strict.as_deref().map_err(|reason| *reason)
+    }
+
     /// Gemini `parameters` (the `OpenAPI` subset).
-    pub gemini_parameters: &'static str,
+    #[must_use]
+    pub fn gemini_parameters(&self) -> &str {
+        &self.gemini_parameters
+    }
 }
 
 /// What a tool says about its behaviour, from `#[tool(read_only, destructive = false,

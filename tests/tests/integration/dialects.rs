@@ -94,14 +94,14 @@ fn openai_strict_rules_hold_for_every_tool() {
     let registry = Registry::collect().expect("unique names");
     let mut strict_tools = 0;
     for entry in registry.iter() {
-        let Ok(text) = entry.def().dialects.openai_strict else { continue };
+        let Ok(text) = entry.def().dialects().openai_strict() else { continue };
         strict_tools += 1;
         let schema = parse(text);
         let name = entry.name();
         jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(schema["type"], "object", "{name}: the root is an object");
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
-        let base = parse(entry.def().parameters_json);
+        let base = parse(entry.def().parameters_json());
         let mut nodes = Vec::new();
         walk(&schema, 1, &mut nodes);
         let mut properties = 0;
@@ -147,15 +147,15 @@ fn openai_strict_rules_hold_for_every_tool() {
 fn strict_choice_falls_back_with_a_reason() {
     let registry = Registry::collect().expect("unique names");
     let scores = registry.get("store_scores").expect("registered").def();
-    assert!(scores.dialects.openai_strict.is_err());
+    assert!(scores.dialects().openai_strict().is_err());
     let choice = scores.openai_parameters(true);
     assert!(!choice.strict);
     assert!(choice.fallback.is_some_and(|reason| reason.contains("map")), "{choice:?}");
-    assert_eq!(choice.parameters, scores.parameters_json);
+    assert_eq!(choice.parameters, scores.parameters_json());
     let loose = registry.get("loose").expect("registered").def();
     assert_eq!(
         loose.openai_parameters(true),
-        tool_core::StrictChoice { parameters: loose.parameters_json, strict: false, fallback: None }
+        tool_core::StrictChoice { parameters: loose.parameters_json(), strict: false, fallback: None }
     );
     let tight = registry.get("tight").expect("registered").def();
     assert!(tight.openai_parameters(false).strict);
@@ -193,7 +193,7 @@ fn gemini_parameters_use_only_supported_fields() {
     const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let schema = parse(entry.def().dialects.gemini_parameters);
+        let schema = parse(entry.def().dialects().gemini_parameters());
         let name = entry.name();
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
         let mut nodes = Vec::new();
@@ -227,7 +227,7 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
     ];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let Ok(text) = entry.def().dialects.anthropic_strict else { continue };
+        let Ok(text) = entry.def().dialects().anthropic_strict() else { continue };
         let schema = parse(text);
         let name = entry.name();
         jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -248,21 +248,21 @@ fn snapshots_of_every_dialect() {
     let def = registry.get("plan_trip").expect("registered").def();
     let stop_json = r#"{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string","minLength":1},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false}"#;
     assert_eq!(
-        def.parameters_json,
+        def.parameters_json(),
         format!(
             r#"{{"type":"object","properties":{{"name":{{"type":"string","maxLength":40}},"stops":{{"type":"array","items":{stop_json},"minItems":1,"maxItems":5}},"units":{{"type":["string","null"],"enum":["celsius","fahrenheit",null]}},"currency":{{"type":["string","null"],"pattern":"^[A-Z]{{3}}$"}},"budget":{{"type":["number","null"]}},"insured":{{"type":["boolean","null"]}}}},"required":["name","stops"],"additionalProperties":false}}"#
         )
     );
     assert_eq!(
-        def.dialects.openai_strict.expect("strict form"),
+        def.dialects().openai_strict().expect("strict form"),
         r#"{"type":"object","properties":{"name":{"type":"string"},"stops":{"type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string"},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false},"minItems":1,"maxItems":5},"units":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},"currency":{"type":["string","null"],"pattern":"^[A-Z]{3}$"},"budget":{"type":["number","null"]},"insured":{"type":["boolean","null"]}},"required":["name","stops","units","currency","budget","insured"],"additionalProperties":false}"#
     );
     assert_eq!(
-        def.dialects.anthropic_strict.expect("strict form"),
+        def.dialects().anthropic_strict().expect("strict form"),
         r#"{"type":"object","properties":{"name":{"description":"{maxLength: 40}","type":"string"},"stops":{"description":"{maxItems: 5}","type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.\n\n{minLength: 1}","type":"string"},"nights":{"description":"{minimum: 1, maximum: 14}","type":"integer"}},"required":["city","nights"],"additionalProperties":false},"minItems":1},"units":{"anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"currency":{"anyOf":[{"description":"{pattern: \"^[A-Z]{3}$\"}","type":"string"},{"type":"null"}]},"budget":{"anyOf":[{"type":"number"},{"type":"null"}]},"insured":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["name","stops"],"additionalProperties":false}"#
     );
     assert_eq!(
-        def.dialects.gemini_parameters,
+        def.dialects().gemini_parameters(),
         r#"{"type":"OBJECT","properties":{"name":{"type":"STRING","maxLength":40},"stops":{"type":"ARRAY","items":{"description":"A stop on a trip.","type":"OBJECT","properties":{"city":{"description":"City name.","type":"STRING","minLength":1},"nights":{"type":"INTEGER","minimum":1,"maximum":14}},"required":["city","nights"]},"minItems":1,"maxItems":5},"units":{"type":"STRING","nullable":true,"enum":["celsius","fahrenheit"]},"currency":{"type":"STRING","nullable":true,"pattern":"^[A-Z]{3}$"},"budget":{"type":"NUMBER","nullable":true},"insured":{"type":"BOOLEAN","nullable":true}},"required":["name","stops"]}"#
     );
 }
@@ -271,7 +271,7 @@ fn snapshots_of_every_dialect() {
 fn what_a_dialect_drops_is_still_enforced() {
     // OpenAI strict drops `maxLength`; the call is still refused.
     let registry = Registry::collect().expect("unique names");
-    let text = registry.get("plan_trip").expect("registered").def().dialects.openai_strict.expect("strict");
+    let text = registry.get("plan_trip").expect("registered").def().dialects().openai_strict().expect("strict");
     assert!(!text.contains("maxLength"));
     let error = registry
         .call("plan_trip", json!({"name": "x".repeat(41), "stops": [{"city": "A", "nights": 1}]}))

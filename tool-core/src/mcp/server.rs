@@ -188,10 +188,10 @@ async fn dispatch(
     let Some(entry) = registry.get(&name) else {
         return Err(ToolError::UnknownTool { name, available: Vec::new() });
     };
-    match entry.def().handler {
+    match entry.def().handler() {
         Handler::Sync(_) => {
             let shared = Arc::clone(shared);
-            let tool = entry.def().name;
+            let tool = entry.def().name();
             tokio::task::spawn_blocking(move || shared.registry.call_with(&context, &name, Arguments::Value(arguments)))
                 .await
                 .unwrap_or_else(|join| {

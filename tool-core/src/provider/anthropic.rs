@@ -25,7 +25,7 @@ pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: 
         let mut object = ObjectWriter::new(out);
         object
             .string("name", entry.name())
-            .string("description", entry.def().description)
+            .string("description", entry.def().description())
             .raw("input_schema", choice.parameters);
         if choice.strict {
             object.raw("strict", "true");

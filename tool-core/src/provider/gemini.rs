@@ -27,12 +27,12 @@ pub enum SchemaField {
 pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, field: SchemaField) -> ToolList {
     let declarations = tool_array(tools, |out, entry, _| {
         let (key, schema) = match field {
-            SchemaField::Parameters => ("parameters", entry.def().dialects.gemini_parameters),
-            SchemaField::ParametersJsonSchema => ("parametersJsonSchema", entry.def().parameters_json),
+            SchemaField::Parameters => ("parameters", entry.def().dialects().gemini_parameters()),
+            SchemaField::ParametersJsonSchema => ("parametersJsonSchema", entry.def().parameters_json()),
         };
         ObjectWriter::new(out)
             .string("name", entry.name())
-            .string("description", entry.def().description)
+            .string("description", entry.def().description())
             .raw(key, schema)
             .end();
     });

@@ -20,23 +20,23 @@ pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
         let def = entry.def();
         let mut object = ObjectWriter::new(out);
         object.string("name", entry.name());
-        if let Some(title) = def.title {
+        if let Some(title) = def.title() {
             object.string("title", title);
         }
-        object.string("description", def.description).raw("inputSchema", def.parameters_json);
-        if let Some(output_schema) = def.output_schema {
+        object.string("description", def.description()).raw("inputSchema", def.parameters_json());
+        if let Some(output_schema) = def.output_schema() {
             object.raw("outputSchema", output_schema);
         }
-        if !def.annotations.is_empty() {
+        if !def.annotations().is_empty() {
             let hints = [
-                ("readOnlyHint", def.annotations.read_only),
-                ("destructiveHint", def.annotations.destructive),
-                ("idempotentHint", def.annotations.idempotent),
-                ("openWorldHint", def.annotations.open_world),
+                ("readOnlyHint", def.annotations().read_only),
+                ("destructiveHint", def.annotations().destructive),
+                ("idempotentHint", def.annotations().idempotent),
+                ("openWorldHint", def.annotations().open_world),
             ];
             let mut annotations = String::new();
             let mut inner = ObjectWriter::new(&mut annotations);
-            if let Some(title) = def.title {
+            if let Some(title) = def.title() {
                 inner.string("title", title);
             }
             for (key, hint) in hints {

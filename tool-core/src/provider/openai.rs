@@ -26,7 +26,7 @@ fn function_members(
     }
     object
         .string("name", entry.name())
-        .string("description", entry.def().description)
+        .string("description", entry.def().description())
         .raw("parameters", choice.parameters)
         .raw("strict", if choice.strict { "true" } else { "false" });
 }
