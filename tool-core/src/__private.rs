@@ -10,7 +10,6 @@ pub use crate::check::{self, Bound, EnumSet, Pattern};
 pub use crate::dispatch::{call, call_async, decode_for as decode, ready};
 pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
-pub use crate::render;
 pub use crate::shape::{
     Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
 };

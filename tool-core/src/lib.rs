@@ -52,8 +52,8 @@ pub use crate::violation::{Pointer, Violation, Violations};
 
 pub use crate::param::MapKey;
 
-/// The JSON Schema of `T`, rendered at run time from its compile-time tree; a `#[tool]`
-/// already holds its own as [`ToolDef::parameters_json`].
+/// The JSON Schema of `T`, rendered from its compile-time tree (a `#[tool]` keeps its own
+/// as [`ToolDef::parameters_json`]).
 #[must_use]
 pub fn render_schema<T: ToolParam + ?Sized>() -> String {
     render::to_json(&T::SCHEMA)

@@ -17,15 +17,16 @@ use crate::output::ToolOutput;
 use crate::render::{to_json, to_json_in};
 use crate::schema::Schema;
 
-/// A tool, as `#[tool]` describes it. Its argument schema is rendered to JSON Schema text
-/// at compile time; the rest (the definition, each provider dialect, the output schema) is
-/// rendered from the same compile-time tree on first use and kept, which costs microseconds
-/// once rather than compile time in every build.
+/// A tool, as `#[tool]` describes it. Its argument schema is a tree built at compile time
+/// (a `const`); the texts (the parameters, the definition, each provider dialect, the output
+/// schema) are written from that tree on first use and kept. Writing them in `const`
+/// evaluation instead cost every build about 30 ms per tool; at run time it is a few
+/// microseconds, once.
 pub struct ToolDef {
     name: &'static str,
     description: &'static str,
     schema: &'static Schema,
-    parameters_json: &'static str,
+    parameters_json: OnceLock<Box<str>>,
     rust_path: &'static str,
     strict: Option<bool>,
     title: Option<&'static str>,
@@ -44,7 +45,6 @@ pub struct ToolDefParts {
     pub name: &'static str,
     pub description: &'static str,
     pub schema: &'static Schema,
-    pub parameters_json: &'static str,
     pub rust_path: &'static str,
     pub strict: Option<bool>,
     pub title: Option<&'static str>,
@@ -69,23 +69,12 @@ impl ToolDef {
     #[doc(hidden)]
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
-        let ToolDefParts {
-            name,
-            description,
-            schema,
-            parameters_json,
-            rust_path,
-            strict,
-            title,
-            annotations,
-            output,
-            handler,
-        } = parts;
+        let ToolDefParts { name, description, schema, rust_path, strict, title, annotations, output, handler } = parts;
         ToolDef {
             name,
             description,
             schema,
-            parameters_json,
+            parameters_json: OnceLock::new(),
             rust_path,
             strict,
             title,
@@ -116,10 +105,10 @@ impl ToolDef {
         self.schema
     }
 
-    /// [`ToolDef::schema`] as JSON Schema text, rendered at compile time.
+    /// [`ToolDef::schema`] as JSON Schema text, written on first use.
     #[must_use]
-    pub const fn parameters_json(&self) -> &'static str {
-        self.parameters_json
+    pub fn parameters_json(&'static self) -> &'static str {
+        self.parameters_json.get_or_init(|| to_json(self.schema).into_boxed_str())
     }
 
     /// `{"name":…,"description":…,"parameters":…}`, spliced from the rendered parameters on
@@ -127,11 +116,12 @@ impl ToolDef {
     #[must_use]
     pub fn definition_json(&'static self) -> &'static str {
         self.definition_json.get_or_init(|| {
-            let mut json = String::with_capacity(self.parameters_json.len() + self.description.len() + 64);
+            let parameters = self.parameters_json();
+            let mut json = String::with_capacity(parameters.len() + self.description.len() + 64);
             ObjectWriter::new(&mut json)
                 .string("name", self.name)
                 .string("description", self.description)
-                .raw("parameters", self.parameters_json)
+                .raw("parameters", parameters)
                 .end();
             json.into_boxed_str()
         })
@@ -197,9 +187,9 @@ impl ToolDef {
         match (wanted, strict_form) {
             (true, Ok(parameters)) => StrictChoice { parameters, strict: true, fallback: None },
             (true, Err(reason)) => {
-                StrictChoice { parameters: self.parameters_json, strict: false, fallback: Some(reason) }
+                StrictChoice { parameters: self.parameters_json(), strict: false, fallback: Some(reason) }
             }
-            (false, _) => StrictChoice { parameters: self.parameters_json, strict: false, fallback: None },
+            (false, _) => StrictChoice { parameters: self.parameters_json(), strict: false, fallback: None },
         }
     }
 

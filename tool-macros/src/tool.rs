@@ -271,17 +271,12 @@ impl ToolFn {
         let generated = quote! {
             const __TOOL_NAME: &str = #name;
             const __TOOL_SCHEMA: &_tool_core::schema::Schema = <#args_ty as _tool_core::ToolArgs>::__ARGS_SCHEMA;
-            // The one text rendered at compile time; the definition, the provider dialects
-            // and the output schema are rendered from the same tree on first use.
-            const __TOOL_PARAMETERS_LEN: usize = _tool_core::__private::render::parameters_len(__TOOL_SCHEMA);
-            const __TOOL_PARAMETERS: [u8; __TOOL_PARAMETERS_LEN] = _tool_core::__private::render::parameters(__TOOL_SCHEMA);
             #shim
             #require_strict
             static __TOOL_DEF: _tool_core::ToolDef = _tool_core::ToolDef::__new(_tool_core::__private::ToolDefParts {
                 name: __TOOL_NAME,
                 description: #description,
                 schema: __TOOL_SCHEMA,
-                parameters_json: #type_ident::PARAMETERS_JSON,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 handler: __TOOL_HANDLER,
                 strict: #strict,
@@ -298,8 +293,6 @@ impl ToolFn {
             impl #type_ident {
                 /// The tool's name.
                 pub const NAME: &'static str = __TOOL_NAME;
-                /// The JSON Schema of the tool's arguments, rendered at compile time.
-                pub const PARAMETERS_JSON: &'static str = _tool_core::__private::render::utf8(&__TOOL_PARAMETERS);
                 /// The tool's definition.
                 pub const DEF: &'static _tool_core::ToolDef = &__TOOL_DEF;
             }

@@ -464,17 +464,6 @@ impl<'a> Writer<'a> {
             i += 1;
         }
     }
-
-    /// Writes a tool definition: `{"name":…,"description":…,"parameters":…}`.
-    pub(crate) const fn definition(&mut self, name: &str, description: &str, schema: &Schema) {
-        self.raw("{\"name\":");
-        self.string(name);
-        self.raw(",\"description\":");
-        self.string(description);
-        self.raw(",\"parameters\":");
-        self.schema(schema, &[], false);
-        self.byte(b'}');
-    }
 }
 
 const fn has_required(object: &ObjectSchema, all: bool) -> bool {
