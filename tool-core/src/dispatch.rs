@@ -111,6 +111,7 @@ fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolErro
 /// typed keyword checks run on the result. `None` means "take the full path", which is
 /// authoritative: it accepts the same calls and explains the ones it refuses, so this path
 /// only ever answers yes. It allocates what the decoded struct holds, nothing else.
+#[inline]
 fn decode_text<A: ToolArgs>(text: &str, options: &DecodeOptions) -> Option<A> {
     if text.len() > options.max_argument_bytes {
         return None;
