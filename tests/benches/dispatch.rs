@@ -115,7 +115,7 @@ fn listing(c: &mut Criterion) {
     let registry = Registry::collect().expect("unique names");
     let mut generated = Registry::new();
     for entry in registry.iter().filter(|e| e.name().starts_with("tool_")) {
-        generated.add(entry.def()).expect("unique");
+        generated.add(entry.def().expect("a #[tool] fn")).expect("unique");
     }
     assert_eq!(generated.len(), 200);
     let mut entries: Vec<&inventory_of_schemars::Entry> =

@@ -171,7 +171,7 @@ fn finish<O: IntoToolOutput>(tool: &'static str, output: O) -> Result<ToolOutput
     output.into_tool_output().map_err(|message| ToolError::Failed { tool, message })
 }
 
-fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {
+pub(crate) fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {
     let message = if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = payload.downcast_ref::<String>() {
@@ -183,7 +183,13 @@ fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {
 }
 
 /// Polls a future inside `catch_unwind`, so a panicking async tool yields an error.
-struct CatchUnwind<F>(Pin<Box<F>>);
+pub(crate) struct CatchUnwind<F>(Pin<Box<F>>);
+
+impl<F> CatchUnwind<F> {
+    pub(crate) fn new(future: Pin<Box<F>>) -> Self {
+        CatchUnwind(future)
+    }
+}
 
 impl<F: Future> Future for CatchUnwind<F> {
     type Output = Result<F::Output, Box<dyn Any + Send>>;

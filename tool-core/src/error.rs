@@ -47,6 +47,26 @@ pub enum ToolError {
         /// The tool called.
         tool: &'static str,
     },
+    /// The call ran longer than it was allowed and was stopped.
+    TimedOut {
+        /// The tool called.
+        tool: String,
+        /// The limit.
+        after: core::time::Duration,
+    },
+    /// The call was cancelled before it finished (or before it started).
+    Cancelled {
+        /// The tool called.
+        tool: String,
+    },
+    /// The call was not allowed to run: an authorization check, an approver or a hook said
+    /// no, with the reason.
+    Denied {
+        /// The tool called.
+        tool: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 impl fmt::Display for ToolError {
@@ -74,6 +94,13 @@ impl fmt::Display for ToolError {
             }
             ToolError::RequiresAsync { tool } => {
                 write!(f, "tool {tool:?} is async and must be called with `call_async`")
+            }
+            ToolError::TimedOut { tool, after } => {
+                write!(f, "tool {tool:?} did not finish within {} ms and was stopped", after.as_millis())
+            }
+            ToolError::Cancelled { tool } => write!(f, "the call to tool {tool:?} was cancelled"),
+            ToolError::Denied { tool, reason } => {
+                write!(f, "the call to tool {tool:?} was not allowed: {reason}; do not retry it unchanged")
             }
         }
     }

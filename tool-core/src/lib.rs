@@ -9,6 +9,7 @@ mod content;
 mod context;
 mod dialect;
 mod dispatch;
+mod dynamic;
 mod error;
 mod format;
 mod json_text;
@@ -39,6 +40,7 @@ pub use crate::context::{
 };
 pub use crate::dialect::Dialect;
 pub use crate::dispatch::decode;
+pub use crate::dynamic::DynamicTool;
 pub use crate::error::ToolError;
 pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};

@@ -33,6 +33,8 @@ pub struct ToolDef {
     annotations: Annotations,
     output: Option<&'static Schema>,
     handler: Handler,
+    sequential: bool,
+    requires_approval: bool,
     definition_json: OnceLock<Box<str>>,
     dialects: OnceLock<Dialects>,
     output_schema: OnceLock<Option<Box<str>>>,
@@ -51,13 +53,15 @@ pub struct ToolDefParts {
     pub annotations: Annotations,
     pub output: Option<&'static Schema>,
     pub handler: Handler,
+    pub sequential: bool,
+    pub requires_approval: bool,
 }
 
 /// The parameters to send in a strict-capable dialect, and whether strict mode is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StrictChoice {
+pub struct StrictChoice<'a> {
     /// The parameters schema text.
-    pub parameters: &'static str,
+    pub parameters: &'a str,
     /// Whether to send `strict: true`.
     pub strict: bool,
     /// Why strict mode was wanted (by default) but not possible for this tool.
@@ -69,7 +73,19 @@ impl ToolDef {
     #[doc(hidden)]
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
-        let ToolDefParts { name, description, schema, rust_path, strict, title, annotations, output, handler } = parts;
+        let ToolDefParts {
+            name,
+            description,
+            schema,
+            rust_path,
+            strict,
+            title,
+            annotations,
+            output,
+            handler,
+            sequential,
+            requires_approval,
+        } = parts;
         ToolDef {
             name,
             description,
@@ -81,6 +97,8 @@ impl ToolDef {
             annotations,
             output,
             handler,
+            sequential,
+            requires_approval,
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
@@ -158,6 +176,18 @@ impl ToolDef {
         self.handler
     }
 
+    /// `#[tool(sequential)]`: a batch holding a call to this tool runs one call at a time.
+    #[must_use]
+    pub const fn sequential(&self) -> bool {
+        self.sequential
+    }
+
+    /// `#[tool(requires_approval)]`: an agent loop asks its approver before every call.
+    #[must_use]
+    pub const fn requires_approval(&self) -> bool {
+        self.requires_approval
+    }
+
     /// The JSON Schema of the tool's structured output, for tools returning
     /// [`Structured`](crate::Structured) (MCP `outputSchema`).
     #[must_use]
@@ -182,7 +212,11 @@ impl ToolDef {
         })
     }
 
-    fn choose(&'static self, strict_form: Result<&'static str, &'static str>, strict_by_default: bool) -> StrictChoice {
+    fn choose(
+        &'static self,
+        strict_form: Result<&'static str, &'static str>,
+        strict_by_default: bool,
+    ) -> StrictChoice<'static> {
         let wanted = self.strict.unwrap_or(strict_by_default);
         match (wanted, strict_form) {
             (true, Ok(parameters)) => StrictChoice { parameters, strict: true, fallback: None },
@@ -196,13 +230,13 @@ impl ToolDef {
     /// The `OpenAI` parameters: strict when the tool asks for it (`#[tool(strict)]`), or when
     /// `strict_by_default` and the tool does not opt out and its schema allows it.
     #[must_use]
-    pub fn openai_parameters(&'static self, strict_by_default: bool) -> StrictChoice {
+    pub fn openai_parameters(&'static self, strict_by_default: bool) -> StrictChoice<'static> {
         self.choose(self.dialects().openai_strict(), strict_by_default)
     }
 
     /// The Anthropic `input_schema`, chosen as [`ToolDef::openai_parameters`] is.
     #[must_use]
-    pub fn anthropic_input_schema(&'static self, strict_by_default: bool) -> StrictChoice {
+    pub fn anthropic_input_schema(&'static self, strict_by_default: bool) -> StrictChoice<'static> {
         self.choose(self.dialects().anthropic_strict(), strict_by_default)
     }
 }

@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
 
 /// `#[tool(name = "..", description = "..", crate = ::path)]`.
-#[derive(Debug, FromMeta)]
+#[derive(Debug, Default, FromMeta)]
 pub struct ToolAttr {
     /// The tool's name; defaults to the fn ident.
     pub name: Option<SpannedValue<String>>,
@@ -34,6 +34,11 @@ pub struct ToolAttr {
     pub idempotent: Option<bool>,
     /// MCP `openWorldHint`.
     pub open_world: Option<bool>,
+    /// `sequential`: a batch of calls holding this tool runs one call at a time (an agent
+    /// loop runs the calls of one turn concurrently otherwise).
+    pub sequential: darling::util::Flag,
+    /// `requires_approval`: an agent loop asks its approver before every call.
+    pub requires_approval: darling::util::Flag,
 }
 
 /// The item `#[derive(ToolArgs)]` is on.

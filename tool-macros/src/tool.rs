@@ -56,17 +56,7 @@ pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
                 .map_err(darling::Error::from)
                 .and_then(|items| ToolAttr::from_list(&items)),
         )
-        .unwrap_or(ToolAttr {
-            name: None,
-            description: None,
-            krate: None,
-            strict: None,
-            title: None,
-            read_only: None,
-            destructive: None,
-            idempotent: None,
-            open_world: None,
-        });
+        .unwrap_or_default();
     let Ok(item) = syn::parse2::<ItemFn>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
@@ -327,7 +317,11 @@ fn annotations(attr: &ToolAttr) -> TokenStream {
     let destructive = optional(attr.destructive.as_ref());
     let idempotent = optional(attr.idempotent.as_ref());
     let open_world = optional(attr.open_world.as_ref());
+    let sequential = attr.sequential.is_present();
+    let requires_approval = attr.requires_approval.is_present();
     quote! {
+        sequential: #sequential,
+        requires_approval: #requires_approval,
         title: #title,
         annotations: _tool_core::Annotations {
             read_only: #read_only,

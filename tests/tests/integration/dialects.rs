@@ -94,14 +94,14 @@ fn openai_strict_rules_hold_for_every_tool() {
     let registry = Registry::collect().expect("unique names");
     let mut strict_tools = 0;
     for entry in registry.iter() {
-        let Ok(text) = entry.def().dialects().openai_strict() else { continue };
+        let Ok(text) = entry.def().expect("a #[tool] fn").dialects().openai_strict() else { continue };
         strict_tools += 1;
         let schema = parse(text);
         let name = entry.name();
         jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(schema["type"], "object", "{name}: the root is an object");
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
-        let base = parse(entry.def().parameters_json());
+        let base = parse(entry.def().expect("a #[tool] fn").parameters_json());
         let mut nodes = Vec::new();
         walk(&schema, 1, &mut nodes);
         let mut properties = 0;
@@ -146,18 +146,18 @@ fn openai_strict_rules_hold_for_every_tool() {
 #[test]
 fn strict_choice_falls_back_with_a_reason() {
     let registry = Registry::collect().expect("unique names");
-    let scores = registry.get("store_scores").expect("registered").def();
+    let scores = registry.get("store_scores").expect("registered").def().expect("a #[tool] fn");
     assert!(scores.dialects().openai_strict().is_err());
     let choice = scores.openai_parameters(true);
     assert!(!choice.strict);
     assert!(choice.fallback.is_some_and(|reason| reason.contains("map")), "{choice:?}");
     assert_eq!(choice.parameters, scores.parameters_json());
-    let loose = registry.get("loose").expect("registered").def();
+    let loose = registry.get("loose").expect("registered").def().expect("a #[tool] fn");
     assert_eq!(
         loose.openai_parameters(true),
         tool_core::StrictChoice { parameters: loose.parameters_json(), strict: false, fallback: None }
     );
-    let tight = registry.get("tight").expect("registered").def();
+    let tight = registry.get("tight").expect("registered").def().expect("a #[tool] fn");
     assert!(tight.openai_parameters(false).strict);
     assert!(tight.anthropic_input_schema(false).strict);
 }
@@ -193,7 +193,7 @@ fn gemini_parameters_use_only_supported_fields() {
     const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let schema = parse(entry.def().dialects().gemini_parameters());
+        let schema = parse(entry.def().expect("a #[tool] fn").dialects().gemini_parameters());
         let name = entry.name();
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
         let mut nodes = Vec::new();
@@ -227,7 +227,7 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
     ];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let Ok(text) = entry.def().dialects().anthropic_strict() else { continue };
+        let Ok(text) = entry.def().expect("a #[tool] fn").dialects().anthropic_strict() else { continue };
         let schema = parse(text);
         let name = entry.name();
         jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -245,7 +245,7 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
 #[test]
 fn snapshots_of_every_dialect() {
     let registry = Registry::collect().expect("unique names");
-    let def = registry.get("plan_trip").expect("registered").def();
+    let def = registry.get("plan_trip").expect("registered").def().expect("a #[tool] fn");
     let stop_json = r#"{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string","minLength":1},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false}"#;
     assert_eq!(
         def.parameters_json(),
@@ -271,7 +271,14 @@ fn snapshots_of_every_dialect() {
 fn what_a_dialect_drops_is_still_enforced() {
     // OpenAI strict drops `maxLength`; the call is still refused.
     let registry = Registry::collect().expect("unique names");
-    let text = registry.get("plan_trip").expect("registered").def().dialects().openai_strict().expect("strict");
+    let text = registry
+        .get("plan_trip")
+        .expect("registered")
+        .def()
+        .expect("a #[tool] fn")
+        .dialects()
+        .openai_strict()
+        .expect("strict");
     assert!(!text.contains("maxLength"));
     let error = registry
         .call("plan_trip", json!({"name": "x".repeat(41), "stops": [{"city": "A", "nights": 1}]}))

@@ -6,6 +6,7 @@ mod context;
 mod dialects;
 mod differential;
 mod dispatch;
+mod dynamic;
 mod enums;
 mod hostile;
 mod reference;

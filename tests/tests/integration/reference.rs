@@ -9,12 +9,12 @@ fn every_registered_schema_is_valid_draft_2020_12() {
     let registry = Registry::collect().expect("unique names");
     assert!(registry.len() > 5);
     for entry in registry.iter() {
-        let schema: Value = serde_json::from_str(entry.def().parameters_json()).expect("JSON");
+        let schema: Value = serde_json::from_str(entry.def().expect("a #[tool] fn").parameters_json()).expect("JSON");
         if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {
             panic!("{}: {error}\n{schema}", entry.name());
         }
         // No `$ref`, `$defs`, `$schema` or `$id` anywhere: providers reject them.
-        let text = entry.def().parameters_json();
+        let text = entry.def().expect("a #[tool] fn").parameters_json();
         for forbidden in ["\"$ref\"", "\"$defs\"", "\"$schema\"", "\"$id\""] {
             assert!(!text.contains(forbidden), "{}: {forbidden} in {text}", entry.name());
         }

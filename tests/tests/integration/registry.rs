@@ -32,7 +32,7 @@ fn every_tool_in_the_binary_is_registered_sorted_by_name() {
     assert_eq!(names, sorted);
     assert_eq!(registry.iter().map(tool_core::Entry::name).collect::<Vec<_>>(), names);
     assert_eq!(
-        registry.get("deep_tool").expect("present").def().rust_path(),
+        registry.get("deep_tool").expect("present").def().expect("a #[tool] fn").rust_path(),
         "integration::registry::nested::deeper::deep_tool"
     );
 }

@@ -23,7 +23,7 @@ use crate::context::{CancellationToken, ToolContext};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::registry::Registry;
-use crate::tool::{Arguments, Handler};
+use crate::tool::{Arguments, Handler, ToolDef};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
 /// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
@@ -188,17 +188,17 @@ async fn dispatch(
     let Some(entry) = registry.get(&name) else {
         return Err(ToolError::UnknownTool { name, available: Vec::new() });
     };
-    match entry.def().handler() {
-        Handler::Sync(_) => {
+    match entry.def().map(ToolDef::handler) {
+        Some(Handler::Sync(_)) => {
             let shared = Arc::clone(shared);
-            let tool = entry.def().name();
+            let tool = entry.def().map_or("tool", ToolDef::name);
             tokio::task::spawn_blocking(move || shared.registry.call_with(&context, &name, Arguments::Value(arguments)))
                 .await
                 .unwrap_or_else(|join| {
                     Err(ToolError::Panicked { tool, message: format!("the blocking task ended: {join}") })
                 })
         }
-        Handler::Async(_) => registry.call_async(&context, &name, arguments).await,
+        Some(Handler::Async(_)) | None => registry.call_async(&context, &name, arguments).await,
     }
 }
 

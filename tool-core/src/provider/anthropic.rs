@@ -18,14 +18,14 @@ use crate::registry::{Entry, Registry};
 /// the tool asks for it, or where `strict_by_default` and its schema allows it.
 pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: bool) -> ToolList {
     tool_array(tools, |out, entry, fallbacks| {
-        let choice = entry.def().anthropic_input_schema(strict_by_default);
+        let choice = entry.anthropic_input_schema(strict_by_default);
         if let Some(reason) = choice.fallback {
             fallbacks.push(StrictFallback { tool: entry.name().to_owned(), reason });
         }
         let mut object = ObjectWriter::new(out);
         object
             .string("name", entry.name())
-            .string("description", entry.def().description())
+            .string("description", entry.description())
             .raw("input_schema", choice.parameters);
         if choice.strict {
             object.raw("strict", "true");

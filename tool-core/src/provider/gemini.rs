@@ -2,7 +2,9 @@
 //! or `parametersJsonSchema`), `functionCall` parts (ids may be missing: stable ones are
 //! made), and `functionResponse` parts with `output` or `error`.
 
-use serde_json::{Value, json};
+use std::borrow::Cow;
+
+use serde_json::{Map, Value, json};
 
 use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolChoice, ToolList, malformed, string_at,
@@ -27,13 +29,13 @@ pub enum SchemaField {
 pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, field: SchemaField) -> ToolList {
     let declarations = tool_array(tools, |out, entry, _| {
         let (key, schema) = match field {
-            SchemaField::Parameters => ("parameters", entry.def().dialects().gemini_parameters()),
-            SchemaField::ParametersJsonSchema => ("parametersJsonSchema", entry.def().parameters_json()),
+            SchemaField::Parameters => ("parameters", entry.gemini_parameters()),
+            SchemaField::ParametersJsonSchema => ("parametersJsonSchema", Cow::Borrowed(entry.parameters_json())),
         };
         ObjectWriter::new(out)
             .string("name", entry.name())
-            .string("description", entry.def().description())
-            .raw(key, schema)
+            .string("description", entry.description())
+            .raw(key, &schema)
             .end();
     });
     let mut json = String::from("[");
@@ -134,4 +136,80 @@ pub fn tool_config(choice: &ToolChoice, registry: &Registry) -> Result<Value, To
         ToolChoice::Allowed { tools, required: true } => json!({"mode": "ANY", "allowedFunctionNames": tools}),
     };
     Ok(json!({"functionCallingConfig": config}))
+}
+
+/// Gemini's `parameters` form of a JSON Schema given as JSON (a tool made at run time):
+/// upper-case types, `nullable` for a type union with `null`, string `const` as a one-value
+/// `enum`, and only the keys the `Schema` object has (others are dropped: the handler still
+/// gets, and checks, what the model sends).
+#[must_use]
+pub fn parameters_from(schema: &Value) -> Value {
+    const KEPT: [&str; 16] = [
+        "description",
+        "format",
+        "title",
+        "default",
+        "example",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "required",
+        "propertyOrdering",
+    ];
+    let Value::Object(object) = schema else { return json!({}) };
+    let mut out = Map::new();
+    match object.get("type") {
+        Some(Value::String(name)) => {
+            out.insert("type".to_owned(), Value::String(name.to_uppercase()));
+        }
+        Some(Value::Array(names)) => {
+            let concrete: Vec<&str> = names.iter().filter_map(Value::as_str).filter(|n| *n != "null").collect();
+            if let [name] = concrete.as_slice() {
+                out.insert("type".to_owned(), Value::String(name.to_uppercase()));
+            }
+            if concrete.len() < names.len() {
+                out.insert("nullable".to_owned(), Value::Bool(true));
+            }
+        }
+        _ => {}
+    }
+    for (key, value) in object {
+        match key.as_str() {
+            "properties" => {
+                if let Value::Object(properties) = value {
+                    let converted = properties.iter().map(|(name, p)| (name.clone(), parameters_from(p))).collect();
+                    out.insert(key.clone(), Value::Object(converted));
+                }
+            }
+            "items" => {
+                out.insert(key.clone(), parameters_from(value));
+            }
+            "anyOf" => {
+                if let Value::Array(branches) = value {
+                    out.insert(key.clone(), Value::Array(branches.iter().map(parameters_from).collect()));
+                }
+            }
+            "enum" => {
+                if let Value::Array(values) = value
+                    && values.iter().all(Value::is_string)
+                {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+            "const" if value.is_string() => {
+                out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
+            }
+            other if KEPT.contains(&other) => {
+                out.insert(key.clone(), value.clone());
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
 }

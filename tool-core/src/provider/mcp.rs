@@ -17,26 +17,26 @@ use crate::registry::Entry;
 /// `annotations` the tool states.
 pub fn tools_list<'e>(tools: impl IntoIterator<Item = &'e Entry>) -> ToolList {
     tool_array(tools, |out, entry, _| {
-        let def = entry.def();
+        let annotations = entry.annotations();
         let mut object = ObjectWriter::new(out);
         object.string("name", entry.name());
-        if let Some(title) = def.title() {
+        if let Some(title) = entry.title() {
             object.string("title", title);
         }
-        object.string("description", def.description()).raw("inputSchema", def.parameters_json());
-        if let Some(output_schema) = def.output_schema() {
+        object.string("description", entry.description()).raw("inputSchema", entry.parameters_json());
+        if let Some(output_schema) = entry.output_schema() {
             object.raw("outputSchema", output_schema);
         }
-        if !def.annotations().is_empty() {
+        if !annotations.is_empty() {
             let hints = [
-                ("readOnlyHint", def.annotations().read_only),
-                ("destructiveHint", def.annotations().destructive),
-                ("idempotentHint", def.annotations().idempotent),
-                ("openWorldHint", def.annotations().open_world),
+                ("readOnlyHint", annotations.read_only),
+                ("destructiveHint", annotations.destructive),
+                ("idempotentHint", annotations.idempotent),
+                ("openWorldHint", annotations.open_world),
             ];
             let mut annotations = String::new();
             let mut inner = ObjectWriter::new(&mut annotations);
-            if let Some(title) = def.title() {
+            if let Some(title) = entry.title() {
                 inner.string("title", title);
             }
             for (key, hint) in hints {

@@ -20,13 +20,13 @@ fn function_members(
     strict_by_default: bool,
     fallbacks: &mut Vec<StrictFallback>,
 ) {
-    let choice = entry.def().openai_parameters(strict_by_default);
+    let choice = entry.openai_parameters(strict_by_default);
     if let Some(reason) = choice.fallback {
         fallbacks.push(StrictFallback { tool: entry.name().to_owned(), reason });
     }
     object
         .string("name", entry.name())
-        .string("description", entry.def().description())
+        .string("description", entry.description())
         .raw("parameters", choice.parameters)
         .raw("strict", if choice.strict { "true" } else { "false" });
 }

@@ -2,15 +2,20 @@
 //! binary (through `inventory`); explicit registries are built with [`Registry::add`],
 //! [`Registry::merge_prefixed`] and [`Registry::remove`].
 
-use core::fmt;
-use std::borrow::Cow;
+mod entry;
+mod error;
+
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+pub use entry::Entry;
+use entry::Kind;
+pub use error::{RegistryError, is_valid_tool_name};
+
 use crate::context::{State, ToolContext};
+use crate::dynamic::DynamicTool;
 use crate::error::ToolError;
-use crate::json_text::ObjectWriter;
 use crate::output::ToolOutput;
 use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture};
 
@@ -20,83 +25,6 @@ use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture};
 pub struct Registration(pub &'static ToolDef);
 
 inventory::collect!(Registration);
-
-/// One tool in a registry: its definition, under the name the registry gives it.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    name: Arc<str>,
-    def: &'static ToolDef,
-    definition_json: Cow<'static, str>,
-}
-
-impl Entry {
-    fn new(def: &'static ToolDef) -> Self {
-        Entry { name: Arc::from(def.name()), def, definition_json: Cow::Borrowed(def.definition_json()) }
-    }
-
-    /// The name the model calls it by in this registry.
-    #[must_use]
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The tool's compile-time definition (its own name, schema and shim).
-    #[must_use]
-    pub fn def(&self) -> &'static ToolDef {
-        self.def
-    }
-
-    /// `{"name":…,"description":…,"parameters":…}` under this registry's name.
-    #[must_use]
-    pub fn definition_json(&self) -> &str {
-        &self.definition_json
-    }
-}
-
-/// Why a registry could not take a tool.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RegistryError {
-    /// Two tools have the same name.
-    DuplicateName {
-        /// The name both use.
-        name: String,
-        /// The Rust path of the tool already registered.
-        first: &'static str,
-        /// The Rust path of the tool refused.
-        second: &'static str,
-    },
-    /// A prefixed name breaks `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
-    InvalidName {
-        /// The name refused.
-        name: String,
-    },
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RegistryError::DuplicateName { name, first, second } => write!(
-                f,
-                "two tools are named {name:?}: `{first}` and `{second}`; rename one with `#[tool(name = \"..\")]`"
-            ),
-            RegistryError::InvalidName { name } => {
-                write!(f, "{name:?} is not a valid tool name: it must match ^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$")
-            }
-        }
-    }
-}
-
-impl std::error::Error for RegistryError {}
-
-/// Whether every provider accepts `name`: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
-#[must_use]
-pub fn is_valid_tool_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
-        && bytes.len() <= 64
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-}
 
 /// Tools by name, in a stable order (sorted by name), with O(1) lookup.
 ///
@@ -135,7 +63,7 @@ impl Registry {
     pub fn collect() -> Result<Self, RegistryError> {
         let mut registry = Self::new();
         for registration in inventory::iter::<Registration> {
-            registry.insert(Entry::new(registration.0))?;
+            registry.insert(Entry::from_def(registration.0))?;
         }
         registry.reindex();
         Ok(registry)
@@ -146,7 +74,17 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::DuplicateName`] when the name is taken.
     pub fn add(&mut self, tool: impl Tool) -> Result<&mut Self, RegistryError> {
-        self.insert(Entry::new(tool.def()))?;
+        self.insert(Entry::from_def(tool.def()))?;
+        self.reindex();
+        Ok(self)
+    }
+
+    /// Adds a tool made at run time.
+    ///
+    /// # Errors
+    /// [`RegistryError::DuplicateName`] when the name is taken.
+    pub fn add_dynamic(&mut self, tool: DynamicTool) -> Result<&mut Self, RegistryError> {
+        self.insert(Entry::from_dynamic(Arc::new(tool)))?;
         self.reindex();
         Ok(self)
     }
@@ -164,13 +102,7 @@ impl Registry {
             if !is_valid_tool_name(&name) {
                 return Err(RegistryError::InvalidName { name });
             }
-            let mut definition = String::new();
-            ObjectWriter::new(&mut definition)
-                .string("name", &name)
-                .string("description", entry.def.description())
-                .raw("parameters", entry.def.parameters_json())
-                .end();
-            merged.insert(Entry { name: Arc::from(name), def: entry.def, definition_json: Cow::Owned(definition) })?;
+            merged.insert(entry.renamed(name))?;
         }
         merged.reindex();
         *self = merged;
@@ -242,14 +174,14 @@ impl Registry {
     /// `[{"name":…,"description":…,"parameters":…}, …]` for every tool, sorted by name.
     #[must_use]
     pub fn definitions_json(&self) -> String {
-        let size = self.entries.iter().map(|e| e.definition_json.len() + 1).sum::<usize>() + 2;
+        let size = self.entries.iter().map(|e| e.definition_json().len() + 1).sum::<usize>() + 2;
         let mut json = String::with_capacity(size);
         json.push('[');
         for (i, entry) in self.entries.iter().enumerate() {
             if i > 0 {
                 json.push(',');
             }
-            json.push_str(&entry.definition_json);
+            json.push_str(entry.definition_json());
         }
         json.push(']');
         json
@@ -287,27 +219,39 @@ impl Registry {
         name: &str,
         arguments: impl Into<Arguments<'a>>,
     ) -> Result<ToolOutput, ToolError> {
-        let def = self.lookup(name)?;
-        match def.handler() {
-            Handler::Sync(shim) if context.has_state() => shim(context, arguments.into(), &self.options),
-            Handler::Sync(shim) => shim(&self.with_own_state(context), arguments.into(), &self.options),
-            Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name() }),
+        match self.lookup(name)?.kind() {
+            Kind::Static(def) => match def.handler() {
+                Handler::Sync(shim) if context.has_state() => shim(context, arguments.into(), &self.options),
+                Handler::Sync(shim) => shim(&self.with_own_state(context), arguments.into(), &self.options),
+                Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name() }),
+            },
+            Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name() }),
         }
     }
 
-    /// Calls any tool by name; a plain tool runs at once, an async one when awaited. A
-    /// context without state gets this registry's.
+    /// Calls any tool by name; a plain tool runs at once, an async one (and a tool made at
+    /// run time) when awaited. A context without state gets this registry's.
     pub fn call_async<'a>(
         &'a self,
         context: &'a ToolContext,
         name: &str,
         arguments: impl Into<Arguments<'a>>,
     ) -> ToolFuture<'a> {
-        let def = match self.lookup(name) {
-            Ok(def) => def,
+        let entry = match self.lookup(name) {
+            Ok(entry) => entry,
             Err(error) => return crate::dispatch::ready(Err(error)),
         };
         let arguments = arguments.into();
+        let def = match entry.kind() {
+            Kind::Static(def) => def,
+            Kind::Dynamic(tool) => {
+                let context = if context.has_state() { context.clone() } else { self.with_own_state(context) };
+                return match entry::value_of(arguments, self.options.max_argument_bytes) {
+                    Ok(value) => tool.run(context, value),
+                    Err(error) => crate::dispatch::ready(Err(error)),
+                };
+            }
+        };
         match def.handler() {
             Handler::Sync(shim) if context.has_state() => {
                 crate::dispatch::ready(shim(context, arguments, &self.options))
@@ -329,8 +273,8 @@ impl Registry {
     }
 
     #[inline]
-    fn lookup(&self, name: &str) -> Result<&'static ToolDef, ToolError> {
-        self.get(name).map(|entry| entry.def).ok_or_else(|| ToolError::UnknownTool {
+    fn lookup(&self, name: &str) -> Result<&Entry, ToolError> {
+        self.get(name).ok_or_else(|| ToolError::UnknownTool {
             name: name.to_owned(),
             available: self.names().into_iter().map(str::to_owned).collect(),
         })
@@ -340,8 +284,8 @@ impl Registry {
         if let Some(existing) = self.entries.iter().find(|e| e.name == entry.name) {
             return Err(RegistryError::DuplicateName {
                 name: entry.name.to_string(),
-                first: existing.def.rust_path(),
-                second: entry.def.rust_path(),
+                first: existing.origin(),
+                second: entry.origin(),
             });
         }
         self.entries.push(entry);

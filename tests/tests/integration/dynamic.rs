@@ -1,0 +1,87 @@
+//! Tools made at run time: beside `#[tool]` fns in one registry, listed in every dialect,
+//! called the same way, their errors and panics turned into results.
+
+use serde_json::{Value, json};
+use tool_core::provider::{anthropic, gemini, mcp, openai};
+use tool_core::{DynamicTool, Registry, RegistryError, ToolContext, ToolError, ToolOutput};
+use tool_tests::block_on;
+
+const SCHEMA: &str = r#"{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":["integer","null"],"exclusiveMinimum":0}},"required":["city"],"additionalProperties":false}"#;
+
+fn forecast(prefix: &'static str) -> DynamicTool {
+    DynamicTool::new("remote_forecast", "Forecast from a remote service", SCHEMA, move |ctx: ToolContext, args| {
+        let city = args.get("city").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let call = ctx.call_id().unwrap_or("no id").to_owned();
+        async move {
+            match city.as_str() {
+                "" => Err(ToolError::Denied { tool: "remote_forecast".to_owned(), reason: "no city".to_owned() }),
+                "Atlantis" => panic!("the remote service fell over"),
+                _ => Ok(ToolOutput::text(format!("{prefix}{city} ({call})"))),
+            }
+        }
+    })
+    .expect("valid tool")
+    .with_title("Remote forecast")
+}
+
+fn registry() -> Registry {
+    let mut registry = Registry::new();
+    registry.add_dynamic(forecast("sunny in ")).unwrap();
+    registry
+}
+
+#[test]
+fn a_dynamic_tool_is_called_like_any_other() {
+    let registry = registry();
+    let context = registry.context().with_call_id("c1");
+    let output = block_on(registry.call_async(&context, "remote_forecast", r#"{"city": "Oslo"}"#)).unwrap();
+    assert_eq!(output.to_text(), "sunny in Oslo (c1)");
+    let panicked = block_on(registry.call_async(&context, "remote_forecast", json!({"city": "Atlantis"}))).unwrap_err();
+    assert!(panicked.to_string().contains("crashed (the remote service fell over)"), "{panicked}");
+    let not_object = block_on(registry.call_async(&context, "remote_forecast", json!(["Oslo"]))).unwrap_err();
+    assert!(not_object.to_string().contains("expected an object"), "{not_object}");
+    let bad_json = block_on(registry.call_async(&context, "remote_forecast", "{oops")).unwrap_err();
+    assert!(matches!(bad_json, ToolError::InvalidJson { .. }));
+    assert!(matches!(registry.call("remote_forecast", "{}"), Err(ToolError::RequiresAsync { .. })));
+}
+
+#[test]
+fn a_dynamic_tool_is_listed_in_every_dialect() {
+    let registry = registry();
+    let chat: Value = serde_json::from_str(&openai::chat_tools(registry.iter(), true).json).unwrap();
+    assert_eq!(chat[0]["function"]["parameters"], serde_json::from_str::<Value>(SCHEMA).unwrap());
+    assert_eq!(chat[0]["function"]["strict"], false);
+    let list = anthropic::tools(registry.iter(), true);
+    assert_eq!(list.fallbacks.len(), 1, "strict was wanted: the fallback says why");
+    let gemini: Value =
+        serde_json::from_str(&gemini::tools(registry.iter(), gemini::SchemaField::Parameters).json).unwrap();
+    assert_eq!(
+        gemini[0]["functionDeclarations"][0]["parameters"],
+        json!({"type": "OBJECT", "properties": {
+            "city": {"type": "STRING", "minLength": 1},
+            "days": {"type": "INTEGER", "nullable": true}
+        }, "required": ["city"]})
+    );
+    let mcp: Value = serde_json::from_str(&mcp::tools_list(registry.iter()).json).unwrap();
+    assert_eq!(mcp[0]["title"], "Remote forecast");
+    let mut merged = Registry::new();
+    merged.merge_prefixed("mcp_weather_", &registry).unwrap();
+    assert!(
+        merged
+            .get("mcp_weather_remote_forecast")
+            .unwrap()
+            .definition_json()
+            .contains(r#""name":"mcp_weather_remote_forecast""#)
+    );
+}
+
+#[test]
+fn bad_names_and_schemas_are_refused() {
+    let handler = |_: ToolContext, _| async { Ok(ToolOutput::text("")) };
+    assert!(matches!(DynamicTool::new("has space", "", "{}", handler), Err(RegistryError::InvalidName { .. })));
+    let not_object = DynamicTool::new("t", "", r#"{"type":"string"}"#, handler).unwrap_err();
+    assert!(not_object.to_string().contains("object schema"), "{not_object}");
+    assert!(matches!(DynamicTool::new("t", "", "{", handler), Err(RegistryError::InvalidSchema { .. })));
+    let mut registry = registry();
+    assert!(matches!(registry.add_dynamic(forecast("x")), Err(RegistryError::DuplicateName { .. })));
+}

@@ -1,0 +1,185 @@
+//! [`DynamicTool`]: a tool made at run time, from a name, a description, a JSON Schema and an
+//! async handler (a closure that captures configuration, a tool built from a spec, a remote
+//! MCP server's tool). It sits in a [`Registry`](crate::Registry) beside the `#[tool]` fns and
+//! is listed in every dialect and called the same way.
+//!
+//! What is checked for it: the schema is parsed when the tool is made and must describe an
+//! object; the arguments of each call are parsed (within the registry's size limit) and must
+//! be an object. The schema's other constraints are not checked here: there is no
+//! compile-time tree to check them with, so the handler (or the remote server) checks them.
+
+use core::fmt;
+use core::future::Future;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::context::ToolContext;
+use crate::dispatch::{CatchUnwind, panicked};
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::registry::{RegistryError, is_valid_tool_name};
+use crate::tool::{Annotations, ToolFuture};
+
+type DynHandler = dyn Fn(ToolContext, Map<String, Value>) -> ToolFuture<'static> + Send + Sync;
+
+/// A tool made at run time.
+///
+/// ```
+/// use tool_core::{DynamicTool, Registry, ToolOutput};
+///
+/// let greeting = String::from("hello");
+/// let tool = DynamicTool::new(
+///     "greet",
+///     "Greets someone",
+///     r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#,
+///     move |_ctx, args| {
+///         let text = format!("{greeting}, {}", args["name"].as_str().unwrap_or("you"));
+///         async move { Ok(ToolOutput::text(text)) }
+///     },
+/// )
+/// .unwrap();
+/// let mut registry = Registry::new();
+/// registry.add_dynamic(tool).unwrap();
+/// assert_eq!(registry.get("greet").unwrap().parameters_json(), r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#);
+/// ```
+#[derive(Clone)]
+pub struct DynamicTool {
+    pub(crate) name: &'static str,
+    pub(crate) description: String,
+    pub(crate) parameters: Value,
+    pub(crate) parameters_json: String,
+    pub(crate) title: Option<String>,
+    pub(crate) annotations: Annotations,
+    pub(crate) sequential: bool,
+    pub(crate) requires_approval: bool,
+    pub(crate) handler: Arc<DynHandler>,
+}
+
+impl DynamicTool {
+    /// A tool named `name` (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), described for the model, whose
+    /// arguments follow the JSON Schema `parameters` (an object schema), and which `handler`
+    /// runs with the call's context and its arguments.
+    ///
+    /// # Errors
+    /// [`RegistryError::InvalidName`] for a name some provider refuses, and
+    /// [`RegistryError::InvalidSchema`] when `parameters` is not JSON describing an object.
+    pub fn new<F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: &str,
+        handler: F,
+    ) -> Result<Self, RegistryError>
+    where
+        F: Fn(ToolContext, Map<String, Value>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+    {
+        let name = name.into();
+        if !is_valid_tool_name(&name) {
+            return Err(RegistryError::InvalidName { name });
+        }
+        let name = intern(&name);
+        let schema: Value = serde_json::from_str(parameters)
+            .map_err(|error| RegistryError::InvalidSchema { name: name.to_owned(), reason: error.to_string() })?;
+        let describes_object = schema.get("type").and_then(Value::as_str) == Some("object");
+        if !describes_object {
+            return Err(RegistryError::InvalidSchema {
+                name: name.to_owned(),
+                reason: "a tool's parameters must be an object schema (`\"type\": \"object\"`)".to_owned(),
+            });
+        }
+        let handler: Arc<DynHandler> = Arc::new(move |context, arguments| {
+            let future = handler(context, arguments);
+            Box::pin(async move {
+                match CatchUnwind::new(Box::pin(future)).await {
+                    Ok(result) => result,
+                    Err(payload) => Err(panicked(name, &*payload)),
+                }
+            }) as ToolFuture<'static>
+        });
+        Ok(DynamicTool {
+            name,
+            description: description.into(),
+            parameters_json: parameters.to_owned(),
+            parameters: schema,
+            title: None,
+            annotations: Annotations::default(),
+            sequential: false,
+            requires_approval: false,
+            handler,
+        })
+    }
+
+    /// A human-readable name (MCP `title`).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Hints about its behaviour (MCP `annotations`).
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: Annotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// A batch holding a call to this tool runs one call at a time.
+    #[must_use]
+    pub fn sequential(mut self) -> Self {
+        self.sequential = true;
+        self
+    }
+
+    /// An agent loop asks its approver before every call.
+    #[must_use]
+    pub fn requires_approval(mut self) -> Self {
+        self.requires_approval = true;
+        self
+    }
+
+    /// Its name.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Its parameters' JSON Schema.
+    #[must_use]
+    pub fn parameters(&self) -> &Value {
+        &self.parameters
+    }
+
+    /// Runs the handler with already parsed arguments.
+    pub(crate) fn run(&self, context: ToolContext, arguments: Value) -> ToolFuture<'static> {
+        match arguments {
+            Value::Object(map) => (self.handler)(context, map),
+            other => {
+                let mut violations = crate::violation::Violations::new();
+                crate::param::wrong_type(&other, "an object", &crate::violation::Pointer::root(), &mut violations);
+                Box::pin(core::future::ready(Err(ToolError::InvalidArguments { tool: self.name, violations })))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for DynamicTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynamicTool").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// The name as a `&'static str`, kept once per distinct name: errors name their tool with
+/// a `&'static str`, and tools made at run time are few and long-lived.
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = names.get(name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(leaked);
+    leaked
+}

@@ -1,0 +1,59 @@
+//! [`RegistryError`]: why a registry refused a tool, and the tool-name rule every provider
+//! accepts.
+
+use core::fmt;
+
+/// Why a registry could not take a tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Two tools have the same name.
+    DuplicateName {
+        /// The name both use.
+        name: String,
+        /// The Rust path of the tool already registered.
+        first: &'static str,
+        /// The Rust path of the tool refused.
+        second: &'static str,
+    },
+    /// A name breaks `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+    InvalidName {
+        /// The name refused.
+        name: String,
+    },
+    /// A tool made at run time has parameters that are not an object schema.
+    InvalidSchema {
+        /// The tool.
+        name: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::DuplicateName { name, first, second } => write!(
+                f,
+                "two tools are named {name:?}: `{first}` and `{second}`; rename one with `#[tool(name = \"..\")]`"
+            ),
+            RegistryError::InvalidName { name } => {
+                write!(f, "{name:?} is not a valid tool name: it must match ^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$")
+            }
+            RegistryError::InvalidSchema { name, reason } => {
+                write!(f, "the parameters of tool {name:?} are not a usable JSON Schema: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Whether every provider accepts `name`: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
+#[must_use]
+pub fn is_valid_tool_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
+        && bytes.len() <= 64
+        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
