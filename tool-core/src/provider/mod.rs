@@ -24,7 +24,7 @@ use crate::error::ToolError;
 pub(crate) use crate::json_text::ObjectWriter;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
-use crate::tool::ToolFuture;
+use crate::tool::{Arguments, ToolFuture};
 
 /// A tool call a model made.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,16 +145,26 @@ pub async fn run_call(registry: &Registry, context: &ToolContext, call: &ToolCal
 
 /// Starts a call: its arguments read as the provider sent them, the dispatch future.
 fn start_call<'a>(registry: &'a Registry, context: &'a ToolContext, call: &'a ToolCall) -> ToolFuture<'a> {
+    match arguments_of(call) {
+        Ok(arguments) => registry.call_async(context, &call.name, arguments),
+        Err(error) => crate::dispatch::ready(Err(error)),
+    }
+}
+
+/// A call's arguments as dispatch takes them: text as sent when it is valid JSON, the
+/// repaired value when it needed repair (a Markdown fence, a trailing comma); partial or
+/// invalid text is an error, and the call is never run.
+pub(crate) fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> {
     match &call.arguments {
-        CallArguments::Value(value) => registry.call_async(context, &call.name, value.clone()),
+        CallArguments::Value(value) => Ok(Arguments::Value(value.clone())),
         CallArguments::Text(text) => {
             let parsed = parse_arguments(text);
             match (parsed.mode, parsed.value) {
-                (ArgumentsMode::Strict, _) => registry.call_async(context, &call.name, text.as_str()),
-                (ArgumentsMode::Repaired, Some(value)) => registry.call_async(context, &call.name, value),
-                _ => crate::dispatch::ready(Err(ToolError::InvalidJson {
+                (ArgumentsMode::Strict, _) => Ok(Arguments::Text(text)),
+                (ArgumentsMode::Repaired, Some(value)) => Ok(Arguments::Value(value)),
+                _ => Err(ToolError::InvalidJson {
                     message: parsed.error.unwrap_or_else(|| "the arguments are not JSON".to_owned()),
-                })),
+                }),
             }
         }
     }

@@ -1,0 +1,92 @@
+//! Approval fails closed, and is enforced by the runner: denied, edited, no approver, an
+//! approver that fails or is too slow; authorization and `before_call` hooks block calls.
+
+use std::time::Duration;
+
+use tool_core::agent::{Agent, Api, ApprovalPolicy, Conversation, Hooks, ScriptedModel, Verdict};
+use tool_core::provider::{CallArguments, ToolCall};
+
+use crate::fixture::{answer, calls, registry};
+
+fn deleting() -> ScriptedModel {
+    ScriptedModel::new(
+        Api::OpenAiChat,
+        [calls(&[("delete_file", r#"{"path": "/etc/passwd"}"#), ("nap", r#"{"ms": 0}"#)]), answer("ok")],
+    )
+}
+
+async fn texts(agent: Agent) -> Vec<String> {
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    outcome.tool_runs.iter().map(|run| run.result.text()).collect()
+}
+
+#[tokio::test]
+async fn without_an_approver_a_marked_tool_does_not_run() {
+    let texts = texts(Agent::new(deleting(), registry())).await;
+    assert_eq!(
+        texts[0],
+        "the call to tool \"delete_file\" was not allowed: it needs approval and no approver is configured; do not retry it unchanged"
+    );
+    assert_eq!(texts[1], "slept 0 ms", "unmarked tools run");
+}
+
+#[tokio::test]
+async fn an_approver_denies_or_edits() {
+    let deny = |call: &ToolCall| {
+        let verdict =
+            if call.name == "delete_file" { Verdict::Deny("not system files".to_owned()) } else { Verdict::Approve };
+        async move { Ok(verdict) }
+    };
+    let texts_denied =
+        texts(Agent::new(deleting(), registry()).approval(ApprovalPolicy::PerTool, deny, Duration::from_secs(1))).await;
+    assert!(texts_denied[0].contains("was not allowed: not system files"), "{}", texts_denied[0]);
+
+    let edit =
+        |_: &ToolCall| async { Ok(Verdict::Edit(CallArguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned()))) };
+    let agent = Agent::new(deleting(), registry()).approval(ApprovalPolicy::PerTool, edit, Duration::from_secs(1));
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    assert_eq!(outcome.tool_runs[0].result.text(), "deleted /tmp/scratch");
+    assert_eq!(outcome.tool_runs[0].call.arguments, CallArguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned()));
+}
+
+#[tokio::test]
+async fn a_failing_or_slow_approver_is_a_denial() {
+    let failing = |_: &ToolCall| async { Err::<Verdict, _>("the approval service is down".to_owned()) };
+    let texts_failed =
+        texts(Agent::new(deleting(), registry()).approval(ApprovalPolicy::Always, failing, Duration::from_secs(1)))
+            .await;
+    assert!(
+        texts_failed.iter().all(|t| t.contains("the approver failed: the approval service is down")),
+        "{texts_failed:?}"
+    );
+
+    let slow = |_: &ToolCall| async {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        Ok(Verdict::Approve)
+    };
+    let policy = ApprovalPolicy::AllowList(vec!["nap".to_owned()]);
+    let texts_slow = texts(Agent::new(deleting(), registry()).approval(policy, slow, Duration::from_millis(50))).await;
+    assert!(texts_slow[0].contains("no approval came in time"), "{}", texts_slow[0]);
+    assert_eq!(texts_slow[1], "slept 0 ms", "allow-listed tools are not asked about");
+}
+
+struct Tenancy;
+
+impl Hooks for Tenancy {
+    fn prepare(&self, call: &mut ToolCall) {
+        if call.name == "nap" {
+            call.arguments = CallArguments::Text(r#"{"ms": 3}"#.to_owned());
+        }
+    }
+
+    fn authorize(&self, call: &ToolCall) -> Result<(), String> {
+        if call.name == "delete_file" { Err("this tenant may not delete".to_owned()) } else { Ok(()) }
+    }
+}
+
+#[tokio::test]
+async fn hooks_authorize_and_prepare() {
+    let texts = texts(Agent::new(deleting(), registry()).hooks(Tenancy)).await;
+    assert!(texts[0].contains("this tenant may not delete"), "{}", texts[0]);
+    assert_eq!(texts[1], "slept 3 ms", "prepare rewrote the arguments before validation");
+}

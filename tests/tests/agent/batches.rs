@@ -1,0 +1,98 @@
+//! Batches: concurrent by default (plain fns too, on the blocking pool), bounded, sequential
+//! when asked, under a timeout and the run's cancellation, every call answered in order.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use tool_core::agent::{Agent, Api, Conversation, RunError, ScriptedModel};
+use tool_core::{CancellationToken, ToolError};
+
+use crate::fixture::{LEDGER_PEAK, answer, calls, registry};
+
+fn eight(tool: &str, ms: u64) -> Vec<(String, String)> {
+    (0..8).map(|_| (tool.to_owned(), format!(r#"{{"ms": {ms}}}"#))).collect()
+}
+
+fn script(batch: &[(String, String)]) -> ScriptedModel {
+    let pairs: Vec<(&str, &str)> = batch.iter().map(|(n, a)| (n.as_str(), a.as_str())).collect();
+    ScriptedModel::new(Api::OpenAiChat, [calls(&pairs), answer("done")])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_calls_of_100_ms_run_together_in_order() {
+    for tool in ["nap", "doze"] {
+        let mut batch = eight(tool, 100);
+        batch[3] = ("crash".to_owned(), "{}".to_owned());
+        let agent = Agent::new(script(&batch), registry());
+        let started = Instant::now();
+        let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+        let elapsed = started.elapsed();
+        assert!(elapsed < Duration::from_millis(500), "{tool}: 8 calls of 100 ms took {elapsed:?}");
+        let ids: Vec<&str> = outcome.tool_runs.iter().map(|run| run.result.id.as_str()).collect();
+        assert_eq!(ids, ["call_0", "call_1", "call_2", "call_3", "call_4", "call_5", "call_6", "call_7"]);
+        assert!(outcome.tool_runs[3].result.is_error(), "the panic is an error result");
+        assert!(outcome.tool_runs.iter().enumerate().all(|(i, run)| i == 3 || !run.result.is_error()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sequential_runs_one_call_at_a_time() {
+    let agent = Agent::new(script(&eight("nap", 30)), registry()).sequential(true);
+    let started = Instant::now();
+    agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(240), "{:?}", started.elapsed());
+
+    // One tool marked `#[tool(sequential)]` makes its whole batch sequential.
+    let mut batch = eight("ledger", 20);
+    batch.push(("nap".to_owned(), r#"{"ms": 1}"#.to_owned()));
+    LEDGER_PEAK.store(0, Ordering::SeqCst);
+    Agent::new(script(&batch), registry()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    assert_eq!(LEDGER_PEAK.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bound_limits_calls_at_once() {
+    let agent = Agent::new(script(&eight("nap", 100)), registry()).max_concurrency(2);
+    let started = Instant::now();
+    agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let elapsed = started.elapsed();
+    assert!(elapsed >= Duration::from_millis(400) && elapsed < Duration::from_millis(900), "{elapsed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_call_times_out_and_the_run_goes_on() {
+    let batch = vec![("nap".to_owned(), r#"{"ms": 10000}"#.to_owned()), ("nap".to_owned(), r#"{"ms": 1}"#.to_owned())];
+    let agent = Agent::new(script(&batch), registry()).call_timeout(Duration::from_millis(100));
+    let started = Instant::now();
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(matches!(outcome.tool_runs[0].result.outcome, Err(ToolError::TimedOut { .. })));
+    assert_eq!(outcome.tool_runs[0].result.text(), "tool \"nap\" did not finish within 100 ms and was stopped");
+    assert_eq!(outcome.tool_runs[1].result.text(), "slept 1 ms");
+    assert_eq!(outcome.text, "done");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_mid_batch_answers_every_call() {
+    let mut batch = eight("nap", 10_000);
+    batch.push(("doze".to_owned(), r#"{"ms": 1500}"#.to_owned()));
+    let agent = Agent::new(script(&batch), registry()).cancel_grace(Duration::from_millis(300));
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        trigger.cancel();
+    });
+    let mut conversation = Conversation::new(Api::OpenAiChat);
+    let started = Instant::now();
+    let error = agent.run_until(&mut conversation, "go", &cancel).await.unwrap_err();
+    assert_eq!(error, RunError::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    let results: Vec<&serde_json::Value> = conversation.items().iter().filter(|m| m["role"] == "tool").collect();
+    assert_eq!(results.len(), 9, "every call is answered");
+    for (i, result) in results.iter().take(8).enumerate() {
+        assert_eq!(result["tool_call_id"], format!("call_{i}"));
+        assert_eq!(result["content"], "interrupted", "async tools observe the cancellation");
+    }
+    assert_eq!(results[8]["content"], "the call to tool \"doze\" was cancelled", "a blocking one past its grace");
+}

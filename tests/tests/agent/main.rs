@@ -1,0 +1,8 @@
+//! The tool loop, driven by a scripted model replaying each provider's documented response
+//! shapes: rounds, batches, hooks, approval, limits, cancellation and events. Every wait is
+//! bounded.
+mod approval;
+mod batches;
+mod fixture;
+mod loop_semantics;
+mod shapes;

@@ -1,0 +1,205 @@
+//! One batch: the calls of one model turn. Every call gets exactly one result, in call
+//! order, whatever happens to it. Three phases:
+//! 1. in call order, one at a time: `prepare`, `authorize`, approval, `before_call`; a call
+//!    refused here never reaches its tool;
+//! 2. the calls let through run, concurrently up to a bound (one at a time when the runner
+//!    or a tool says `sequential`), each on its own task with its own context, under a
+//!    timeout and the run's cancellation; plain fns run on tokio's blocking pool;
+//! 3. in call order, one at a time: `after_call`.
+
+use core::future::Future;
+use core::task::Poll;
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
+
+use super::Settings;
+use super::events::Event;
+use super::hooks::{ToolRun, Verdict};
+use crate::context::{CancellationToken, ToolContext};
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::provider::{CallResult, ToolCall, arguments_of};
+use crate::registry::Registry;
+use crate::tool::{Handler, ToolDef};
+
+/// A call after phase 1: let through, or already answered.
+enum Gate {
+    Run(ToolCall),
+    Answered(ToolCall, ToolError),
+}
+
+/// Runs `calls` and answers each, in order.
+pub(super) async fn run(
+    settings: &Settings,
+    registry: &Arc<Registry>,
+    calls: Vec<ToolCall>,
+    cancel: &CancellationToken,
+) -> Vec<ToolRun> {
+    let mut gates = Vec::with_capacity(calls.len());
+    for call in calls {
+        gates.push(gate(settings, registry, call, cancel).await);
+    }
+    let sequential = settings.sequential
+        || gates.iter().any(
+            |gate| matches!(gate, Gate::Run(call) if registry.get(&call.name).is_some_and(crate::Entry::sequential)),
+        );
+    let bound = if sequential { 1 } else { settings.max_concurrency.max(1) };
+    let permits = Arc::new(Semaphore::new(bound));
+    let runs = gates.into_iter().map(|gate| {
+        let permits = Arc::clone(&permits);
+        async move {
+            match gate {
+                Gate::Answered(call, error) => answered(call, Err(error), std::time::Duration::ZERO),
+                Gate::Run(call) => {
+                    // The semaphore is never closed, so acquiring cannot fail.
+                    let _permit = permits.acquire_owned().await.ok();
+                    execute(settings, registry, call, cancel).await
+                }
+            }
+        }
+    });
+    let mut runs = join_in_order(runs.collect()).await;
+    for run in &mut runs {
+        settings.hooks.after_call(run);
+        settings.emit(Event::ToolFinished {
+            id: run.call.id.clone(),
+            name: run.call.name.clone(),
+            is_error: run.result.is_error(),
+            elapsed: run.elapsed,
+        });
+    }
+    runs
+}
+
+/// Phase 1 for one call.
+async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, cancel: &CancellationToken) -> Gate {
+    settings.hooks.prepare(&mut call);
+    let denied = |call: &ToolCall, reason: String| ToolError::Denied { tool: call.name.clone(), reason };
+    if cancel.is_cancelled() {
+        let error = ToolError::Cancelled { tool: call.name.clone() };
+        return Gate::Answered(call, error);
+    }
+    let Some(entry) = registry.get(&call.name) else {
+        // Dispatch answers an unknown name, with the names there are.
+        return Gate::Run(call);
+    };
+    if let Err(reason) = settings.hooks.authorize(&call) {
+        let error = denied(&call, reason);
+        return Gate::Answered(call, error);
+    }
+    if settings.approval.needs_approval(&call.name, entry.requires_approval()) {
+        let verdict = match &settings.approver {
+            None => Err("it needs approval and no approver is configured".to_owned()),
+            Some(approver) => {
+                let asked = tokio::time::timeout(settings.approval_timeout, approver.approve(&call));
+                tokio::select! {
+                    answer = asked => match answer {
+                        Ok(Ok(verdict)) => Ok(verdict),
+                        Ok(Err(error)) => Err(format!("the approver failed: {error}")),
+                        Err(_) => Err("no approval came in time".to_owned()),
+                    },
+                    () = cancel.cancelled() => {
+                        let error = ToolError::Cancelled { tool: call.name.clone() };
+                        return Gate::Answered(call, error);
+                    }
+                }
+            }
+        };
+        match verdict {
+            Ok(Verdict::Approve) => {}
+            Ok(Verdict::Edit(arguments)) => call.arguments = arguments,
+            Ok(Verdict::Deny(reason)) | Err(reason) => {
+                let error = denied(&call, reason);
+                return Gate::Answered(call, error);
+            }
+        }
+    }
+    if let Err(reason) = settings.hooks.before_call(&call) {
+        let error = denied(&call, reason);
+        return Gate::Answered(call, error);
+    }
+    Gate::Run(call)
+}
+
+/// Phase 2 for one call: its own task, timeout and cancellation.
+async fn execute(settings: &Settings, registry: &Arc<Registry>, call: ToolCall, cancel: &CancellationToken) -> ToolRun {
+    let started = Instant::now();
+    settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
+    let token = CancellationToken::new();
+    let events = settings.events.clone();
+    let mut context = registry.context().with_call_id(&call.id).with_cancellation(token.clone());
+    if let Some(events) = events {
+        context = context.with_progress(move |progress| events(&Event::ToolProgress(progress)));
+    }
+    let mut task = spawn(registry, context, call.clone());
+    let outcome = tokio::select! {
+        joined = &mut task => joined,
+        () = tokio::time::sleep(settings.call_timeout) => {
+            token.cancel();
+            task.abort();
+            Ok(Err(ToolError::TimedOut { tool: call.name.clone(), after: settings.call_timeout }))
+        }
+        () = cancel.cancelled() => {
+            // The tool hears of it through its context and may still finish, within grace.
+            token.cancel();
+            if let Ok(joined) = tokio::time::timeout(settings.cancel_grace, &mut task).await {
+                joined
+            } else {
+                task.abort();
+                Ok(Err(ToolError::Cancelled { tool: call.name.clone() }))
+            }
+        }
+    };
+    let outcome = outcome.unwrap_or_else(|join| Err(ToolError::Cancelled { tool: format!("{} ({join})", call.name) }));
+    answered(call, outcome, started.elapsed())
+}
+
+/// The call on its own task: a plain fn on the blocking pool, anything else on the runtime.
+fn spawn(registry: &Arc<Registry>, context: ToolContext, call: ToolCall) -> JoinHandle<Result<ToolOutput, ToolError>> {
+    let registry = Arc::clone(registry);
+    let plain = registry.get(&call.name).and_then(crate::Entry::def).map(ToolDef::handler);
+    if matches!(plain, Some(Handler::Sync(_))) {
+        tokio::task::spawn_blocking(move || match arguments_of(&call) {
+            Ok(arguments) => registry.call_with(&context, &call.name, arguments),
+            Err(error) => Err(error),
+        })
+    } else {
+        tokio::spawn(async move {
+            match arguments_of(&call) {
+                Ok(arguments) => registry.call_async(&context, &call.name, arguments).await,
+                Err(error) => Err(error),
+            }
+        })
+    }
+}
+
+fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: std::time::Duration) -> ToolRun {
+    let result = CallResult { id: call.id.clone(), name: call.name.clone(), outcome };
+    ToolRun { call, result, details: None, terminate: false, elapsed }
+}
+
+/// Awaits every future on this task, their outputs in the order given.
+async fn join_in_order<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut pending: Vec<Option<core::pin::Pin<Box<F>>>> = futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    let mut outputs: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
+    core::future::poll_fn(|cx| {
+        let mut done = true;
+        for (slot, output) in pending.iter_mut().zip(&mut outputs) {
+            if let Some(future) = slot {
+                match future.as_mut().poll(cx) {
+                    Poll::Ready(value) => {
+                        *output = Some(value);
+                        *slot = None;
+                    }
+                    Poll::Pending => done = false,
+                }
+            }
+        }
+        if done { Poll::Ready(()) } else { Poll::Pending }
+    })
+    .await;
+    outputs.into_iter().flatten().collect()
+}

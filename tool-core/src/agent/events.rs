@@ -1,0 +1,66 @@
+//! [`Event`]: what a run reports as it goes, for user interfaces and logs.
+
+use core::time::Duration;
+
+use super::model::{StopReason, Usage};
+use crate::context::Progress;
+
+/// One thing that happened in a run, in order.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// The run began.
+    RunStarted,
+    /// A round began: a model request and, if it asks, a batch of calls.
+    TurnStarted {
+        /// The round, from 1.
+        round: usize,
+    },
+    /// The model is being asked.
+    ModelRequest {
+        /// The round.
+        round: usize,
+        /// Whether tools are offered (not in a last answer after the round limit).
+        with_tools: bool,
+    },
+    /// Text as the model streams it.
+    TextDelta(String),
+    /// The model answered.
+    ModelResponse {
+        /// The round.
+        round: usize,
+        /// Why it stopped.
+        stop: StopReason,
+        /// What it used.
+        usage: Usage,
+        /// How many calls it made.
+        calls: usize,
+    },
+    /// A call starts running (after its hooks and approval).
+    ToolStarted {
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+    },
+    /// A running call reported progress.
+    ToolProgress(Progress),
+    /// A call has its result (it ran, or was denied, timed out or was cancelled).
+    ToolFinished {
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Whether the result is an error.
+        is_error: bool,
+        /// How long it ran.
+        elapsed: Duration,
+    },
+    /// The run ended.
+    RunFinished {
+        /// Rounds taken.
+        rounds: usize,
+        /// Tokens used in all.
+        usage: Usage,
+    },
+}

@@ -1,0 +1,120 @@
+//! What a program decides around each tool call: [`Hooks`] (prepare arguments, authorize,
+//! block before the call, rewrite after it), the [`ApprovalPolicy`] that says which calls
+//! need a human, and the [`Approver`] that gives the verdict. The runner calls them one at a
+//! time and in call order, never concurrently, and enforces their answers itself: a denied
+//! call never reaches its tool.
+
+use core::future::Future;
+use core::pin::Pin;
+use core::time::Duration;
+
+use serde_json::Value;
+
+use crate::provider::{CallArguments, CallResult, ToolCall};
+
+/// A tool call as it ran, and what became of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolRun {
+    /// The call as it ran (after `prepare` and an approver's edits).
+    pub call: ToolCall,
+    /// Its one result, sent to the model.
+    pub result: CallResult,
+    /// What the program keeps about the call and never sends to the model.
+    pub details: Option<Value>,
+    /// Whether this result asks to end the run (it ends when every result of a batch asks).
+    pub terminate: bool,
+    /// How long the call ran.
+    pub elapsed: Duration,
+}
+
+/// Callbacks around every tool call. Every method has a default that lets the call through.
+pub trait Hooks: Send + Sync {
+    /// Rewrites the call before its arguments are validated (fill a default, fix a name).
+    fn prepare(&self, call: &mut ToolCall) {
+        let _ = call;
+    }
+
+    /// A programmatic gate (scopes, tenancy): `Err(reason)` denies the call.
+    ///
+    /// # Errors
+    /// The reason the call is not allowed; the model reads it.
+    fn authorize(&self, call: &ToolCall) -> Result<(), String> {
+        let _ = call;
+        Ok(())
+    }
+
+    /// The last word before the call runs, after approval: `Err(reason)` blocks it.
+    ///
+    /// # Errors
+    /// The reason the call is blocked; the model reads it.
+    fn before_call(&self, call: &ToolCall) -> Result<(), String> {
+        let _ = call;
+        Ok(())
+    }
+
+    /// After the call: may rewrite the result, attach details, or ask to end the run.
+    fn after_call(&self, run: &mut ToolRun) {
+        let _ = run;
+    }
+}
+
+/// The hooks that let every call through.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoHooks;
+
+impl Hooks for NoHooks {}
+
+/// Which calls need an approver's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ApprovalPolicy {
+    /// Calls to tools marked `#[tool(requires_approval)]` (the default).
+    #[default]
+    PerTool,
+    /// Every call.
+    Always,
+    /// Every call, but to these tools (and still the tools marked `requires_approval`).
+    AllowList(Vec<String>),
+}
+
+impl ApprovalPolicy {
+    /// Whether a call to `tool` needs a verdict; `marked` is the tool's own flag.
+    #[must_use]
+    pub fn needs_approval(&self, tool: &str, marked: bool) -> bool {
+        match self {
+            ApprovalPolicy::PerTool => marked,
+            ApprovalPolicy::Always => true,
+            ApprovalPolicy::AllowList(allowed) => marked || !allowed.iter().any(|name| name == tool),
+        }
+    }
+}
+
+/// An approver's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// Run the call as it is.
+    Approve,
+    /// Do not run it; the model reads the reason.
+    Deny(String),
+    /// Run it with these arguments instead.
+    Edit(CallArguments),
+}
+
+/// The future of [`Approver::approve`].
+pub type VerdictFuture<'a> = Pin<Box<dyn Future<Output = Result<Verdict, String>> + Send + 'a>>;
+
+/// Decides calls that need approval (a person at a prompt, a policy service). An error, a
+/// timeout or a cancellation counts as a denial: approval fails closed.
+pub trait Approver: Send + Sync {
+    /// The verdict on `call`.
+    fn approve<'a>(&'a self, call: &'a ToolCall) -> VerdictFuture<'a>;
+}
+
+impl<F, Fut> Approver for F
+where
+    F: Fn(&ToolCall) -> Fut + Send + Sync,
+    Fut: Future<Output = Result<Verdict, String>> + Send + 'static,
+{
+    fn approve<'a>(&'a self, call: &'a ToolCall) -> VerdictFuture<'a> {
+        Box::pin(self(call))
+    }
+}

@@ -1,0 +1,405 @@
+//! The tool loop (feature `agent`): send the conversation and the tools to a [`Model`], run
+//! the calls it makes, send the results back, until it stops calling tools.
+//!
+//! - **Loop**: it ends when the model answers without tool calls; after [`Agent::max_rounds`]
+//!   it fails or asks once more without tools ([`RoundLimit`]). The history is kept in the
+//!   model's own shape ([`Conversation`]), the assistant's tool calls included.
+//! - **Batches**: the calls of one turn run concurrently, up to a bound, each on its own task
+//!   with its own context (its call id, the registry's state, its progress, its
+//!   cancellation); one at a time when the agent or a tool (`#[tool(sequential)]`) says so;
+//!   under a per-call timeout. Every call gets exactly one result, in call order, whether it
+//!   ran, failed, panicked, timed out, was denied or was cancelled; an unknown tool, bad JSON
+//!   and invalid arguments become results the model can act on.
+//! - **Hooks and approval** ([`Hooks`], [`ApprovalPolicy`], [`Approver`]) run one at a time,
+//!   in call order; a call that needs approval and gets no verdict does not run.
+//! - **Events** ([`Event`]) report the run as it goes; **results** carry details the model
+//!   never sees and a `terminate` request (a batch ends the run when every result asks).
+
+mod batch;
+mod events;
+mod hooks;
+mod model;
+mod scripted;
+
+use core::time::Duration;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use events::Event;
+pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
+pub use model::{Api, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
+pub use scripted::{ScriptedModel, SeenRequest};
+
+use crate::context::CancellationToken;
+use crate::provider::ToolChoice;
+use crate::registry::Registry;
+
+/// What happens when the model still calls tools after the last round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RoundLimit {
+    /// The run fails with [`RunError::RoundLimit`].
+    #[default]
+    Fail,
+    /// The model is asked once more, without tools, for a final answer.
+    FinalAnswer,
+}
+
+/// A conversation in one [`Api`]'s shape, kept by the agent across runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conversation {
+    api: Api,
+    items: Vec<Value>,
+}
+
+impl Conversation {
+    /// An empty conversation in `api`'s shape.
+    #[must_use]
+    pub fn new(api: Api) -> Self {
+        Conversation { api, items: Vec::new() }
+    }
+
+    /// The items, in the provider's shape, ready for its request.
+    #[must_use]
+    pub fn items(&self) -> &[Value] {
+        &self.items
+    }
+
+    /// Adds an item the program made (earlier history, a note).
+    pub fn push(&mut self, item: Value) {
+        self.items.push(item);
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    /// The model's last text.
+    pub text: String,
+    /// Rounds taken.
+    pub rounds: usize,
+    /// Tokens used in all.
+    pub usage: Usage,
+    /// Whether a batch asked to end the run (every result in it did).
+    pub terminated: bool,
+    /// Every call of the run, in order.
+    pub tool_runs: Vec<ToolRun>,
+}
+
+/// Why a run did not end with an answer.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The model failed.
+    Model(ModelError),
+    /// The model still called tools after the last round.
+    RoundLimit {
+        /// Rounds taken.
+        rounds: usize,
+    },
+    /// The run was cancelled (every call in flight was answered first).
+    Cancelled,
+    /// The tool choice names a tool the registry lacks.
+    InvalidToolChoice(crate::ToolError),
+}
+
+impl core::fmt::Display for RunError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RunError::Model(error) => error.fmt(f),
+            RunError::RoundLimit { rounds } => write!(f, "the model still called tools after {rounds} rounds"),
+            RunError::Cancelled => f.write_str("the run was cancelled"),
+            RunError::InvalidToolChoice(error) => write!(f, "invalid tool choice: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// What a batch needs of the agent.
+#[derive(Clone)]
+pub(crate) struct Settings {
+    max_concurrency: usize,
+    sequential: bool,
+    call_timeout: Duration,
+    cancel_grace: Duration,
+    approval: ApprovalPolicy,
+    approval_timeout: Duration,
+    approver: Option<Arc<dyn Approver>>,
+    hooks: Arc<dyn Hooks>,
+    events: Option<EventSink>,
+}
+
+impl Settings {
+    fn emit(&self, event: Event) {
+        if let Some(events) = &self.events {
+            events(&event);
+        }
+    }
+}
+
+/// A model, the tools it may call, and how its calls are run.
+///
+/// ```
+/// # use tool_core::agent::{Agent, Api, Conversation, ScriptedModel};
+/// # use tool_core::Registry;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let model = ScriptedModel::new(Api::OpenAiChat, [serde_json::json!({
+///     "choices": [{"message": {"role": "assistant", "content": "Hello!"}, "finish_reason": "stop"}]
+/// })]);
+/// let agent = Agent::new(model, Registry::new());
+/// let mut conversation = Conversation::new(Api::OpenAiChat);
+/// let outcome = agent.run(&mut conversation, "Hi").await.unwrap();
+/// assert_eq!(outcome.text, "Hello!");
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct Agent {
+    model: Arc<dyn Model>,
+    registry: Arc<Registry>,
+    system: Option<String>,
+    max_rounds: usize,
+    round_limit: RoundLimit,
+    strict: bool,
+    tool_choice: Option<ToolChoice>,
+    settings: Settings,
+}
+
+impl core::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Agent")
+            .field("api", &self.model.api())
+            .field("tools", &self.registry.len())
+            .field("max_rounds", &self.max_rounds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Agent {
+    /// An agent with defaults: 10 rounds, then fail; 8 calls at a time; 60 s per call; tools
+    /// marked `requires_approval` need an approver; strict schemas where they exist.
+    pub fn new(model: impl Model + 'static, registry: impl Into<Arc<Registry>>) -> Self {
+        Agent {
+            model: Arc::new(model),
+            registry: registry.into(),
+            system: None,
+            max_rounds: 10,
+            round_limit: RoundLimit::Fail,
+            strict: true,
+            tool_choice: None,
+            settings: Settings {
+                max_concurrency: 8,
+                sequential: false,
+                call_timeout: Duration::from_mins(1),
+                cancel_grace: Duration::from_secs(1),
+                approval: ApprovalPolicy::PerTool,
+                approval_timeout: Duration::from_mins(5),
+                approver: None,
+                hooks: Arc::new(NoHooks),
+                events: None,
+            },
+        }
+    }
+
+    /// Instructions for the whole conversation.
+    #[must_use]
+    pub fn system(mut self, text: impl Into<String>) -> Self {
+        self.system = Some(text.into());
+        self
+    }
+
+    /// The most rounds (model turns with tool calls) in one run.
+    #[must_use]
+    pub fn max_rounds(mut self, rounds: usize) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// What happens when the model still calls tools after the last round.
+    #[must_use]
+    pub fn on_round_limit(mut self, limit: RoundLimit) -> Self {
+        self.round_limit = limit;
+        self
+    }
+
+    /// The most calls of one batch running at once.
+    #[must_use]
+    pub fn max_concurrency(mut self, calls: usize) -> Self {
+        self.settings.max_concurrency = calls;
+        self
+    }
+
+    /// Runs every batch one call at a time.
+    #[must_use]
+    pub fn sequential(mut self, sequential: bool) -> Self {
+        self.settings.sequential = sequential;
+        self
+    }
+
+    /// How long a call may run before it is stopped and answered `TimedOut`.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.call_timeout = timeout;
+        self
+    }
+
+    /// How long calls in flight have to finish after the run is cancelled.
+    #[must_use]
+    pub fn cancel_grace(mut self, grace: Duration) -> Self {
+        self.settings.cancel_grace = grace;
+        self
+    }
+
+    /// Whether tool schemas are sent strict where the provider and the schema allow.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Which tools the model may or must call.
+    #[must_use]
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = Some(choice);
+        self
+    }
+
+    /// Callbacks around every call.
+    #[must_use]
+    pub fn hooks(mut self, hooks: impl Hooks + 'static) -> Self {
+        self.settings.hooks = Arc::new(hooks);
+        self
+    }
+
+    /// Which calls need approval, who gives it, and how long it may take.
+    #[must_use]
+    pub fn approval(mut self, policy: ApprovalPolicy, approver: impl Approver + 'static, timeout: Duration) -> Self {
+        self.settings.approval = policy;
+        self.settings.approver = Some(Arc::new(approver));
+        self.settings.approval_timeout = timeout;
+        self
+    }
+
+    /// Receives every [`Event`] as it happens.
+    #[must_use]
+    pub fn on_event(mut self, sink: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        self.settings.events = Some(Arc::new(sink));
+        self
+    }
+
+    /// The tools.
+    #[must_use]
+    pub fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Adds `user` to the conversation and runs until the model answers without calls.
+    ///
+    /// # Errors
+    /// [`RunError`]: the model failed, the round limit was reached, or the tool choice is
+    /// invalid.
+    pub async fn run(&self, conversation: &mut Conversation, user: &str) -> Result<RunOutcome, RunError> {
+        self.run_until(conversation, user, &CancellationToken::new()).await
+    }
+
+    /// [`Agent::run`], stopped when `cancel` is: calls in flight hear of it through their
+    /// context and are answered (within [`Agent::cancel_grace`]), then the run ends with
+    /// [`RunError::Cancelled`], the conversation holding every answer.
+    ///
+    /// # Errors
+    /// As [`Agent::run`], and [`RunError::Cancelled`].
+    pub async fn run_until(
+        &self,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+    ) -> Result<RunOutcome, RunError> {
+        let api = self.model.api();
+        conversation.items.push(api.user(user));
+        let tools = (!self.registry.is_empty()).then(|| api.tools(&self.registry, self.strict));
+        let tool_choice = match &self.tool_choice {
+            Some(choice) => Some(api.tool_choice(choice, &self.registry).map_err(RunError::InvalidToolChoice)?),
+            None => None,
+        };
+        self.settings.emit(Event::RunStarted);
+        let mut outcome = RunOutcome {
+            text: String::new(),
+            rounds: 0,
+            usage: Usage::default(),
+            terminated: false,
+            tool_runs: Vec::new(),
+        };
+        loop {
+            let last_answer = outcome.rounds == self.max_rounds;
+            if last_answer && self.round_limit == RoundLimit::Fail {
+                return Err(RunError::RoundLimit { rounds: outcome.rounds });
+            }
+            outcome.rounds += 1;
+            let round = outcome.rounds;
+            self.settings.emit(Event::TurnStarted { round });
+            let offered = if last_answer { None } else { tools.as_ref() };
+            self.settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
+            let request = ModelRequest {
+                system: self.system.as_deref(),
+                history: &conversation.items,
+                tools: offered,
+                tool_choice: offered.and(tool_choice.as_ref()),
+            };
+            let events = self.settings.events.clone();
+            let on_text = move |text: &str| {
+                if let Some(events) = &events {
+                    events(&Event::TextDelta(text.to_owned()));
+                }
+            };
+            let turn = tokio::select! {
+                turn = self.model.respond(request, &on_text) => turn.map_err(RunError::Model)?,
+                () = cancel.cancelled() => return Err(RunError::Cancelled),
+            };
+            outcome.usage += turn.usage;
+            self.settings.emit(Event::ModelResponse {
+                round,
+                stop: turn.stop.clone(),
+                usage: turn.usage,
+                calls: turn.calls.len(),
+            });
+            conversation.items.extend(turn.items);
+            outcome.text = turn.text;
+            if last_answer && !turn.calls.is_empty() {
+                // Offered no tools, it called some anyway: each still gets its one result.
+                let results: Vec<_> = turn
+                    .calls
+                    .iter()
+                    .map(|call| crate::provider::CallResult {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        outcome: Err(crate::ToolError::Denied {
+                            tool: call.name.clone(),
+                            reason: "the round limit was reached; answer without tools".to_owned(),
+                        }),
+                    })
+                    .collect();
+                conversation.items.extend(api.results(&results));
+            }
+            if turn.calls.is_empty() || last_answer {
+                break;
+            }
+            let runs = batch::run(&self.settings, &self.registry, turn.calls, cancel).await;
+            let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
+            conversation.items.extend(api.results(&results));
+            let terminate = runs.iter().all(|run| run.terminate);
+            outcome.tool_runs.extend(runs);
+            if cancel.is_cancelled() {
+                return Err(RunError::Cancelled);
+            }
+            if terminate {
+                outcome.terminated = true;
+                break;
+            }
+        }
+        self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage: outcome.usage });
+        Ok(outcome)
+    }
+}
