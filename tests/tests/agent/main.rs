@@ -3,6 +3,8 @@
 //! bounded.
 mod approval;
 mod batches;
+mod clients;
 mod fixture;
 mod loop_semantics;
+mod replay;
 mod shapes;

@@ -16,6 +16,8 @@
 //!   never sees and a `terminate` request (a batch ends the run when every result asks).
 
 mod batch;
+#[cfg(feature = "clients")]
+pub mod clients;
 mod events;
 mod hooks;
 mod model;
