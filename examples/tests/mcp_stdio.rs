@@ -59,3 +59,23 @@ async fn the_example_serves_over_stdio() {
 
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_example_is_a_remote_server_for_a_registry() {
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_server"));
+    let remote = tool_core::mcp::RemoteServer::stdio("travel", command).await.expect("it starts");
+    let registry = remote.registry().await.expect("it lists its tools");
+    assert_eq!(registry.names(), ["mcp_travel_book_trip", "mcp_travel_estimate_trip", "mcp_travel_get_weather"]);
+    let context = registry.context();
+    let forecast = registry.call_async(&context, "mcp_travel_get_weather", json!({"city": "Porto", "days": 1})).await;
+    assert_eq!(forecast.unwrap().to_text(), "Porto: sunny for the next 1 days (Celsius)");
+    remote.close().await;
+    // The child is gone: a call is an error result, at once.
+    let gone = tokio::time::timeout(
+        Duration::from_secs(10),
+        registry.call_async(&context, "mcp_travel_get_weather", json!({"city": "Porto", "days": 1})),
+    )
+    .await
+    .expect("no hang");
+    assert!(gone.is_err());
+}

@@ -171,7 +171,7 @@ impl fmt::Debug for DynamicTool {
 
 /// The name as a `&'static str`, kept once per distinct name: errors name their tool with
 /// a `&'static str`, and tools made at run time are few and long-lived.
-fn intern(name: &str) -> &'static str {
+pub(crate) fn intern(name: &str) -> &'static str {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock, PoisonError};
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();

@@ -10,4 +10,5 @@ mod fixture;
 mod http;
 mod load;
 mod raw;
+mod remote;
 mod requests;

@@ -22,11 +22,15 @@
 
 mod host;
 mod http;
+#[cfg(feature = "mcp-client")]
+mod remote;
 mod rounds;
 mod server;
 mod wire;
 
 pub use http::{HttpOptions, router, serve_http, serve_http_on};
+#[cfg(feature = "mcp-client")]
+pub use remote::{RemoteError, RemoteServer};
 pub use rmcp;
 pub use server::McpServer;
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).

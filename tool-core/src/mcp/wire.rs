@@ -10,7 +10,6 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use crate::content::Content;
 use crate::context::{
     ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
 };
@@ -114,19 +113,10 @@ pub(crate) fn sampling_response(result: &CreateMessageResult) -> Result<Sampling
     };
     Ok(SamplingResponse {
         role,
-        content: content_from_wire(&block),
+        content: crate::provider::mcp::content_from(&block),
         model: wire["model"].as_str().unwrap_or_default().to_owned(),
         stop_reason: wire["stopReason"].as_str().map(str::to_owned),
     })
-}
-
-fn content_from_wire(block: &Value) -> Content {
-    let text = |key: &str| block[key].as_str().unwrap_or_default().to_owned();
-    match block["type"].as_str() {
-        Some("image") => Content::image_base64(text("data"), text("mimeType")),
-        Some("audio") => Content::audio_base64(text("data"), text("mimeType")),
-        _ => Content::Text(text("text")),
-    }
 }
 
 /// `elicitation/create` params (a form) for `request`.

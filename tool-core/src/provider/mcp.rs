@@ -127,3 +127,38 @@ pub fn content_block(content: &Content) -> Value {
         }
     }
 }
+
+/// A content block as MCP sends it, read back (a remote server's result, a client's
+/// sampling answer); a block of a kind this crate does not know is kept as its JSON text.
+#[must_use]
+pub fn content_from(block: &Value) -> Content {
+    let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let optional = |key: &str| block.get(key).and_then(Value::as_str).map(str::to_owned);
+    match block.get("type").and_then(Value::as_str) {
+        Some("text") => Content::Text(text("text")),
+        Some("image") => Content::image_base64(text("data"), text("mimeType")),
+        Some("audio") => Content::audio_base64(text("data"), text("mimeType")),
+        Some("resource") => {
+            let resource = block.get("resource").cloned().unwrap_or_default();
+            let field = |key: &str| resource.get(key).and_then(Value::as_str).map(str::to_owned);
+            let contents = match (field("text"), field("blob")) {
+                (Some(text), _) => ResourceContents::Text(text),
+                (None, blob) => ResourceContents::Blob(blob.unwrap_or_default()),
+            };
+            Content::Resource(crate::content::Resource {
+                uri: field("uri").unwrap_or_default(),
+                mime_type: field("mimeType"),
+                contents,
+            })
+        }
+        Some("resource_link") => Content::ResourceLink(crate::content::ResourceLink {
+            uri: text("uri"),
+            name: text("name"),
+            title: optional("title"),
+            description: optional("description"),
+            mime_type: optional("mimeType"),
+            size: block.get("size").and_then(Value::as_u64),
+        }),
+        _ => Content::Text(block.to_string()),
+    }
+}

@@ -1,0 +1,221 @@
+//! [`RemoteServer`] (feature `mcp-client`): another MCP server's tools in a local
+//! [`Registry`], as `mcp_<server>_<tool>`, through rmcp's client over stdio (a child
+//! process) or streamable HTTP. Each call is forwarded; the remote server's progress reaches
+//! the call's context, a cancelled call is cancelled remotely, and a server that went away
+//! gives error results, never a hung run.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    CallToolRequestParams, CancelledNotificationParam, ClientRequest, ProgressNotificationParam, ProgressToken,
+    Request, ServerResult, Tool,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt as _};
+use serde_json::{Map, Value};
+
+use crate::context::ToolContext;
+use crate::dynamic::{DynamicTool, intern};
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::registry::{Registry, RegistryError};
+use crate::tool::Annotations;
+
+/// The calls in flight whose progress a remote server may report, by progress token.
+type InFlight = Arc<Mutex<HashMap<ProgressToken, ToolContext>>>;
+
+/// The client side of a connection: routes the server's progress to the calls.
+#[derive(Clone, Default)]
+struct Forwarder {
+    in_flight: InFlight,
+}
+
+impl ClientHandler for Forwarder {
+    async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
+        let context =
+            self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).get(&params.progress_token).cloned();
+        if let Some(context) = context {
+            context.report_progress(params.progress, params.total, params.message.as_deref());
+        }
+    }
+}
+
+/// Why a remote server could not be used.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RemoteError {
+    /// Starting or reaching the server failed, or the handshake did.
+    Connect(String),
+    /// Listing its tools failed.
+    List(String),
+    /// A tool could not be added to the registry.
+    Registry(RegistryError),
+}
+
+impl core::fmt::Display for RemoteError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RemoteError::Connect(message) => write!(f, "cannot connect to the MCP server: {message}"),
+            RemoteError::List(message) => write!(f, "cannot list the MCP server's tools: {message}"),
+            RemoteError::Registry(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RemoteError {}
+
+/// A connection to another MCP server.
+pub struct RemoteServer {
+    name: String,
+    service: RunningService<RoleClient, Forwarder>,
+    in_flight: InFlight,
+}
+
+impl core::fmt::Debug for RemoteServer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RemoteServer").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl RemoteServer {
+    /// Starts `command` and speaks MCP on its stdin and stdout; `name` prefixes its tools.
+    ///
+    /// # Errors
+    /// [`RemoteError::Connect`] when it does not start or does not complete the handshake.
+    pub async fn stdio(name: impl Into<String>, command: tokio::process::Command) -> Result<Self, RemoteError> {
+        let transport = TokioChildProcess::new(command).map_err(|e| RemoteError::Connect(e.to_string()))?;
+        Self::connect(name.into(), transport).await
+    }
+
+    /// Connects to a streamable HTTP endpoint (`http://127.0.0.1:8080/mcp`).
+    ///
+    /// # Errors
+    /// [`RemoteError::Connect`] when the handshake fails.
+    pub async fn http(name: impl Into<String>, url: impl Into<String>) -> Result<Self, RemoteError> {
+        let url: String = url.into();
+        Self::connect(name.into(), StreamableHttpClientTransport::from_uri(url)).await
+    }
+
+    async fn connect<T, E, A>(name: String, transport: T) -> Result<Self, RemoteError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let forwarder = Forwarder::default();
+        let in_flight = Arc::clone(&forwarder.in_flight);
+        let service = forwarder.serve(transport).await.map_err(|e| RemoteError::Connect(e.to_string()))?;
+        Ok(RemoteServer { name, service, in_flight })
+    }
+
+    /// The server's tools, each as `mcp_<server>_<tool>` (characters providers refuse become
+    /// `_`), ready to merge into another registry or to use alone.
+    ///
+    /// # Errors
+    /// [`RemoteError::List`] when the listing fails; [`RemoteError::Registry`] when two
+    /// tools end up with one name.
+    pub async fn registry(&self) -> Result<Registry, RemoteError> {
+        let tools = self.service.peer().list_all_tools().await.map_err(|e| RemoteError::List(e.to_string()))?;
+        let mut registry = Registry::new();
+        for tool in tools {
+            let local = local_name(&self.name, &tool.name);
+            registry.add_dynamic(self.forwarding(&local, tool)?).map_err(RemoteError::Registry)?;
+        }
+        Ok(registry)
+    }
+
+    /// Closes the connection (and stops a child process).
+    pub async fn close(mut self) {
+        let _ = self.service.close().await;
+    }
+
+    fn forwarding(&self, local: &str, tool: Tool) -> Result<DynamicTool, RemoteError> {
+        let peer = self.service.peer().clone();
+        let in_flight = Arc::clone(&self.in_flight);
+        let remote: Arc<str> = Arc::from(tool.name.as_ref());
+        let tool_name = intern(local);
+        let schema = Value::Object((*tool.input_schema).clone()).to_string();
+        let description = tool.description.as_deref().unwrap_or_default().to_owned();
+        let handler = move |context: ToolContext, arguments: Map<String, Value>| {
+            forward(peer.clone(), Arc::clone(&in_flight), Arc::clone(&remote), tool_name, context, arguments)
+        };
+        let mut dynamic = DynamicTool::new(local, description, &schema, handler).map_err(RemoteError::Registry)?;
+        if let Some(title) = tool.title.clone().or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone())) {
+            dynamic = dynamic.with_title(title);
+        }
+        if let Some(hints) = &tool.annotations {
+            dynamic = dynamic.with_annotations(Annotations {
+                read_only: hints.read_only_hint,
+                destructive: hints.destructive_hint,
+                idempotent: hints.idempotent_hint,
+                open_world: hints.open_world_hint,
+            });
+        }
+        Ok(dynamic)
+    }
+}
+
+/// `mcp_<server>_<tool>`, within the name rule every provider accepts.
+fn local_name(server: &str, tool: &str) -> String {
+    let mut name: String = format!("mcp_{server}_{tool}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    name.truncate(64);
+    name
+}
+
+/// One forwarded call.
+async fn forward(
+    peer: Peer<RoleClient>,
+    in_flight: InFlight,
+    remote: Arc<str>,
+    tool: &'static str,
+    context: ToolContext,
+    arguments: Map<String, Value>,
+) -> Result<ToolOutput, ToolError> {
+    let failed = |message: String| ToolError::Failed { tool, message };
+    let params = CallToolRequestParams::new(remote.to_string()).with_arguments(arguments);
+    let request = ClientRequest::CallToolRequest(Request::new(params));
+    let handle = peer
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .map_err(|e| failed(format!("the MCP server could not be reached: {e}")))?;
+    let token = handle.progress_token.clone();
+    let id = handle.id.clone();
+    in_flight.lock().unwrap_or_else(PoisonError::into_inner).insert(token.clone(), context.clone());
+    let answer = tokio::select! {
+        answer = handle.rx => Some(answer),
+        () = context.cancelled() => None,
+    };
+    in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(&token);
+    let Some(answer) = answer else {
+        let notice = CancelledNotificationParam::new(Some(id), Some("the caller cancelled the call".to_owned()));
+        let _ = peer.notify_cancelled(notice).await;
+        return Err(ToolError::Cancelled { tool: tool.to_owned() });
+    };
+    match answer {
+        Ok(Ok(ServerResult::CallToolResult(result))) => {
+            let wire = serde_json::to_value(&result).map_err(|e| failed(e.to_string()))?;
+            let blocks: Vec<_> = wire
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(crate::provider::mcp::content_from)
+                .collect();
+            let mut output = ToolOutput::new(blocks);
+            if result.is_error == Some(true) {
+                return Err(failed(output.to_text().into_owned()));
+            }
+            if let Some(structured) = result.structured_content {
+                output = output.with_structured(structured);
+            }
+            Ok(output)
+        }
+        Ok(Ok(_)) => Err(failed("the MCP server answered with something other than a tool result".to_owned())),
+        Ok(Err(error)) => Err(failed(format!("the MCP server refused the call: {error}"))),
+        Err(_) => Err(failed("the MCP server went away before answering".to_owned())),
+    }
+}
