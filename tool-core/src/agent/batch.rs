@@ -3,8 +3,9 @@
 //! 1. in call order, one at a time: `prepare`, `authorize`, approval, `before_call`; a call
 //!    refused here never reaches its tool;
 //! 2. the calls let through run, concurrently up to a bound (one at a time when the runner
-//!    or a tool says `sequential`), each on its own task with its own context, under a
-//!    timeout and the run's cancellation; plain fns run on tokio's blocking pool;
+//!    or a tool says `sequential`), each with its own context, under a timeout and the run's
+//!    cancellation; async calls are polled together on the run's task, plain fns run on
+//!    tokio's blocking pool;
 //! 3. in call order, one at a time: `after_call`.
 
 use core::future::Future;
@@ -13,7 +14,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::Semaphore;
-use tokio::task::JoinHandle;
 
 use super::Settings;
 use super::events::Event;
@@ -23,7 +23,7 @@ use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, arguments_of};
 use crate::registry::Registry;
-use crate::tool::{Handler, ToolDef};
+use crate::tool::{Handler, ToolDef, ToolFuture};
 
 /// A call after phase 1: let through, or already answered.
 enum Gate {
@@ -134,40 +134,43 @@ async fn execute(settings: &Settings, registry: &Arc<Registry>, call: ToolCall, 
     if let Some(events) = events {
         context = context.with_progress(move |progress| events(&Event::ToolProgress(progress)));
     }
-    let mut task = spawn(registry, context, call.clone());
+    let mut task = start(registry, context, call.clone());
+    // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,
+    // its result unread.
     let outcome = tokio::select! {
-        joined = &mut task => joined,
+        outcome = &mut task => outcome,
         () = tokio::time::sleep(settings.call_timeout) => {
             token.cancel();
-            task.abort();
-            Ok(Err(ToolError::TimedOut { tool: call.name.clone(), after: settings.call_timeout }))
+            Err(ToolError::TimedOut { tool: call.name.clone(), after: settings.call_timeout })
         }
         () = cancel.cancelled() => {
             // The tool hears of it through its context and may still finish, within grace.
             token.cancel();
-            if let Ok(joined) = tokio::time::timeout(settings.cancel_grace, &mut task).await {
-                joined
-            } else {
-                task.abort();
-                Ok(Err(ToolError::Cancelled { tool: call.name.clone() }))
-            }
+            tokio::time::timeout(settings.cancel_grace, &mut task)
+                .await
+                .unwrap_or_else(|_| Err(ToolError::Cancelled { tool: call.name.clone() }))
         }
     };
-    let outcome = outcome.unwrap_or_else(|join| Err(ToolError::Cancelled { tool: format!("{} ({join})", call.name) }));
+    drop(task);
     answered(call, outcome, started.elapsed())
 }
 
-/// The call on its own task: a plain fn on the blocking pool, anything else on the runtime.
-fn spawn(registry: &Arc<Registry>, context: ToolContext, call: ToolCall) -> JoinHandle<Result<ToolOutput, ToolError>> {
+/// The call under way: a plain fn on the blocking pool (it may block); an async one polled
+/// right here, beside the batch's other calls, which costs no hand-off between threads.
+fn start(registry: &Arc<Registry>, context: ToolContext, call: ToolCall) -> ToolFuture<'static> {
     let registry = Arc::clone(registry);
     let plain = registry.get(&call.name).and_then(crate::Entry::def).map(ToolDef::handler);
     if matches!(plain, Some(Handler::Sync(_))) {
-        tokio::task::spawn_blocking(move || match arguments_of(&call) {
+        let name = call.name.clone();
+        let task = tokio::task::spawn_blocking(move || match arguments_of(&call) {
             Ok(arguments) => registry.call_with(&context, &call.name, arguments),
             Err(error) => Err(error),
+        });
+        Box::pin(async move {
+            task.await.unwrap_or_else(|join| Err(ToolError::Cancelled { tool: format!("{name} ({join})") }))
         })
     } else {
-        tokio::spawn(async move {
+        Box::pin(async move {
             match arguments_of(&call) {
                 Ok(arguments) => registry.call_async(&context, &call.name, arguments).await,
                 Err(error) => Err(error),

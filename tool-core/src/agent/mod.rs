@@ -292,6 +292,12 @@ impl Agent {
         self
     }
 
+    /// An empty conversation in the model's shape.
+    #[must_use]
+    pub fn conversation(&self) -> Conversation {
+        Conversation::new(self.model.api())
+    }
+
     /// The tools.
     #[must_use]
     pub fn registry(&self) -> &Arc<Registry> {

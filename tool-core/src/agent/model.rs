@@ -149,6 +149,26 @@ pub trait Model: Send + Sync {
     fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a>;
 }
 
+impl<M: Model + ?Sized> Model for Box<M> {
+    fn api(&self) -> Api {
+        (**self).api()
+    }
+
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
+        (**self).respond(request, on_text)
+    }
+}
+
+impl<M: Model + ?Sized> Model for std::sync::Arc<M> {
+    fn api(&self) -> Api {
+        (**self).api()
+    }
+
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
+        (**self).respond(request, on_text)
+    }
+}
+
 impl Api {
     /// A user message of text.
     #[must_use]

@@ -1,0 +1,104 @@
+//! The tool loop: a model, the travel tools, and the events of the run as they happen.
+//!
+//! ```sh
+//! cargo run -p tool-examples --bin agent                      # a scripted model, no network
+//! OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=llama3.2 cargo run -p tool-examples --bin agent
+//! ANTHROPIC_API_KEY=sk-ant-... cargo run -p tool-examples --bin agent
+//! ```
+//!
+//! With `OPENAI_BASE_URL` set it speaks Chat Completions to that server (any
+//! OpenAI-compatible one; `OPENAI_API_KEY` and `OPENAI_MODEL` if it needs them); with
+//! `ANTHROPIC_API_KEY` set, Anthropic Messages. Otherwise a scripted model replays a
+//! recorded conversation.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // an example prints what it shows
+
+use std::io::Write as _;
+use std::time::Duration;
+
+use serde_json::json;
+use tool_core::agent::clients::HttpModel;
+use tool_core::agent::{Agent, Api, ApprovalPolicy, Event, Model, ScriptedModel, Verdict};
+use tool_core::provider::ToolCall;
+
+const QUESTION: &str = "I want two nights in Rome and three in Florence. What will the weather be like in Rome \
+                        over the next 2 days, and what will the trip cost in EUR?";
+
+/// The model to use: a real one when the environment names one, else the script.
+fn model() -> (Box<dyn Model>, &'static str) {
+    if std::env::var_os("OPENAI_BASE_URL").is_some() {
+        (Box::new(HttpModel::from_env(Api::OpenAiChat)), "OpenAI-compatible server")
+    } else if std::env::var_os("ANTHROPIC_API_KEY").is_some() {
+        (Box::new(HttpModel::from_env(Api::Anthropic)), "Anthropic")
+    } else {
+        (Box::new(script()), "scripted model")
+    }
+}
+
+/// Two recorded Chat Completions turns: both tools called at once, then the answer.
+fn script() -> ScriptedModel {
+    ScriptedModel::new(
+        Api::OpenAiChat,
+        [
+            json!({"choices": [{"message": {"role": "assistant", "content": "Let me check both.", "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Rome\", \"days\": 2}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "estimate_trip",
+                    "arguments": "{\"stops\": [{\"city\": \"Rome\", \"nights\": 2}, {\"city\": \"Florence\", \"nights\": 3}], \"currency\": \"EUR\"}"}}
+            ]}, "finish_reason": "tool_calls"}], "usage": {"prompt_tokens": 310, "completion_tokens": 61}}),
+            json!({"choices": [{"message": {"role": "assistant",
+                "content": "Rome will be sunny for the next two days, and five nights come to about 600 EUR."},
+                "finish_reason": "stop"}], "usage": {"prompt_tokens": 402, "completion_tokens": 24}}),
+        ],
+    )
+}
+
+/// Prints each event as it happens.
+fn print(event: &Event) {
+    match event {
+        Event::TurnStarted { round } => println!("\n-- round {round}"),
+        Event::TextDelta(text) => {
+            print!("{text}");
+            let _ = std::io::stdout().flush();
+        }
+        Event::ModelResponse { stop, usage, calls, .. } => {
+            println!(
+                "\n   [model: {stop:?}, {calls} call(s), {} in / {} out tokens]",
+                usage.input_tokens, usage.output_tokens
+            );
+        }
+        Event::ToolStarted { id, name } => println!("   -> {name} ({id})"),
+        Event::ToolFinished { id, name, is_error, elapsed } => {
+            let outcome = if *is_error { "error" } else { "ok" };
+            println!("   <- {name} ({id}): {outcome} in {} µs", elapsed.as_micros());
+        }
+        Event::RunFinished { rounds, usage } => {
+            println!("\n-- done in {rounds} rounds, {} tokens", usage.input_tokens + usage.output_tokens);
+        }
+        _ => {}
+    }
+}
+
+/// Approves every booking: a real program would ask a person here.
+fn approve(call: &ToolCall) -> impl Future<Output = Result<Verdict, String>> + use<> {
+    eprintln!("   (approving {} without asking: this is an example)", call.name);
+    async { Ok(Verdict::Approve) }
+}
+
+#[tokio::main]
+async fn main() {
+    let (model, which) = model();
+    println!("model: {which}\nuser: {QUESTION}");
+    let agent = Agent::new(model, tool_examples::registry(120.0))
+        .system("You plan trips. Use the tools; answer in two sentences.")
+        .max_rounds(4)
+        .call_timeout(Duration::from_secs(30))
+        .approval(ApprovalPolicy::PerTool, approve, Duration::from_secs(60))
+        .on_event(print);
+    let mut conversation = agent.conversation();
+    match agent.run(&mut conversation, QUESTION).await {
+        Ok(outcome) => println!("answer: {}", outcome.text),
+        Err(error) => {
+            eprintln!("the run failed: {error}");
+            std::process::exit(1);
+        }
+    }
+}
