@@ -91,7 +91,7 @@ async fn main() {
         .system("You plan trips. Use the tools; answer in two sentences.")
         .max_rounds(4)
         .call_timeout(Duration::from_secs(30))
-        .approval(ApprovalPolicy::PerTool, approve, Duration::from_secs(60))
+        .approval(ApprovalPolicy::PerTool, approve, Duration::from_mins(1))
         .on_event(print);
     let mut conversation = agent.conversation();
     match agent.run(&mut conversation, QUESTION).await {
