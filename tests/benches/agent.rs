@@ -24,7 +24,7 @@ fn noop() -> &'static str {
 /// Does nothing, asynchronously
 #[tool]
 async fn noop_async() -> &'static str {
-    "ok"
+    std::future::ready("ok").await
 }
 
 /// Answers from two prepared turns: the calls first, then the answer once results are in.
