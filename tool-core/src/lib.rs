@@ -63,5 +63,12 @@ pub fn render_schema<T: ToolParam + ?Sized>() -> String {
     render::to_json(&T::SCHEMA)
 }
 
+/// The JSON Schema of `T` with every rule dispatch enforces, the integer types' full ranges
+/// included ([`render::to_json_exact`]).
+#[must_use]
+pub fn render_schema_exact<T: ToolParam + ?Sized>() -> String {
+    render::to_json_exact(&T::SCHEMA)
+}
+
 #[cfg(feature = "macros")]
 pub use tool_macros::{ToolArgs, tool};

@@ -16,7 +16,9 @@ pub enum Schema {
     Any,
     /// `{"type":"boolean"}`.
     Boolean,
-    /// `{"type":"integer"}` with the Rust type's own range.
+    /// `{"type":"integer"}` with the Rust type's own range, which dispatch always enforces;
+    /// the schema states a bound only when it informs the model (`0` of unsigned types, the
+    /// bounds of 8- and 16-bit types), not `u64::MAX` or `i32::MIN`.
     Integer {
         /// The smallest value the Rust type holds.
         minimum: i128,

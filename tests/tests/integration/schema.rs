@@ -78,20 +78,21 @@ fn every_type() {
             "i8": int(-128, 127),
             "u16": int(0, 65535),
             "i16": int(-32768, 32767),
-            "u32": int(0, 4_294_967_295),
-            "i32": int(-2_147_483_648, 2_147_483_647),
-            "u64": int(0, u64::MAX.into()),
-            "i64": int(i64::MIN.into(), i64::MAX.into()),
-            "usize": int(0, usize::MAX as i128),
+            // Bounds beyond 16 bits only cost tokens: the model is told `0` and nothing more.
+            "u32": {"type": "integer", "minimum": 0},
+            "i32": {"type": "integer"},
+            "u64": {"type": "integer", "minimum": 0},
+            "i64": {"type": "integer"},
+            "usize": {"type": "integer", "minimum": 0},
             "f32": {"type": "number"},
             "f64": {"type": "number"},
             "flag": {"type": "boolean"},
-            "optional": {"type": ["integer", "null"], "minimum": 0, "maximum": 4_294_967_295_u32},
+            "optional": {"type": ["integer", "null"], "minimum": 0},
             "list": {"type": "array", "items": {"type": "string"}},
             "deque": {"type": "array", "items": {"type": "boolean"}},
             "fixed": {"type": "array", "items": int(0, 255), "minItems": 3, "maxItems": 3},
             "hash_set": {"type": "array", "items": {"type": "string"}, "uniqueItems": true},
-            "tree_set": {"type": "array", "items": int(-2_147_483_648, 2_147_483_647), "uniqueItems": true},
+            "tree_set": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true},
             "hash_map": {"type": "object", "additionalProperties": {"type": "number"}},
             "tree_map": {"type": "object", "additionalProperties": {"type": "array", "items": int(0, 255)}},
             "boxed": int(0, 255),
@@ -109,6 +110,18 @@ fn every_type() {
         "additionalProperties": false
     });
     assert_eq!(schema_of::<Types>(), expected);
+
+    // The exact schema states every range dispatch enforces, for validators elsewhere.
+    let exact: Value = serde_json::from_str(&tool_core::render_schema_exact::<Types>()).expect("JSON");
+    let mut full = expected;
+    full["properties"]["u32"] = int(0, 4_294_967_295);
+    full["properties"]["i32"] = int(-2_147_483_648, 2_147_483_647);
+    full["properties"]["u64"] = int(0, u64::MAX.into());
+    full["properties"]["i64"] = int(i64::MIN.into(), i64::MAX.into());
+    full["properties"]["usize"] = int(0, usize::MAX as i128);
+    full["properties"]["optional"] = json!({"type": ["integer", "null"], "minimum": 0, "maximum": 4_294_967_295_u32});
+    full["properties"]["tree_set"]["items"] = int(-2_147_483_648, 2_147_483_647);
+    assert_eq!(exact, full);
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]

@@ -103,8 +103,8 @@ fn flatten_merges_properties() {
             "type": "object",
             "properties": {
                 "query": {"type": "string"},
-                "page": {"type": "integer", "minimum": 1, "maximum": 4_294_967_295_u32},
-                "per_page": {"type": ["integer", "null"], "minimum": 0, "maximum": 4_294_967_295_u32}
+                "page": {"type": "integer", "minimum": 1},
+                "per_page": {"type": ["integer", "null"], "minimum": 0}
             },
             "required": ["query", "page"],
             "additionalProperties": false

@@ -24,3 +24,16 @@ pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {
     Writer::new(&mut buf, dialect).schema(schema, &[], false);
     String::from_utf8(buf).unwrap_or_default()
 }
+
+/// [`to_json`] stating every rule dispatch enforces, the integer types' full ranges included
+/// (`"maximum":18446744073709551615` for a `u64`), for a validator outside this crate that
+/// must accept exactly what dispatch accepts. Models get [`to_json`], which leaves out the
+/// bounds that only cost tokens.
+#[must_use]
+pub fn to_json_exact(schema: &Schema) -> String {
+    let mut counter = Writer::new(&mut [], Dialect::JsonSchema).with_full_ranges();
+    counter.schema(schema, &[], false);
+    let mut buf = vec![0u8; counter.len()];
+    Writer::new(&mut buf, Dialect::JsonSchema).with_full_ranges().schema(schema, &[], false);
+    String::from_utf8(buf).unwrap_or_default()
+}

@@ -13,6 +13,8 @@ pub(crate) struct Writer<'a> {
     buf: &'a mut [u8],
     len: usize,
     dialect: Dialect,
+    /// State every integer type's full range, informative or not.
+    full_ranges: bool,
 }
 
 /// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
@@ -20,6 +22,13 @@ pub(crate) struct Writer<'a> {
 struct TypeBound {
     kind: KeywordKind,
     value: TypeValue,
+}
+
+/// Whether an integer type's own bound tells the model something: `0` for unsigned types
+/// and the bounds of 8- and 16-bit types do; `u64::MAX` (which a double cannot even hold),
+/// `i32::MIN` and the like only cost tokens. Dispatch enforces the full range either way.
+const fn informs(bound: i128) -> bool {
+    bound.unsigned_abs() <= u16::MAX as u128
 }
 
 #[derive(Clone, Copy)]
@@ -30,7 +39,13 @@ enum TypeValue {
 
 impl<'a> Writer<'a> {
     pub(crate) const fn new(buf: &'a mut [u8], dialect: Dialect) -> Self {
-        Writer { buf, len: 0, dialect }
+        Writer { buf, len: 0, dialect, full_ranges: false }
+    }
+
+    /// A writer that states every integer type's full range ([`super::to_json_exact`]).
+    pub(crate) const fn with_full_ranges(mut self) -> Self {
+        self.full_ranges = true;
+        self
     }
 
     pub(crate) const fn len(&self) -> usize {
@@ -137,14 +152,23 @@ impl<'a> Writer<'a> {
     }
 
     /// The type's own bounds, those a `#[param]` keyword does not already state.
-    const fn type_bounds(schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
+    const fn type_bounds(&self, schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
+        let full_ranges = self.full_ranges;
         const fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
             if has_keyword(keywords, kind) { None } else { Some(TypeBound { kind, value }) }
         }
         match *schema {
             Schema::Integer { minimum, maximum } => [
-                own(keywords, KeywordKind::Minimum, TypeValue::Int(minimum)),
-                own(keywords, KeywordKind::Maximum, TypeValue::Int(maximum)),
+                if full_ranges || informs(minimum) {
+                    own(keywords, KeywordKind::Minimum, TypeValue::Int(minimum))
+                } else {
+                    None
+                },
+                if full_ranges || informs(maximum) {
+                    own(keywords, KeywordKind::Maximum, TypeValue::Int(maximum))
+                } else {
+                    None
+                },
                 None,
             ],
             Schema::Char => [
@@ -184,7 +208,7 @@ impl<'a> Writer<'a> {
 
     /// Writes the type's own bounds that the dialect keeps.
     const fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
-        let bounds = Self::type_bounds(schema, keywords);
+        let bounds = self.type_bounds(schema, keywords);
         let mut i = 0;
         while i < bounds.len() {
             if let Some(bound) = bounds[i]
@@ -201,7 +225,7 @@ impl<'a> Writer<'a> {
     /// `minimum: 1, maximum: 10`.
     const fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
         let mut first = true;
-        let bounds = Self::type_bounds(schema, keywords);
+        let bounds = self.type_bounds(schema, keywords);
         let mut i = 0;
         while i < bounds.len() {
             if let Some(bound) = bounds[i]
@@ -256,7 +280,7 @@ impl<'a> Writer<'a> {
         }
         // Only Anthropic strict moves keywords into the description; the others skip the probe.
         let moved = self.is(Dialect::AnthropicStrict) && {
-            let mut probe = Writer::new(&mut [], self.dialect);
+            let mut probe = Writer { buf: &mut [], len: 0, dialect: self.dialect, full_ranges: self.full_ranges };
             probe.described(schema, keywords);
             probe.len() > 0
         };
