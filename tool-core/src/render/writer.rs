@@ -153,10 +153,10 @@ impl<'a> Writer<'a> {
 
     /// The type's own bounds, those a `#[param]` keyword does not already state.
     const fn type_bounds(&self, schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
-        let full_ranges = self.full_ranges;
         const fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
             if has_keyword(keywords, kind) { None } else { Some(TypeBound { kind, value }) }
         }
+        let full_ranges = self.full_ranges;
         match *schema {
             Schema::Integer { minimum, maximum } => [
                 if full_ranges || informs(minimum) {
