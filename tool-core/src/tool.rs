@@ -208,6 +208,7 @@ impl ToolDef {
                 openai_strict: strict(Dialect::OpenAiStrict),
                 anthropic_strict: strict(Dialect::AnthropicStrict),
                 gemini_parameters: to_json_in(self.schema, Dialect::GeminiParameters).into_boxed_str(),
+                gemini_parameters_loss: crate::provider::gemini::tree_loss(self.schema),
             }
         })
     }
@@ -261,6 +262,7 @@ pub struct Dialects {
     openai_strict: Result<Box<str>, &'static str>,
     anthropic_strict: Result<Box<str>, &'static str>,
     gemini_parameters: Box<str>,
+    gemini_parameters_loss: Option<&'static str>,
 }
 
 impl Dialects {
@@ -284,6 +286,13 @@ impl Dialects {
     #[must_use]
     pub fn gemini_parameters(&self) -> &str {
         &self.gemini_parameters
+    }
+
+    /// What [`Dialects::gemini_parameters`] cannot state of the schema (a map's value
+    /// schema, `exclusiveMinimum`...), if anything; dispatch still enforces it.
+    #[must_use]
+    pub fn gemini_parameters_loss(&self) -> Option<&'static str> {
+        self.gemini_parameters_loss
     }
 }
 

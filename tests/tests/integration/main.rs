@@ -8,6 +8,7 @@ mod differential;
 mod dispatch;
 mod dynamic;
 mod enums;
+mod gemini;
 mod hostile;
 mod reference;
 mod registry;

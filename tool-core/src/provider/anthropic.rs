@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, StrictFallback, ToolCall, ToolChoice, ToolList, malformed,
+    CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
@@ -20,7 +20,7 @@ pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: 
     tool_array(tools, |out, entry, fallbacks| {
         let choice = entry.anthropic_input_schema(strict_by_default);
         if let Some(reason) = choice.fallback {
-            fallbacks.push(StrictFallback { tool: entry.name().to_owned(), reason });
+            fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
         }
         let mut object = ObjectWriter::new(out);
         object

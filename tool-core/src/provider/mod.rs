@@ -170,28 +170,31 @@ pub(crate) fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> 
     }
 }
 
-/// A tool that wanted strict mode and could not have it, and why.
+/// A tool whose schema the request's dialect could not carry as wanted, and why: strict mode
+/// that its schema has no form for (it is sent non-strict), or what Gemini's `parameters`
+/// leave out. Dispatch enforces the whole schema either way.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StrictFallback {
+pub struct SchemaFallback {
     /// The tool.
     pub tool: String,
-    /// Why its schema has no strict form.
+    /// What could not be carried, and what was done instead.
     pub reason: &'static str,
 }
 
-/// A rendered tool list, with the tools that fell back from strict mode.
+/// A rendered tool list, with the tools whose schema the dialect could not carry whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolList {
     /// The JSON array to put in the request.
     pub json: String,
-    /// Tools whose strict form was wanted but impossible (sent non-strict).
-    pub fallbacks: Vec<StrictFallback>,
+    /// Tools whose strict form was wanted but impossible (sent non-strict), or whose schema
+    /// lost keywords in the dialect.
+    pub fallbacks: Vec<SchemaFallback>,
 }
 
 /// Renders a JSON array with one element per tool.
 pub(crate) fn tool_array<'e>(
     tools: impl IntoIterator<Item = &'e Entry>,
-    mut element: impl FnMut(&mut String, &Entry, &mut Vec<StrictFallback>),
+    mut element: impl FnMut(&mut String, &Entry, &mut Vec<SchemaFallback>),
 ) -> ToolList {
     let mut json = String::from("[");
     let mut fallbacks = Vec::new();

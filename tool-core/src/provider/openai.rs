@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, StrictFallback, ToolCall, ToolChoice, ToolList, malformed,
+    CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
@@ -18,11 +18,11 @@ fn function_members(
     object: &mut ObjectWriter<'_>,
     entry: &Entry,
     strict_by_default: bool,
-    fallbacks: &mut Vec<StrictFallback>,
+    fallbacks: &mut Vec<SchemaFallback>,
 ) {
     let choice = entry.openai_parameters(strict_by_default);
     if let Some(reason) = choice.fallback {
-        fallbacks.push(StrictFallback { tool: entry.name().to_owned(), reason });
+        fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
     }
     object
         .string("name", entry.name())

@@ -172,6 +172,26 @@ impl Entry {
         }
     }
 
+    /// What [`Entry::gemini_parameters`] cannot state of the schema, if anything (dispatch
+    /// still enforces it).
+    #[must_use]
+    pub fn gemini_parameters_loss(&self) -> Option<&'static str> {
+        match &self.kind {
+            Kind::Static(def) => def.dialects().gemini_parameters_loss(),
+            Kind::Dynamic(tool) => crate::provider::gemini::value_loss(&tool.parameters),
+        }
+    }
+
+    /// Whether the tool takes any arguments: `false` for an object schema without
+    /// properties (Gemini then declares it without `parameters`).
+    #[must_use]
+    pub fn takes_arguments(&self) -> bool {
+        match &self.kind {
+            Kind::Static(def) => crate::provider::gemini::tree_takes_arguments(def.schema()),
+            Kind::Dynamic(tool) => crate::provider::gemini::value_takes_arguments(&tool.parameters),
+        }
+    }
+
     /// Where the tool comes from, for messages: the Rust path of a `#[tool]` fn.
     pub(super) fn origin(&self) -> &'static str {
         match &self.kind {

@@ -429,11 +429,14 @@ impl<'a> Writer<'a> {
 
     const fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {
         self.type_name(first, "object", nullable);
-        self.key(first, "properties");
-        self.byte(b'{');
-        let mut first_property = true;
-        self.properties(&mut first_property, object);
-        self.byte(b'}');
+        // Gemini refuses an `OBJECT` whose `properties` is empty.
+        if !self.is(Dialect::GeminiParameters) || has_properties(object) {
+            self.key(first, "properties");
+            self.byte(b'{');
+            let mut first_property = true;
+            self.properties(&mut first_property, object);
+            self.byte(b'}');
+        }
         // OpenAI strict: every property is required; optional ones are nullable instead.
         let all = self.is(Dialect::OpenAiStrict);
         if has_required(object, all) {
@@ -502,6 +505,22 @@ const fn has_required(object: &ObjectSchema, all: bool) -> bool {
     while i < object.flatten.len() {
         if let Schema::Object(inner) = object.flatten[i]
             && has_required(inner, all)
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn has_properties(object: &ObjectSchema) -> bool {
+    if !object.properties.is_empty() {
+        return true;
+    }
+    let mut i = 0;
+    while i < object.flatten.len() {
+        if let Schema::Object(inner) = object.flatten[i]
+            && has_properties(inner)
         {
             return true;
         }

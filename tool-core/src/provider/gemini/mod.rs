@@ -2,18 +2,20 @@
 //! or `parametersJsonSchema`), `functionCall` parts (ids may be missing: stable ones are
 //! made), and `functionResponse` parts with `output` or `error`.
 
-use std::borrow::Cow;
-
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolChoice, ToolList, malformed, string_at,
-    tool_array,
+    CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
+    string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
+
+mod schema;
+pub use schema::{parameters_from, schema_loss, value_loss};
+pub(crate) use schema::{tree_loss, tree_takes_arguments, value_takes_arguments};
 
 /// Which schema field a declaration carries; the two are mutually exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,22 +28,35 @@ pub enum SchemaField {
 }
 
 /// `tools`: `[{"functionDeclarations":[{"name":…,"description":…,"parameters":…}]}]`.
+///
+/// A tool without arguments is declared without `parameters` (the API documents the field
+/// as optional and refuses an `OBJECT` with empty `properties`). In
+/// [`SchemaField::Parameters`], each tool whose schema the `Schema` object cannot carry whole
+/// (a map's value schema, `exclusiveMinimum`, a set's `uniqueItems`...) is in
+/// [`ToolList::fallbacks`] with what it loses; dispatch still enforces all of it.
 pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, field: SchemaField) -> ToolList {
-    let declarations = tool_array(tools, |out, entry, _| {
-        let (key, schema) = match field {
-            SchemaField::Parameters => ("parameters", entry.gemini_parameters()),
-            SchemaField::ParametersJsonSchema => ("parametersJsonSchema", Cow::Borrowed(entry.parameters_json())),
-        };
-        ObjectWriter::new(out)
-            .string("name", entry.name())
-            .string("description", entry.description())
-            .raw(key, &schema)
-            .end();
+    let declarations = tool_array(tools, |out, entry, fallbacks| {
+        let mut declaration = ObjectWriter::new(out);
+        declaration.string("name", entry.name()).string("description", entry.description());
+        if entry.takes_arguments() {
+            match field {
+                SchemaField::Parameters => {
+                    if let Some(reason) = entry.gemini_parameters_loss() {
+                        fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
+                    }
+                    declaration.raw("parameters", &entry.gemini_parameters());
+                }
+                SchemaField::ParametersJsonSchema => {
+                    declaration.raw("parametersJsonSchema", entry.parameters_json());
+                }
+            }
+        }
+        declaration.end();
     });
     let mut json = String::from("[");
     ObjectWriter::new(&mut json).raw("functionDeclarations", &declarations.json).end();
     json.push(']');
-    ToolList { json, fallbacks: Vec::new() }
+    ToolList { json, fallbacks: declarations.fallbacks }
 }
 
 /// The `functionCall` parts of the first candidate, in order. A call without an `id` gets
@@ -136,80 +151,4 @@ pub fn tool_config(choice: &ToolChoice, registry: &Registry) -> Result<Value, To
         ToolChoice::Allowed { tools, required: true } => json!({"mode": "ANY", "allowedFunctionNames": tools}),
     };
     Ok(json!({"functionCallingConfig": config}))
-}
-
-/// Gemini's `parameters` form of a JSON Schema given as JSON (a tool made at run time):
-/// upper-case types, `nullable` for a type union with `null`, string `const` as a one-value
-/// `enum`, and only the keys the `Schema` object has (others are dropped: the handler still
-/// gets, and checks, what the model sends).
-#[must_use]
-pub fn parameters_from(schema: &Value) -> Value {
-    const KEPT: [&str; 16] = [
-        "description",
-        "format",
-        "title",
-        "default",
-        "example",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "minItems",
-        "maxItems",
-        "minProperties",
-        "maxProperties",
-        "required",
-        "propertyOrdering",
-    ];
-    let Value::Object(object) = schema else { return json!({}) };
-    let mut out = Map::new();
-    match object.get("type") {
-        Some(Value::String(name)) => {
-            out.insert("type".to_owned(), Value::String(name.to_uppercase()));
-        }
-        Some(Value::Array(names)) => {
-            let concrete: Vec<&str> = names.iter().filter_map(Value::as_str).filter(|n| *n != "null").collect();
-            if let [name] = concrete.as_slice() {
-                out.insert("type".to_owned(), Value::String(name.to_uppercase()));
-            }
-            if concrete.len() < names.len() {
-                out.insert("nullable".to_owned(), Value::Bool(true));
-            }
-        }
-        _ => {}
-    }
-    for (key, value) in object {
-        match key.as_str() {
-            "properties" => {
-                if let Value::Object(properties) = value {
-                    let converted = properties.iter().map(|(name, p)| (name.clone(), parameters_from(p))).collect();
-                    out.insert(key.clone(), Value::Object(converted));
-                }
-            }
-            "items" => {
-                out.insert(key.clone(), parameters_from(value));
-            }
-            "anyOf" => {
-                if let Value::Array(branches) = value {
-                    out.insert(key.clone(), Value::Array(branches.iter().map(parameters_from).collect()));
-                }
-            }
-            "enum" => {
-                if let Value::Array(values) = value
-                    && values.iter().all(Value::is_string)
-                {
-                    out.insert(key.clone(), value.clone());
-                }
-            }
-            "const" if value.is_string() => {
-                out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
-            }
-            other if KEPT.contains(&other) => {
-                out.insert(key.clone(), value.clone());
-            }
-            _ => {}
-        }
-    }
-    Value::Object(out)
 }
