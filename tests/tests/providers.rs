@@ -82,6 +82,10 @@ fn openai_chat_tools_snapshot() {
     let list = openai::chat_tools(registry.iter().filter(|e| e.name().starts_with("get_")), false);
     assert!(list.fallbacks.is_empty());
     let tools: Value = serde_json::from_str(&list.json).expect("JSON");
+    assert_eq!(list.to_value(), tools, "the list as a Value is the text, parsed");
+    let definitions = registry.definitions();
+    assert_eq!(definitions, serde_json::from_str::<Value>(&registry.definitions_json()).expect("JSON"));
+    assert_eq!(definitions[0]["name"], "get_time");
     assert_eq!(
         tools,
         json!([

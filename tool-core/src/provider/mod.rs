@@ -191,6 +191,21 @@ pub struct ToolList {
     pub fallbacks: Vec<SchemaFallback>,
 }
 
+impl ToolList {
+    /// The list as a `serde_json::Value`, for request bodies built with `json!` or a typed
+    /// SDK. It parses the text, which is always valid JSON.
+    #[must_use]
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(&self.json).unwrap_or(Value::Null)
+    }
+}
+
+impl From<ToolList> for Value {
+    fn from(list: ToolList) -> Self {
+        list.to_value()
+    }
+}
+
 /// Renders a JSON array with one element per tool.
 pub(crate) fn tool_array<'e>(
     tools: impl IntoIterator<Item = &'e Entry>,

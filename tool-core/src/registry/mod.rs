@@ -187,6 +187,12 @@ impl Registry {
         json
     }
 
+    /// [`Registry::definitions_json`] as a `serde_json::Value`.
+    #[must_use]
+    pub fn definitions(&self) -> serde_json::Value {
+        serde_json::from_str(&self.definitions_json()).unwrap_or(serde_json::Value::Null)
+    }
+
     /// The state every call's context shares.
     #[must_use]
     pub fn state(&self) -> &Arc<State> {
