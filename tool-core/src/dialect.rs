@@ -81,6 +81,24 @@ pub(crate) const fn quoted_in(json: &str, list: &[&str]) -> bool {
     false
 }
 
+/// Whether a `format` (as `#[param]` JSON text, or a type's own name) is one of `list`.
+pub(crate) const fn format_in(value: Option<KeywordValue>, list: &[&str]) -> bool {
+    match value {
+        Some(KeywordValue::Json(json)) => quoted_in(json, list),
+        Some(KeywordValue::Text(name)) => {
+            let mut i = 0;
+            while i < list.len() {
+                if str_eq(list[i], name) {
+                    return true;
+                }
+                i += 1;
+            }
+            false
+        }
+        None => false,
+    }
+}
+
 /// Whether an `enum` list's JSON text holds strings (the macro makes lists homogeneous).
 const fn is_string_list(json: &str) -> bool {
     let bytes = json.as_bytes();
@@ -107,18 +125,12 @@ impl Dialect {
                 | K::Enum
                 | K::MinItems
                 | K::MaxItems => Placement::Keep,
-                K::Format => match value {
-                    Some(KeywordValue::Json(json)) if quoted_in(json, OPENAI_FORMATS) => Placement::Keep,
-                    _ => Placement::Drop,
-                },
+                K::Format if format_in(value, OPENAI_FORMATS) => Placement::Keep,
                 _ => Placement::Drop,
             },
             Dialect::AnthropicStrict => match kind {
                 K::Enum => Placement::Keep,
-                K::Format => match value {
-                    Some(KeywordValue::Json(json)) if quoted_in(json, ANTHROPIC_FORMATS) => Placement::Keep,
-                    _ => Placement::Describe,
-                },
+                K::Format if format_in(value, ANTHROPIC_FORMATS) => Placement::Keep,
                 // `minItems` of 0 or 1 only, per the SDK's transform.
                 K::MinItems => match (value, count) {
                     (Some(KeywordValue::Json(json)), _) if str_eq(json, "0") || str_eq(json, "1") => Placement::Keep,
@@ -185,6 +197,9 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
             Some("a map (`HashMap`/`BTreeMap`) has no strict form: strict objects list every property in advance")
         }
         Schema::Nullable(inner) => problem(inner, depth),
+        Schema::Tuple(_) => {
+            Some("a tuple has no strict form: strict mode has no `prefixItems` to give each position its own schema")
+        }
         Schema::Array { items, .. } => problem(items, depth),
         Schema::Object(object) => {
             let mut i = 0;
@@ -218,6 +233,7 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
         | Schema::Number
         | Schema::String
         | Schema::Char
+        | Schema::Text(_)
         | Schema::StringEnum(_) => None,
     }
 }

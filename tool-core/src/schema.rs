@@ -31,6 +31,9 @@ pub enum Schema {
     String,
     /// A string of exactly one code point (`char`).
     Char,
+    /// A string in the form a Rust type parses (a UUID, a date, a URL, an IP address), checked
+    /// at dispatch by that type's own parser.
+    Text(&'static TextForm),
     /// `{"type":"array","items":…}`.
     Array {
         /// The schema of every element.
@@ -49,10 +52,25 @@ pub enum Schema {
     Object(&'static ObjectSchema),
     /// The inner schema or `null` (`Option<T>`).
     Nullable(&'static Schema),
+    /// An array of a fixed length whose every position has its own schema (a tuple):
+    /// `prefixItems`, where the dialect has it.
+    Tuple(&'static [Schema]),
     /// A string from a closed set (a unit-only enum deriving `ToolArgs`).
     StringEnum(&'static StringEnum),
     /// A value matching at least one of the branches (an enum with data).
     AnyOf(&'static AnyOf),
+}
+
+/// The form of a [`Schema::Text`]: the JSON Schema `format` where one names it, else a
+/// description of the form for the model.
+#[derive(Debug, Clone, Copy)]
+pub struct TextForm {
+    /// The `format` (`uuid`, `date-time`, `uri`...), when JSON Schema defines one that says
+    /// exactly what the type accepts.
+    pub format: Option<&'static str>,
+    /// What the text looks like, for a form without a `format` (`a semantic version such as
+    /// 1.4.0`).
+    pub description: Option<&'static str>,
 }
 
 /// A closed set of strings, from a unit-only enum.

@@ -14,3 +14,4 @@ mod reference;
 mod registry;
 mod schema;
 mod serde_attrs;
+mod types;

@@ -49,10 +49,16 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
         | Schema::StringEnum(_)
         | Schema::Array { items: Schema::StringEnum(_), .. } => None,
         Schema::Nullable(inner) => property_problem(inner),
+        Schema::Text(form) => match form.format {
+            Some(format) if !crate::dialect::format_in(Some(KeywordValue::Text(format)), FORMATS) => Some(
+                "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
+            ),
+            _ => None,
+        },
         Schema::Array { .. } => Some(
             "an elicitation field can be an array only of a unit enum (a multi-select): MCP allows strings, numbers, booleans and enums",
         ),
-        Schema::Object(_) | Schema::Map { .. } | Schema::AnyOf(_) | Schema::Any => Some(
+        Schema::Object(_) | Schema::Map { .. } | Schema::AnyOf(_) | Schema::Any | Schema::Tuple(_) => Some(
             "an elicitation field must be a string, number, integer, boolean or unit enum: MCP asks the user for a flat object of primitives",
         ),
     }
@@ -128,6 +134,16 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         }
         Schema::String => json!({"type": "string"}),
         Schema::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
+        Schema::Text(form) => {
+            let mut out = json!({"type": "string"});
+            if let Some(format) = form.format {
+                out["format"] = json!(format);
+            }
+            if let Some(description) = form.description {
+                out["description"] = json!(description);
+            }
+            out
+        }
         Schema::StringEnum(set) => match titled(set) {
             Some(_) if set.enum_names => {
                 let names: Vec<&str> = set

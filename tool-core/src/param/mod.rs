@@ -8,7 +8,10 @@
 
 mod container;
 pub use container::MapKey;
+mod ecosystem;
 mod scalar;
+mod text;
+mod tuple;
 
 use serde_json::Value;
 

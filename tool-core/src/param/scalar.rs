@@ -15,7 +15,7 @@ const F64_EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 
 /// Checks an integer against the Rust type's range, rewriting an integral float (`3.0`) to
 /// the integer it equals, since JSON Schema counts it as an integer and serde does not.
-fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointer, out: &mut Violations) {
+pub(super) fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, at: &Pointer, out: &mut Violations) {
     let Value::Number(number) = value else {
         return wrong_type(value, "an integer", at, out);
     };

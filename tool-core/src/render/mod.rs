@@ -28,7 +28,9 @@ pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {
 /// [`to_json`] stating every rule dispatch enforces, the integer types' full ranges included
 /// (`"maximum":18446744073709551615` for a `u64`), for a validator outside this crate that
 /// must accept exactly what dispatch accepts. Models get [`to_json`], which leaves out the
-/// bounds that only cost tokens.
+/// bounds that only cost tokens. One kind of rule no schema states: a text form described
+/// rather than named by a `format` (a socket address, a semantic version) is its type's
+/// parser's to decide.
 #[must_use]
 pub fn to_json_exact(schema: &Schema) -> String {
     let mut counter = Writer::new(&mut [], Dialect::JsonSchema).with_full_ranges();

@@ -35,6 +35,8 @@ const fn informs(bound: i128) -> bool {
 enum TypeValue {
     Int(i128),
     True,
+    /// A string (a [`TextForm`](crate::schema::TextForm)'s `format`).
+    Str(&'static str),
 }
 
 impl<'a> Writer<'a> {
@@ -176,6 +178,15 @@ impl<'a> Writer<'a> {
                 own(keywords, KeywordKind::MaxLength, TypeValue::Int(1)),
                 None,
             ],
+            Schema::Text(form) => match form.format {
+                Some(format) => [own(keywords, KeywordKind::Format, TypeValue::Str(format)), None, None],
+                None => [None, None, None],
+            },
+            Schema::Tuple(items) => [
+                own(keywords, KeywordKind::MinItems, TypeValue::Int(items.len() as i128)),
+                own(keywords, KeywordKind::MaxItems, TypeValue::Int(items.len() as i128)),
+                None,
+            ],
             Schema::Array { unique_items, length, .. } => {
                 let unique = if unique_items { own(keywords, KeywordKind::UniqueItems, TypeValue::True) } else { None };
                 match length {
@@ -192,17 +203,25 @@ impl<'a> Writer<'a> {
     }
 
     const fn bound_placement(&self, bound: TypeBound) -> Placement {
-        let count = match bound.value {
-            TypeValue::Int(n) => Some(n),
-            TypeValue::True => None,
-        };
-        self.dialect.place(bound.kind, None, count)
+        match bound.value {
+            TypeValue::Int(n) => self.dialect.place(bound.kind, None, Some(n)),
+            TypeValue::True => self.dialect.place(bound.kind, None, None),
+            TypeValue::Str(text) => self.dialect.place(bound.kind, Some(KeywordValue::Text(text)), None),
+        }
     }
 
-    const fn bound_value(&mut self, value: TypeValue) {
+    /// Writes a bound's value as JSON, or (`inside_string`) as it reads inside the
+    /// description string.
+    const fn bound_value(&mut self, value: TypeValue, inside_string: bool) {
         match value {
             TypeValue::Int(n) => self.int(n),
             TypeValue::True => self.raw("true"),
+            TypeValue::Str(text) if inside_string => {
+                self.raw("\\\"");
+                self.escaped(text);
+                self.raw("\\\"");
+            }
+            TypeValue::Str(text) => self.string(text),
         }
     }
 
@@ -215,7 +234,7 @@ impl<'a> Writer<'a> {
                 && matches!(self.bound_placement(bound), Placement::Keep)
             {
                 self.key(first, bound.kind.json_name());
-                self.bound_value(bound.value);
+                self.bound_value(bound.value, false);
             }
             i += 1;
         }
@@ -237,7 +256,7 @@ impl<'a> Writer<'a> {
                 first = false;
                 self.raw(bound.kind.json_name());
                 self.raw(": ");
-                self.bound_value(bound.value);
+                self.bound_value(bound.value, true);
             }
             i += 1;
         }
@@ -361,6 +380,7 @@ impl<'a> Writer<'a> {
             Schema::Object(object) => object.description,
             Schema::StringEnum(set) => set.description,
             Schema::AnyOf(any_of) => any_of.description,
+            Schema::Text(form) => form.description,
             _ => None,
         };
         self.description(first, schema, keywords, own);
@@ -369,7 +389,8 @@ impl<'a> Writer<'a> {
             Schema::Boolean => self.type_name(first, "boolean", nullable),
             Schema::Integer { .. } => self.type_name(first, "integer", nullable),
             Schema::Number => self.type_name(first, "number", nullable),
-            Schema::String | Schema::Char => self.type_name(first, "string", nullable),
+            Schema::String | Schema::Char | Schema::Text(_) => self.type_name(first, "string", nullable),
+            Schema::Tuple(items) => self.tuple(first, items, nullable),
             Schema::Array { items, .. } => {
                 self.type_name(first, "array", nullable);
                 self.key(first, "items");
@@ -425,6 +446,36 @@ impl<'a> Writer<'a> {
         self.type_bounds_kept(first, schema, keywords);
         self.keywords(first, keywords, nullable);
         self.byte(b'}');
+    }
+
+    /// `prefixItems` (closed by `"items":false`) in JSON Schema; the dialects without it get
+    /// `items` as an `anyOf` of the positions' schemas, and `minItems`/`maxItems` in both.
+    const fn tuple(&mut self, first: &mut bool, items: &[Schema], nullable: bool) {
+        self.type_name(first, "array", nullable);
+        if self.is(Dialect::JsonSchema) {
+            self.key(first, "prefixItems");
+            self.schema_list(items);
+            self.key(first, "items");
+            self.raw("false");
+        } else {
+            self.key(first, "items");
+            self.raw("{\"anyOf\":");
+            self.schema_list(items);
+            self.byte(b'}');
+        }
+    }
+
+    const fn schema_list(&mut self, items: &[Schema]) {
+        self.byte(b'[');
+        let mut i = 0;
+        while i < items.len() {
+            if i > 0 {
+                self.byte(b',');
+            }
+            self.schema(&items[i], &[], false);
+            i += 1;
+        }
+        self.byte(b']');
     }
 
     const fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {

@@ -141,7 +141,7 @@ pub(crate) fn tree_loss(schema: &Schema) -> Option<&'static str> {
         Schema::Any => Some(UNTYPED),
         Schema::Map { .. } => Some(MAP_VALUES),
         Schema::Nullable(inner) => tree_loss(inner),
-        Schema::Array { unique_items: true, .. } => Some(KEYWORDS),
+        Schema::Array { unique_items: true, .. } | Schema::Tuple(_) => Some(KEYWORDS),
         Schema::Array { items, .. } => tree_loss(items),
         Schema::Object(object) => object_loss(object),
         Schema::AnyOf(any_of) => any_of.branches.iter().find_map(tree_loss),
@@ -150,6 +150,7 @@ pub(crate) fn tree_loss(schema: &Schema) -> Option<&'static str> {
         | Schema::Number
         | Schema::String
         | Schema::Char
+        | Schema::Text(_)
         | Schema::StringEnum(_) => None,
     }
 }
