@@ -38,6 +38,7 @@ pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) ->
     use crate::schema::Schema;
     match schema {
         Schema::Nullable(inner) => string_default_fits(inner, value),
+        Schema::Constrained(constrained) => string_default_fits(constrained.schema, value),
         Schema::StringEnum(set) => {
             let mut i = 0;
             while i < set.values.len() {

@@ -197,6 +197,7 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
             Some("a map (`HashMap`/`BTreeMap`) has no strict form: strict objects list every property in advance")
         }
         Schema::Nullable(inner) => problem(inner, depth),
+        Schema::Constrained(constrained) => problem(constrained.schema, depth),
         Schema::Tuple(_) => {
             Some("a tuple has no strict form: strict mode has no `prefixItems` to give each position its own schema")
         }

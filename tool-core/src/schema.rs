@@ -52,6 +52,9 @@ pub enum Schema {
     Object(&'static ObjectSchema),
     /// The inner schema or `null` (`Option<T>`).
     Nullable(&'static Schema),
+    /// A type's schema with keywords of its own: a newtype deriving `ToolArgs` whose field
+    /// carries `#[param(..)]` keywords (`struct UserId(#[param(min_length = 1)] String)`).
+    Constrained(&'static Constrained),
     /// An array of a fixed length whose every position has its own schema (a tuple):
     /// `prefixItems`, where the dialect has it.
     Tuple(&'static [Schema]),
@@ -71,6 +74,15 @@ pub struct TextForm {
     /// What the text looks like, for a form without a `format` (`a semantic version such as
     /// 1.4.0`).
     pub description: Option<&'static str>,
+}
+
+/// A schema and keywords that apply to it, wherever it is used.
+#[derive(Debug, Clone, Copy)]
+pub struct Constrained {
+    /// The schema constrained.
+    pub schema: &'static Schema,
+    /// Its keywords; a field's own keywords of the same kind win.
+    pub keywords: &'static [Keyword],
 }
 
 /// A closed set of strings, from a unit-only enum.

@@ -30,7 +30,15 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
                 return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
                     .with_span(&args.enum_names.span()));
             }
-            // `check_shape` let only named fields through.
+            if fields.style.is_tuple() {
+                // `check_shape` let through only one unnamed field: a newtype.
+                let Some(field) = fields.fields.first() else {
+                    return Err(darling::Error::custom("expected one field"));
+                };
+                let items = crate::newtype::expand(&args.ident, &args.generics, field, description)?;
+                return Ok(wrap_in_const(&krate, items));
+            }
+            // `check_shape` let only named fields or a newtype through.
             let object = Object::from_fields(fields.fields, description, container.rename_all, container.default)?;
             expand_struct(&args.ident, &args.generics, &object)
         }
@@ -41,15 +49,16 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
     Ok(wrap_in_const(&krate, items))
 }
 
-/// A tool's arguments are JSON objects, whose properties need names: tuple structs, unit
-/// structs and unions have no schema here.
+/// A tool's arguments are JSON objects, whose properties need names; a newtype stands for
+/// its one field's value. Other tuple structs, unit structs and unions have no schema here.
 fn check_shape(input: &DeriveInput) -> Result {
     let message = match &input.data {
         syn::Data::Struct(data) => match &data.fields {
             syn::Fields::Named(_) => return Ok(()),
+            syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => return Ok(()),
             syn::Fields::Unnamed(fields) => {
                 return Err(darling::Error::custom(
-                    "`ToolArgs` needs named fields: a tool's arguments are a JSON object, whose properties need names; write `struct Args { name: Type, .. }`",
+                    "`ToolArgs` needs named fields, or exactly one for a newtype: a tool's arguments are a JSON object, whose properties need names; write `struct Args { name: Type, .. }`, or a tuple `(A, B)` field for a fixed-length array",
                 )
                 .with_span(fields));
             }
@@ -163,6 +172,35 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
             }
         }
     };
-    let stubs = wrap_in_const(&krate, stubs);
+    let args_stub = matches!(&input.data, syn::Data::Struct(data) if matches!(data.fields, syn::Fields::Named(_)))
+        .then(|| {
+            let mut generics = input.generics.clone();
+            generics
+                .make_where_clause()
+                .predicates
+                .push(syn::parse_quote!(Self: _tool_core::__private::serde::de::DeserializeOwned));
+            let where_clause = &generics.where_clause;
+            quote! {
+                #[automatically_derived]
+                impl #impl_generics _tool_core::ToolArgs for #ident #ty_generics #where_clause {
+                    fn __accepts_key(_: &str) -> bool {
+                        ::core::unreachable!()
+                    }
+                    fn __validate_fields(
+                        _: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
+                        _: &mut _tool_core::Pointer,
+                        _: &mut _tool_core::Violations,
+                    ) {
+                        ::core::unreachable!()
+                    }
+                    fn __coerce_fields(
+                        _: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
+                    ) {
+                        ::core::unreachable!()
+                    }
+                }
+            }
+        });
+    let stubs = wrap_in_const(&krate, quote!(#stubs #args_stub));
     quote!(#errors #stubs)
 }

@@ -129,9 +129,29 @@ pub struct ParamField {
     // #[param(examples = ["Paris", "Tokyo"])]
     /// `examples`.
     pub examples: Option<JsonLit>,
+    // #[param(as = String)]
+    /// `as = Type`: the schema and validation of `Type` stand for the field's own type, whose
+    /// serde form they describe (a foreign type, or one read `#[serde(with = ..)]`).
+    #[darling(rename = "as")]
+    pub as_type: Option<SpannedValue<Type>>,
 }
 
 impl ParamField {
+    /// Reads a field's `#[param(..)]`, taking `as = Type<..>` without quotes: syn reads a
+    /// key's value as an expression, where `Option<String>` is a chained comparison, so the
+    /// type's tokens are handed to darling as a string first.
+    pub fn read(field: &syn::Field) -> darling::Result<ParamField> {
+        let mut field = field.clone();
+        for attr in &mut field.attrs {
+            if let syn::Meta::List(list) = &mut attr.meta
+                && list.path.is_ident("param")
+            {
+                list.tokens = quote_stand_in(std::mem::take(&mut list.tokens));
+            }
+        }
+        ParamField::from_field(&field)
+    }
+
     /// The numeric keywords that are set: `(key, KeywordKind variant, value)`.
     pub fn bounds(&self) -> impl Iterator<Item = (&'static str, &'static str, &Num)> {
         [
@@ -321,4 +341,45 @@ pub fn json_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// `tokens` with the value of an `as = ..` key that holds `<` turned into a string literal.
+fn quote_stand_in(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::{Literal, TokenTree};
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while let Some(tree) = trees.get(i) {
+        out.push(tree.clone());
+        i += 1;
+        let is_as = matches!(tree, TokenTree::Ident(ident) if ident == "as");
+        let eq_next = matches!(trees.get(i), Some(TokenTree::Punct(p)) if p.as_char() == '=');
+        if !(is_as && eq_next) {
+            continue;
+        }
+        out.extend(trees.get(i).cloned());
+        i += 1;
+        let start = i;
+        let mut depth = 0usize;
+        while let Some(tree) = trees.get(i) {
+            match tree {
+                TokenTree::Punct(p) if p.as_char() == '<' => depth += 1,
+                TokenTree::Punct(p) if p.as_char() == '>' => depth = depth.saturating_sub(1),
+                TokenTree::Punct(p) if p.as_char() == ',' && depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        let value = trees.get(start..i).unwrap_or_default();
+        let generic = value.iter().any(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == '<'));
+        if generic && let Some(first) = value.first() {
+            let text: proc_macro2::TokenStream = value.iter().cloned().collect();
+            let mut literal = Literal::string(&text.to_string());
+            literal.set_span(first.span());
+            out.push(TokenTree::Literal(literal));
+        } else {
+            out.extend(value.iter().cloned());
+        }
+    }
+    out.into_iter().collect()
 }

@@ -143,7 +143,7 @@ pub fn expand(
 }
 
 fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -> Result<Option<Variant>> {
-    let serde = serde_attr::member(&input.attrs)?;
+    let serde = serde_attr::member(&input.attrs, false)?;
     if serde.skip {
         return Ok(None);
     }

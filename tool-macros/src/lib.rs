@@ -9,6 +9,7 @@ mod args;
 mod attr;
 mod check;
 mod enums;
+mod newtype;
 mod object;
 mod param;
 mod serde_attr;

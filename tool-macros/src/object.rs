@@ -6,8 +6,6 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use darling::FromField;
-
 use crate::attr::ParamField;
 use crate::check;
 use crate::param::Param;
@@ -34,7 +32,7 @@ impl Object {
         let mut errors = darling::Error::accumulator();
         let mut params = Vec::new();
         for field in fields {
-            let Some(field) = errors.handle(ParamField::from_field(&field)) else { continue };
+            let Some(field) = errors.handle(ParamField::read(&field)) else { continue };
             errors.handle(check::field(&field));
             if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
                 && !param.skip

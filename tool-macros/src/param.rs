@@ -32,7 +32,13 @@ pub struct Param {
 impl Param {
     /// Builds the model of a named field.
     pub fn from_field(field: ParamField, rename_all: Option<RenameRule>, container_default: bool) -> Result<Param> {
-        let serde = serde_attr::member(&field.attrs)?;
+        let serde = serde_attr::member(&field.attrs, field.as_type.is_some())?;
+        if let (Some(stand_in), true) = (&field.as_type, serde.flatten) {
+            return Err(darling::Error::custom(
+                "`as` cannot stand in for a flattened field: its properties come from its own `ToolArgs` impl",
+            )
+            .with_span(&stand_in.span()));
+        }
         let ident = field
             .ident
             .as_ref()
@@ -57,9 +63,66 @@ impl Param {
         })
     }
 
-    /// The type tokens, re-spanned to `span`, so a failed bound points at the keyword.
+    /// Builds the model of a newtype's one field: no name on the wire, and the newtype's
+    /// own doc comment as the description when the field has none.
+    pub fn from_newtype_field(field: ParamField, container_description: Option<Doc>) -> Result<Param> {
+        let serde = serde_attr::member(&field.attrs, field.as_type.is_some())?;
+        let refused = [
+            (serde.flatten, "`#[serde(flatten)]`"),
+            (serde.skip, "`#[serde(skip)]`"),
+            (serde.default, "`#[serde(default)]`"),
+        ];
+        if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
+            return Err(darling::Error::custom(format!(
+                "{what} does not apply to a newtype's field: the newtype is its field's value, not an object"
+            ))
+            .with_span(&field.ty));
+        }
+        if let Some(default) = &field.default {
+            return Err(darling::Error::custom(
+                "`default` belongs on the field that uses the newtype: whether a value may be absent is that field's business",
+            )
+            .with_span(&default.span));
+        }
+        let description = match &field.description {
+            Some(text) => Some(Doc::Text((**text).clone())),
+            None => Doc::from_attrs(&field.attrs).or(container_description),
+        };
+        Ok(Param {
+            name: String::new(),
+            aliases: Vec::new(),
+            description,
+            has_default: false,
+            flatten: false,
+            skip: false,
+            field,
+        })
+    }
+
+    /// Whether the field carries a keyword or a description of its own.
+    pub fn has_keywords(&self) -> bool {
+        let f = &self.field;
+        self.description.is_some()
+            || f.bounds().next().is_some()
+            || f.lengths().next().is_some()
+            || f.item_counts().next().is_some()
+            || f.pattern.is_some()
+            || f.format.is_some()
+            || f.enum_values.is_some()
+            || f.unique_items.is_some()
+            || f.default.is_some()
+            || f.examples.is_some()
+    }
+
+    /// The type whose schema and validation the property has: `#[param(as = ..)]`, else the
+    /// field's own.
+    pub fn schema_ty(&self) -> &syn::Type {
+        self.field.as_type.as_deref().unwrap_or(&self.field.ty)
+    }
+
+    /// The schema type's tokens, re-spanned to `span`, so a failed bound points at the keyword.
     fn ty_at(&self, span: Span) -> TokenStream {
-        respan(&self.field.ty, span)
+        respan(self.schema_ty(), span)
     }
 
     /// `Keyword { .. }` values for the schema, in a fixed order.
@@ -119,7 +182,7 @@ impl Param {
     /// `Property { .. }` for the parent object's schema.
     pub fn property(&self) -> TokenStream {
         let name = &self.name;
-        let ty = &self.field.ty;
+        let ty = self.schema_ty();
         let keywords = self.keywords();
         let has_default = self.has_default;
         quote! {
@@ -140,7 +203,7 @@ impl Param {
     /// Statements that check this property inside `__validate_fields` (`map`, `at`, `out`
     /// in scope).
     pub fn validate(&self) -> TokenStream {
-        let ty = &self.field.ty;
+        let ty = self.schema_ty();
         let names = self.accepted_names();
         let name = &self.name;
         let has_default = self.has_default;
@@ -167,9 +230,9 @@ impl Param {
     }
 
     /// The keyword checks on `__tool_value`, after the type's own check passed.
-    fn keyword_checks(&self) -> TokenStream {
+    pub fn keyword_checks(&self) -> TokenStream {
         let f = &self.field;
-        let ty = &f.ty;
+        let ty = self.schema_ty();
         let check = quote!(_tool_core::__private::check);
         let mut out = Vec::new();
         for (key, _, num) in f.bounds() {
@@ -215,7 +278,8 @@ impl Param {
             .enum_values
             .as_ref()
             .is_some_and(|e| matches!(&e.value, JsonValue::Array(items) if items.iter().any(|i| matches!(i.value, JsonValue::Array(_)))));
-        !self.flatten && !unique && !array_enum
+        // A stand-in type (`as`) checks the JSON; the field's own type has no typed checks.
+        !self.flatten && !unique && !array_enum && self.field.as_type.is_none()
     }
 
     /// A `bool` expression: whether the decoded field (`&self.field`) satisfies every
@@ -225,10 +289,18 @@ impl Param {
     /// it does not fit (`minimum` on a `String`) fails here, at the keyword, with the marker
     /// trait's message.
     pub fn satisfies(&self) -> TokenStream {
+        self.field.ident.as_ref().map_or_else(|| quote!(true), |ident| self.satisfies_at(&quote!(&self.#ident)))
+    }
+
+    /// [`Param::satisfies`] of the value `value` (a `&FieldType` expression).
+    pub fn satisfies_at(&self, value: &TokenStream) -> TokenStream {
         let f = &self.field;
         let ty = &f.ty;
-        let Some(ident) = &f.ident else { return quote!(true) };
-        let value = quote!(&self.#ident);
+        if f.as_type.is_some() {
+            // Never consulted (the field is not `fast_compatible`); `assertions` checks the
+            // keywords against the stand-in type.
+            return quote!(true);
+        }
         let call = |function: &str, span: Span, rest: TokenStream| {
             let function = Ident::new(function, span);
             let ty = self.ty_at(span);
@@ -286,7 +358,7 @@ impl Param {
 
     /// Lenient decoding of this property (`map` in scope).
     pub fn coerce(&self) -> TokenStream {
-        let ty = &self.field.ty;
+        let ty = self.schema_ty();
         let names = self.accepted_names();
         quote! {
             if let ::core::option::Option::Some((_, __tool_value)) = _tool_core::__private::field(map, &[#(#names),*]) {
@@ -307,6 +379,24 @@ impl Param {
         };
         if let Some(unique) = &f.unique_items {
             assert("array", unique.span());
+        }
+        if f.as_type.is_some() {
+            // `satisfies` names the keywords' traits for other fields; here it cannot.
+            for (_, _, num) in f.bounds() {
+                assert("number", num.span);
+            }
+            for (_, _, count) in f.lengths() {
+                assert("string", count.span);
+            }
+            for (_, _, count) in f.item_counts() {
+                assert("array", count.span);
+            }
+            if let Some(pattern) = &f.pattern {
+                assert("string", pattern.span());
+            }
+            if let Some(format) = &f.format {
+                assert("string", format.span());
+            }
         }
         if let Some(JsonLit { value: JsonValue::Array(items), .. }) = &f.enum_values {
             for item in items {

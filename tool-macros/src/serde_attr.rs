@@ -179,8 +179,9 @@ pub fn container(attrs: &[Attribute]) -> Result<SerdeContainer> {
     errors.finish_with(out)
 }
 
-/// Reads `#[serde(..)]` on a field or variant.
-pub fn member(attrs: &[Attribute]) -> Result<SerdeMember> {
+/// Reads `#[serde(..)]` on a field or variant. With `stand_in` (`#[param(as = ..)]`), a
+/// `with` or `deserialize_with` is allowed: the stand-in type describes its wire form.
+pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
     let mut out = SerdeMember::default();
     let mut errors = darling::Error::accumulator();
     for attr in serde_attrs(attrs) {
@@ -202,10 +203,12 @@ pub fn member(attrs: &[Attribute]) -> Result<SerdeMember> {
                 if let Some(lit) = deserialize_half(&meta)? {
                     out.rename_all = errors.handle(RenameRule::parse(&lit));
                 }
+            } else if stand_in && ["with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
+                skip_value(&meta)?;
             } else if ["with", "deserialize_with", "untagged"].iter().any(|k| meta.path.is_ident(k)) {
                 errors.push(
                     darling::Error::custom(
-                        "`ToolArgs` cannot follow this serde attribute: it changes the wire shape in code the schema cannot see; use a type with its own `ToolParam` impl instead",
+                        "`ToolArgs` cannot follow this serde attribute: it changes the wire shape in code the schema cannot see; add `#[param(as = Type)]` with a type of the same wire form (`as = String` for text), or use a type with its own `ToolParam` impl",
                     )
                     .with_span(&meta.path),
                 );
@@ -315,7 +318,7 @@ mod tests {
         let field: Vec<syn::Attribute> = vec![
             syn::parse_quote!(#[serde(rename(serialize = "x"), alias = "a", alias = "b", skip_serializing_if = "f")]),
         ];
-        let member = super::member(&field).expect("valid");
+        let member = super::member(&field, false).expect("valid");
         assert_eq!(member.rename, None);
         assert_eq!(member.aliases, ["a", "b"]);
     }

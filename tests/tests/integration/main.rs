@@ -14,4 +14,5 @@ mod reference;
 mod registry;
 mod schema;
 mod serde_attrs;
+mod stand_in;
 mod types;

@@ -18,7 +18,27 @@ pub struct Args {
     count: u8,
     /// An optional label.
     label: ::core::option::Option<::std::string::String>,
+    /// An id.
+    id: Id,
+    /// A name read through a stand-in type.
+    #[param(as = ::std::string::String, min_length = 1)]
+    name: Name,
+    /// A generic stand-in type, unquoted.
+    #[param(as = ::core::option::Option<::std::vec::Vec<::std::string::String>>, max_items = 3)]
+    aliases: ::core::option::Option<Names>,
 }
+
+/// Names, with no schema of their own.
+#[derive(::serde::Deserialize)]
+pub struct Names(::std::vec::Vec<::std::string::String>);
+
+/// An id.
+#[derive(::serde::Deserialize, ::tool_core::ToolArgs)]
+pub struct Id(#[param(min_length = 1, pattern = "^[a-z]+$")] ::std::string::String);
+
+/// A name, with no schema of its own.
+#[derive(::serde::Deserialize)]
+pub struct Name(::std::string::String);
 
 /// Counts.
 #[::tool_core::tool]

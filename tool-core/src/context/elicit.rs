@@ -49,6 +49,16 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
         | Schema::StringEnum(_)
         | Schema::Array { items: Schema::StringEnum(_), .. } => None,
         Schema::Nullable(inner) => property_problem(inner),
+        Schema::Constrained(constrained) => {
+            let mut k = 0;
+            while k < constrained.keywords.len() {
+                if let Some(problem) = keyword_problem(&constrained.keywords[k]) {
+                    return Some(problem);
+                }
+                k += 1;
+            }
+            property_problem(constrained.schema)
+        }
         Schema::Text(form) => match form.format {
             Some(format) if !crate::dialect::format_in(Some(KeywordValue::Text(format)), FORMATS) => Some(
                 "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
@@ -122,6 +132,14 @@ const SAFE_INTEGER: i128 = 1 << 53;
 fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
     let mut out = match schema {
         Schema::Nullable(inner) => return property_schema(inner, keywords),
+        Schema::Constrained(constrained) => {
+            let merged: Vec<Keyword> = keywords
+                .iter()
+                .chain(constrained.keywords.iter().filter(|own| keywords.iter().all(|k| k.kind != own.kind)))
+                .copied()
+                .collect();
+            return property_schema(constrained.schema, &merged);
+        }
         Schema::Boolean => json!({"type": "boolean"}),
         Schema::Number => json!({"type": "number"}),
         Schema::Integer { minimum, maximum } => {

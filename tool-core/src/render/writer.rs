@@ -1,4 +1,4 @@
-//! The const JSON writer that walks a [`Schema`] tree in one [`Dialect`].
+//! The JSON writer that walks a [`Schema`] tree in one [`Dialect`].
 //!
 //! With an empty buffer it only counts bytes, so the length pass and the writing pass share
 //! one code path and can never disagree.
@@ -27,8 +27,8 @@ struct TypeBound {
 /// Whether an integer type's own bound tells the model something: `0` for unsigned types
 /// and the bounds of 8- and 16-bit types do; `u64::MAX` (which a double cannot even hold),
 /// `i32::MIN` and the like only cost tokens. Dispatch enforces the full range either way.
-const fn informs(bound: i128) -> bool {
-    bound.unsigned_abs() <= u16::MAX as u128
+fn informs(bound: i128) -> bool {
+    bound.unsigned_abs() <= u128::from(u16::MAX)
 }
 
 #[derive(Clone, Copy)]
@@ -40,28 +40,28 @@ enum TypeValue {
 }
 
 impl<'a> Writer<'a> {
-    pub(crate) const fn new(buf: &'a mut [u8], dialect: Dialect) -> Self {
+    pub(crate) fn new(buf: &'a mut [u8], dialect: Dialect) -> Self {
         Writer { buf, len: 0, dialect, full_ranges: false }
     }
 
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
-    pub(crate) const fn with_full_ranges(mut self) -> Self {
+    pub(crate) fn with_full_ranges(mut self) -> Self {
         self.full_ranges = true;
         self
     }
 
-    pub(crate) const fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
-    const fn byte(&mut self, b: u8) {
+    fn byte(&mut self, b: u8) {
         if self.len < self.buf.len() {
             self.buf[self.len] = b;
         }
         self.len += 1;
     }
 
-    pub(crate) const fn raw(&mut self, s: &str) {
+    pub(crate) fn raw(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -71,7 +71,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes.
-    const fn escaped(&mut self, s: &str) {
+    fn escaped(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -96,13 +96,13 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes `s` as a quoted JSON string.
-    pub(crate) const fn string(&mut self, s: &str) {
+    pub(crate) fn string(&mut self, s: &str) {
         self.byte(b'"');
         self.escaped(s);
         self.byte(b'"');
     }
 
-    const fn int(&mut self, n: i128) {
+    fn int(&mut self, n: i128) {
         if n < 0 {
             self.byte(b'-');
         }
@@ -124,7 +124,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes the separator and `"name":` of the next member of an object.
-    const fn key(&mut self, first: &mut bool, name: &str) {
+    fn key(&mut self, first: &mut bool, name: &str) {
         if !*first {
             self.byte(b',');
         }
@@ -133,11 +133,11 @@ impl<'a> Writer<'a> {
         self.byte(b':');
     }
 
-    const fn is(&self, dialect: Dialect) -> bool {
+    fn is(&self, dialect: Dialect) -> bool {
         self.dialect as u8 == dialect as u8
     }
 
-    const fn type_name(&mut self, first: &mut bool, name: &'static str, nullable: bool) {
+    fn type_name(&mut self, first: &mut bool, name: &'static str, nullable: bool) {
         self.key(first, "type");
         let name = self.dialect.type_name(name);
         if nullable && self.is(Dialect::GeminiParameters) {
@@ -154,8 +154,8 @@ impl<'a> Writer<'a> {
     }
 
     /// The type's own bounds, those a `#[param]` keyword does not already state.
-    const fn type_bounds(&self, schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
-        const fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
+    fn type_bounds(&self, schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
+        fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
             if has_keyword(keywords, kind) { None } else { Some(TypeBound { kind, value }) }
         }
         let full_ranges = self.full_ranges;
@@ -202,7 +202,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    const fn bound_placement(&self, bound: TypeBound) -> Placement {
+    fn bound_placement(&self, bound: TypeBound) -> Placement {
         match bound.value {
             TypeValue::Int(n) => self.dialect.place(bound.kind, None, Some(n)),
             TypeValue::True => self.dialect.place(bound.kind, None, None),
@@ -212,7 +212,7 @@ impl<'a> Writer<'a> {
 
     /// Writes a bound's value as JSON, or (`inside_string`) as it reads inside the
     /// description string.
-    const fn bound_value(&mut self, value: TypeValue, inside_string: bool) {
+    fn bound_value(&mut self, value: TypeValue, inside_string: bool) {
         match value {
             TypeValue::Int(n) => self.int(n),
             TypeValue::True => self.raw("true"),
@@ -226,7 +226,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes the type's own bounds that the dialect keeps.
-    const fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
+    fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
         let bounds = self.type_bounds(schema, keywords);
         let mut i = 0;
         while i < bounds.len() {
@@ -242,7 +242,7 @@ impl<'a> Writer<'a> {
 
     /// Writes, inside the description string, the constraints the dialect moves there:
     /// `minimum: 1, maximum: 10`.
-    const fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
+    fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
         let mut first = true;
         let bounds = self.type_bounds(schema, keywords);
         let mut i = 0;
@@ -280,13 +280,7 @@ impl<'a> Writer<'a> {
 
     /// Writes `"description"`: the field's own if it has one, else the type's, followed by
     /// what the dialect moved into it.
-    const fn description(
-        &mut self,
-        first: &mut bool,
-        schema: &Schema,
-        keywords: &[Keyword],
-        own: Option<&'static str>,
-    ) {
+    fn description(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword], own: Option<&'static str>) {
         let mut text = own;
         let mut i = 0;
         while i < keywords.len() {
@@ -322,7 +316,7 @@ impl<'a> Writer<'a> {
         self.byte(b'"');
     }
 
-    const fn keyword_value(&mut self, value: KeywordValue, add_null: bool) {
+    fn keyword_value(&mut self, value: KeywordValue, add_null: bool) {
         match value {
             KeywordValue::Text(text) => self.string(text),
             KeywordValue::Json(json) if add_null => {
@@ -342,12 +336,12 @@ impl<'a> Writer<'a> {
 
     /// Whether a nullable value is written as a type union (`["string","null"]`), whose
     /// `enum` must then list `null` too.
-    const fn unions_null(&self) -> bool {
+    fn unions_null(&self) -> bool {
         self.is(Dialect::JsonSchema) || self.is(Dialect::OpenAiStrict)
     }
 
     /// Writes every keyword the dialect keeps but `description`, which comes first.
-    const fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
+    fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
         let mut i = 0;
         while i < keywords.len() {
             let keyword = keywords[i];
@@ -362,9 +356,18 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes `schema` as a JSON object, with the field-level `keywords` applied to it.
-    pub(crate) const fn schema(&mut self, schema: &Schema, keywords: &[Keyword], nullable: bool) {
+    pub(crate) fn schema(&mut self, schema: &Schema, keywords: &[Keyword], nullable: bool) {
         if let Schema::Nullable(inner) = *schema {
             return self.schema(inner, keywords, true);
+        }
+        if let Schema::Constrained(constrained) = *schema {
+            // The field's keywords (its doc comment, say) win over the type's own.
+            let merged: Vec<Keyword> = keywords
+                .iter()
+                .chain(constrained.keywords.iter().filter(|own| !has_keyword(keywords, own.kind)))
+                .copied()
+                .collect();
+            return self.schema(constrained.schema, &merged, nullable);
         }
         // Anthropic's strict transform refuses type unions: `null` is an `anyOf` branch.
         if nullable && self.is(Dialect::AnthropicStrict) && !matches!(*schema, Schema::Any) {
@@ -385,7 +388,7 @@ impl<'a> Writer<'a> {
         };
         self.description(first, schema, keywords, own);
         match *schema {
-            Schema::Nullable(_) | Schema::Any => {}
+            Schema::Nullable(_) | Schema::Constrained(_) | Schema::Any => {}
             Schema::Boolean => self.type_name(first, "boolean", nullable),
             Schema::Integer { .. } => self.type_name(first, "integer", nullable),
             Schema::Number => self.type_name(first, "number", nullable),
@@ -450,7 +453,7 @@ impl<'a> Writer<'a> {
 
     /// `prefixItems` (closed by `"items":false`) in JSON Schema; the dialects without it get
     /// `items` as an `anyOf` of the positions' schemas, and `minItems`/`maxItems` in both.
-    const fn tuple(&mut self, first: &mut bool, items: &[Schema], nullable: bool) {
+    fn tuple(&mut self, first: &mut bool, items: &[Schema], nullable: bool) {
         self.type_name(first, "array", nullable);
         if self.is(Dialect::JsonSchema) {
             self.key(first, "prefixItems");
@@ -465,7 +468,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    const fn schema_list(&mut self, items: &[Schema]) {
+    fn schema_list(&mut self, items: &[Schema]) {
         self.byte(b'[');
         let mut i = 0;
         while i < items.len() {
@@ -478,7 +481,7 @@ impl<'a> Writer<'a> {
         self.byte(b']');
     }
 
-    const fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {
+    fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {
         self.type_name(first, "object", nullable);
         // Gemini refuses an `OBJECT` whose `properties` is empty.
         if !self.is(Dialect::GeminiParameters) || has_properties(object) {
@@ -504,7 +507,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes the members of `"properties"`, flattened structs included.
-    const fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
+    fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
         let mut i = 0;
         while i < object.properties.len() {
             let Property { name, schema, keywords, .. } = object.properties[i];
@@ -521,7 +524,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    const fn required(&mut self, first: &mut bool, object: &ObjectSchema, all: bool) {
+    fn required(&mut self, first: &mut bool, object: &ObjectSchema, all: bool) {
         let mut i = 0;
         while i < object.properties.len() {
             let property = object.properties[i];
@@ -544,7 +547,7 @@ impl<'a> Writer<'a> {
     }
 }
 
-const fn has_required(object: &ObjectSchema, all: bool) -> bool {
+fn has_required(object: &ObjectSchema, all: bool) -> bool {
     let mut i = 0;
     while i < object.properties.len() {
         if object.properties[i].required || all {
@@ -564,7 +567,7 @@ const fn has_required(object: &ObjectSchema, all: bool) -> bool {
     false
 }
 
-const fn has_properties(object: &ObjectSchema) -> bool {
+fn has_properties(object: &ObjectSchema) -> bool {
     if !object.properties.is_empty() {
         return true;
     }

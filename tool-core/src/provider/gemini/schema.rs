@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use crate::dialect::{Dialect, Placement};
-use crate::schema::{ObjectSchema, Schema};
+use crate::schema::{Keyword, ObjectSchema, Schema};
 
 /// The reasons in [`SchemaFallback::reason`](crate::provider::SchemaFallback::reason) for a
 /// tool whose schema Gemini's `parameters` cannot carry whole.
@@ -141,6 +141,13 @@ pub(crate) fn tree_loss(schema: &Schema) -> Option<&'static str> {
         Schema::Any => Some(UNTYPED),
         Schema::Map { .. } => Some(MAP_VALUES),
         Schema::Nullable(inner) => tree_loss(inner),
+        Schema::Constrained(constrained) => {
+            if drops_any(constrained.keywords) {
+                Some(KEYWORDS)
+            } else {
+                tree_loss(constrained.schema)
+            }
+        }
         Schema::Array { unique_items: true, .. } | Schema::Tuple(_) => Some(KEYWORDS),
         Schema::Array { items, .. } => tree_loss(items),
         Schema::Object(object) => object_loss(object),
@@ -169,6 +176,13 @@ fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
         }
     }
     object.flatten.iter().find_map(|inner| tree_loss(inner))
+}
+
+/// Whether `parameters` drop any of `keywords`.
+fn drops_any(keywords: &[Keyword]) -> bool {
+    keywords
+        .iter()
+        .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) == Placement::Drop)
 }
 
 /// Whether a tool whose arguments are `schema` takes any: `false` for an object without

@@ -1,0 +1,74 @@
+//! `#[derive(ToolArgs)]` on a newtype (`struct UserId(#[param(min_length = 1)] String);`):
+//! the field's type's schema and validation, plus the field's keywords and the newtype's doc
+//! comment, wherever the newtype is used. The way to name a constrained value once, and the
+//! way to give a foreign type a schema (`struct When(#[param(as = String, format =
+//! "date-time")] #[serde(with = "..")] Foreign);`) without writing trait impls.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Generics;
+
+use crate::args::bounded;
+use crate::attr::ParamField;
+use crate::check;
+use crate::param::Param;
+use crate::util::{Doc, Result};
+
+/// The `ToolParam` impl of a newtype whose one field is `field`.
+pub fn expand(
+    ident: &syn::Ident,
+    generics: &Generics,
+    field: &syn::Field,
+    description: Option<Doc>,
+) -> Result<TokenStream> {
+    let field = ParamField::read(field)?;
+    check::field(&field)?;
+    let param = Param::from_newtype_field(field, description)?;
+    let ty = param.schema_ty();
+    let generics = bounded(generics);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let schema = if param.has_keywords() {
+        let keywords = param.keywords();
+        quote! {
+            _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
+                schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                keywords: #keywords,
+            })
+        }
+    } else {
+        quote!(<#ty as _tool_core::ToolParam>::SCHEMA)
+    };
+    let fast = if param.fast_compatible() { quote!(<#ty as _tool_core::ToolParam>::FAST) } else { quote!(false) };
+    let satisfies = param.satisfies_at(&quote!(&self.0));
+    let assertions = param.assertions();
+    let checks = param.keyword_checks();
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: _tool_core::schema::Schema = #schema;
+            const FAST: bool = #fast;
+
+            fn satisfies(&self) -> bool {
+                #satisfies
+            }
+
+            fn validate(
+                value: &mut _tool_core::__private::serde_json::Value,
+                at: &mut _tool_core::Pointer,
+                out: &mut _tool_core::Violations,
+            ) {
+                #assertions
+                let __tool_before = out.total();
+                <#ty as _tool_core::ToolParam>::validate(value, at, out);
+                if out.total() == __tool_before {
+                    let __tool_value: &_tool_core::__private::serde_json::Value = value;
+                    #checks
+                }
+            }
+
+            fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
+                <#ty as _tool_core::ToolParam>::coerce(value);
+            }
+        }
+    })
+}
