@@ -46,7 +46,7 @@ pub use crate::dynamic::DynamicTool;
 pub use crate::error::ToolError;
 pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
-pub use crate::registry::{Entry, Registry, RegistryError, is_valid_tool_name};
+pub use crate::registry::{Entry, Registry, RegistryError, ToolCrate, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{
     Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, StrictChoice, SyncHandler, Tool, ToolDef,

@@ -35,6 +35,7 @@ pub struct ToolDef {
     handler: Handler,
     sequential: bool,
     requires_approval: bool,
+    group: Option<&'static str>,
     definition_json: OnceLock<Box<str>>,
     dialects: OnceLock<Dialects>,
     output_schema: OnceLock<Option<Box<str>>>,
@@ -55,6 +56,7 @@ pub struct ToolDefParts {
     pub handler: Handler,
     pub sequential: bool,
     pub requires_approval: bool,
+    pub group: Option<&'static str>,
 }
 
 /// The parameters to send in a strict-capable dialect, and whether strict mode is on.
@@ -85,6 +87,7 @@ impl ToolDef {
             handler,
             sequential,
             requires_approval,
+            group,
         } = parts;
         ToolDef {
             name,
@@ -99,6 +102,7 @@ impl ToolDef {
             handler,
             sequential,
             requires_approval,
+            group,
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
@@ -149,6 +153,13 @@ impl ToolDef {
     #[must_use]
     pub const fn rust_path(&self) -> &'static str {
         self.rust_path
+    }
+
+    /// `#[tool(group = "..")]`: the group [`Registry::collect_group`](crate::Registry::collect_group)
+    /// selects it by.
+    #[must_use]
+    pub const fn group(&self) -> Option<&'static str> {
+        self.group
     }
 
     /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or

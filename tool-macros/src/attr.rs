@@ -39,6 +39,8 @@ pub struct ToolAttr {
     pub sequential: darling::util::Flag,
     /// `requires_approval`: an agent loop asks its approver before every call.
     pub requires_approval: darling::util::Flag,
+    /// `group = ".."`: the group `Registry::collect_group` selects the tool by.
+    pub group: Option<SpannedValue<String>>,
 }
 
 /// The item `#[derive(ToolArgs)]` is on.

@@ -97,6 +97,12 @@ impl ToolFn {
         if let Some(variadic) = &sig.variadic {
             errors.push(darling::Error::custom("a `#[tool]` fn cannot be variadic").with_span(variadic));
         }
+        if let Some(group) = attr.group.as_ref().filter(|group| group.trim().is_empty()) {
+            errors.push(
+                darling::Error::custom("`group` needs a name: `Registry::collect_group` selects tools by it")
+                    .with_span(&group.span()),
+            );
+        }
         let name = if let Some(name) = &attr.name {
             if !valid_name(name) {
                 errors.push(
@@ -319,7 +325,9 @@ fn annotations(attr: &ToolAttr) -> TokenStream {
     let open_world = optional(attr.open_world.as_ref());
     let sequential = attr.sequential.is_present();
     let requires_approval = attr.requires_approval.is_present();
+    let group = optional(attr.group.as_deref());
     quote! {
+        group: #group,
         sequential: #sequential,
         requires_approval: #requires_approval,
         title: #title,

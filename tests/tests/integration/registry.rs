@@ -95,3 +95,55 @@ fn registry_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Registry>();
 }
+
+mod grouped {
+    /// A tool of this crate in the `admin` group, beside the fixture crate's.
+    #[tool_core::tool(group = "admin")]
+    pub fn local_admin() -> String {
+        "local".to_owned()
+    }
+}
+
+#[test]
+fn a_crate_names_its_tools_and_the_binary_collects_exactly_those() {
+    let registry = Registry::collect_crates(&[&tool_fixture_tools::TOOLS]).expect("linked");
+    assert_eq!(registry.names(), ["fixture_clock", "fixture_restart", "shout"]);
+    assert_eq!(tool_fixture_tools::TOOLS.name(), "tool_fixture_tools");
+    assert_eq!(registry.call("shout", r#"{"text": "hi"}"#).expect("valid").to_text(), "HI");
+    // Everything is still there for `collect`, this crate's tools and the fixture's.
+    let all = Registry::collect().expect("unique");
+    assert!(all.get("shout").is_some() && all.get("deep_tool").is_some());
+}
+
+#[test]
+fn a_group_collects_its_tools_from_every_crate() {
+    let admin = Registry::collect_group("admin").expect("linked");
+    assert_eq!(admin.names(), ["fixture_restart", "local_admin"]);
+    let public = Registry::collect_group("public").expect("linked");
+    assert_eq!(public.names(), ["fixture_clock", "shout"]);
+    assert_eq!(
+        admin.get("local_admin").and_then(tool_core::Entry::def).and_then(tool_core::ToolDef::group),
+        Some("admin")
+    );
+}
+
+#[test]
+fn a_module_collects_the_tools_inside_it() {
+    assert_eq!(Registry::collect_module("tool_fixture_tools::admin").expect("linked").names(), ["fixture_restart"]);
+    let nested = Registry::collect_module("integration::registry::nested").expect("linked");
+    assert_eq!(nested.names(), ["deep_tool"]);
+    // A prefix of a module's name is not the module.
+    assert!(Registry::collect_module("integration::registry::nest").is_err());
+}
+
+#[test]
+fn a_selection_that_finds_nothing_is_a_loud_error() {
+    let error = Registry::collect_group("admins").expect_err("misspelt");
+    assert_eq!(error, RegistryError::NoneCollected { selection: "group \"admins\"".to_owned() });
+    let message = error.to_string();
+    assert!(message.contains("tool_crate!()") && message.contains("collect_crates"), "{message}");
+    assert!(matches!(
+        Registry::collect_module("no_such_crate"),
+        Err(RegistryError::NoneCollected { selection }) if selection == "module no_such_crate"
+    ));
+}

@@ -21,6 +21,12 @@ pub enum RegistryError {
         /// The name refused.
         name: String,
     },
+    /// A selective collection found no tool: the tools' crate is not linked into the binary
+    /// (see [`ToolCrate`](crate::ToolCrate)), or the group or module is misspelt.
+    NoneCollected {
+        /// What was asked for: `group "admin"`, `module my_app::tools`, `crate my_tools`.
+        selection: String,
+    },
     /// A tool made at run time has parameters that are not an object schema.
     InvalidSchema {
         /// The tool.
@@ -40,6 +46,12 @@ impl fmt::Display for RegistryError {
             RegistryError::InvalidName { name } => {
                 write!(f, "{name:?} is not a valid tool name: it must match ^[A-Za-z_][A-Za-z0-9_-]{{0,63}}$")
             }
+            RegistryError::NoneCollected { selection } => write!(
+                f,
+                "no `#[tool]` of {selection} is linked into this binary: check the spelling, and if the tools live in \
+                 another crate, call `tool_core::tool_crate!()` at its root and collect with \
+                 `Registry::collect_crates(&[&that_crate::TOOLS])`, which names the crate so the linker keeps it"
+            ),
             RegistryError::InvalidSchema { name, reason } => {
                 write!(f, "the parameters of tool {name:?} are not a usable JSON Schema: {reason}")
             }

@@ -4,6 +4,7 @@
 
 mod entry;
 mod error;
+mod select;
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use rustc_hash::FxHashMap;
 pub use entry::Entry;
 use entry::Kind;
 pub use error::{RegistryError, is_valid_tool_name};
+pub use select::ToolCrate;
 
 use crate::context::{State, ToolContext};
 use crate::dynamic::DynamicTool;
@@ -56,7 +58,10 @@ impl Registry {
         Self::default()
     }
 
-    /// Every `#[tool]` linked into this binary, from any crate or module.
+    /// Every `#[tool]` linked into this binary, from any crate or module, a dependency's
+    /// included. To serve only some, use [`Registry::collect_group`],
+    /// [`Registry::collect_module`] or [`Registry::collect_crates`], which also fail loudly
+    /// when they find nothing.
     ///
     /// # Errors
     /// [`RegistryError::DuplicateName`] naming both tools when two share a name.
