@@ -19,6 +19,26 @@ pub use crate::typed;
 use crate::args::ToolArgs;
 use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
 
+/// What a `#[tool]` needs of its argument type, reached through one call
+/// ([`args_parts`]) so that a type that is not `ToolArgs` is one error, not one per use.
+#[derive(Debug)]
+pub struct ArgsParts<A> {
+    /// The arguments' schema.
+    pub schema: &'static crate::schema::Schema,
+    /// Decodes them.
+    pub decode: for<'a> fn(
+        &'static str,
+        crate::tool::Arguments<'a>,
+        &crate::tool::DecodeOptions,
+    ) -> Result<A, crate::error::ToolError>,
+}
+
+/// The [`ArgsParts`] of `A`.
+#[must_use]
+pub const fn args_parts<A: ToolArgs>() -> ArgsParts<A> {
+    ArgsParts { schema: A::__ARGS_SCHEMA, decode: crate::dispatch::decode_for::<A> }
+}
+
 /// Spanned at a `#[param]` keyword: the field must be a string type.
 pub const fn assert_string<T: ?Sized + StringParam>() {}
 /// Spanned at a `#[param]` keyword: the field must be a number type.
@@ -49,6 +69,19 @@ pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) ->
             }
             false
         }
+        _ => true,
+    }
+}
+
+/// Whether an integer bound lies inside the range of the field's integer type (any bound
+/// fits a type that is not an integer).
+#[must_use]
+pub const fn integer_bound_fits(schema: &crate::schema::Schema, bound: i128) -> bool {
+    use crate::schema::Schema;
+    match schema {
+        Schema::Nullable(inner) => integer_bound_fits(inner, bound),
+        Schema::Constrained(constrained) => integer_bound_fits(constrained.schema, bound),
+        Schema::Integer { minimum, maximum } => *minimum <= bound && bound <= *maximum,
         _ => true,
     }
 }

@@ -15,8 +15,8 @@ use crate::violation::{Pointer, Violations};
 /// [`ToolParam`] so the struct can be nested in another.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's arguments",
-    label = "`{Self}` does not derive `ToolArgs`",
-    note = "add `#[derive(serde::Deserialize, tool_core::ToolArgs)]` to a struct with named fields"
+    label = "not a struct deriving `ToolArgs`",
+    note = "a tool's arguments are one JSON object: `#[derive(serde::Deserialize, tool_core::ToolArgs)]` on a struct with named fields; an enum or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
 )]
 pub trait ToolArgs: ToolParam + DeserializeOwned {
     /// [`ToolParam::SCHEMA`], reached through this trait so that a `#[tool]` whose

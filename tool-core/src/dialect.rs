@@ -126,7 +126,10 @@ impl Dialect {
                 | K::MinItems
                 | K::MaxItems => Placement::Keep,
                 K::Format if format_in(value, OPENAI_FORMATS) => Placement::Keep,
-                _ => Placement::Drop,
+                // Examples only illustrate; what constrains or fills a value, dispatch
+                // enforces, so the model reads it in the description.
+                K::Examples => Placement::Drop,
+                _ => Placement::Describe,
             },
             Dialect::AnthropicStrict => match kind {
                 K::Enum => Placement::Keep,
@@ -151,9 +154,10 @@ impl Dialect {
                 | K::Default => Placement::Keep,
                 K::Enum => match value {
                     Some(KeywordValue::Json(json)) if is_string_list(json) => Placement::Keep,
-                    _ => Placement::Drop,
+                    _ => Placement::Describe,
                 },
-                _ => Placement::Drop,
+                K::Examples => Placement::Drop,
+                _ => Placement::Describe,
             },
         }
     }

@@ -10,7 +10,7 @@ use syn::{DeriveInput, Generics};
 use crate::attr::ArgsInput;
 use crate::object::Object;
 use crate::serde_attr;
-use crate::util::{Doc, Result, crate_path, wrap_in_const};
+use crate::util::{Doc, Result, const_checks, crate_path, wrap_in_const};
 
 /// Expands the derive; on error, the errors plus stub impls (see [`fallback`]).
 pub fn expand(input: DeriveInput) -> TokenStream {
@@ -39,7 +39,12 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
                 return Ok(wrap_in_const(&krate, items));
             }
             // `check_shape` let only named fields or a newtype through.
-            let object = Object::from_fields(fields.fields, description, container.rename_all, container.default)?;
+            let (object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
+            if let Err(error) = read {
+                let checks = wrap_in_const(&krate, object.type_checks(&args.ident, &args.generics));
+                let fallback = fallback(input, error);
+                return Ok(quote!(#checks #fallback));
+            }
             expand_struct(&args.ident, &args.generics, &object)
         }
         darling::ast::Data::Enum(variants) => {
@@ -90,6 +95,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let schema = object.schema();
     let names = object.names();
+    let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
     let assertions = object.assertions();
     let accepts_key = object.accepts_key();
     let validate_fields = object.validate_fields();
@@ -103,6 +109,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         .push(syn::parse_quote!(Self: _tool_core::__private::serde::de::DeserializeOwned));
     let args_where = &args_generics.where_clause;
     quote! {
+        #const_item
+
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
@@ -118,6 +126,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
                 out: &mut _tool_core::Violations,
             ) {
                 #assertions
+                #const_inline
                 _tool_core::__private::validate_object::<Self>(value, &[#(#names),*], at, out);
             }
 

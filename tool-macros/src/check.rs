@@ -71,6 +71,47 @@ pub fn field(f: &ParamField) -> Result {
     if let Some(default) = &f.default {
         errors.handle(default_fits(f, default, pattern.as_ref()));
     }
+    errors.handle(counted_thing(f));
+    errors.finish()
+}
+
+/// `min_length` on a `Vec` (or `min_items` on a `String`) is a mix-up of two keywords that
+/// rustc would report as a missing trait; name the right one instead. Read from the type's
+/// syntax, so a type alias falls through to the trait error.
+fn counted_thing(f: &ParamField) -> Result {
+    let ty = f.as_type.as_deref().unwrap_or(&f.ty);
+    let last = match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        syn::Type::Array(_) | syn::Type::Slice(_) => Some("Vec".to_owned()),
+        _ => None,
+    };
+    let collection = matches!(last.as_deref(), Some("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet"));
+    let string = matches!(last.as_deref(), Some("String"));
+    let mut errors = darling::Error::accumulator();
+    if collection {
+        for (key, _, count) in f.lengths() {
+            let other = key.replace("length", "items");
+            errors.push(error(
+                count.span,
+                format!(
+                    "`{key}` counts the characters of a string; to count the elements of a list, write `{other} = {}`",
+                    count.value
+                ),
+            ));
+        }
+    }
+    if string {
+        for (key, _, count) in f.item_counts() {
+            let other = key.replace("items", "length");
+            errors.push(error(
+                count.span,
+                format!(
+                    "`{key}` counts the elements of a list; to count the characters of a string, write `{other} = {}`",
+                    count.value
+                ),
+            ));
+        }
+    }
     errors.finish()
 }
 

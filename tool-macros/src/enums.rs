@@ -88,6 +88,14 @@ pub fn expand(
     } else {
         data_enum(description.as_ref(), &variants, &tagging)
     };
+    let checks: Vec<TokenStream> = variants
+        .iter()
+        .flat_map(|v| match &v.shape {
+            Shape::Struct(object) => object.const_checks(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let (const_item, const_inline) = crate::util::const_checks(&checks, !generics.params.is_empty());
     let assertions = variants.iter().map(|v| match &v.shape {
         Shape::Struct(object) => object.assertions(),
         Shape::Newtype(ty) if matches!(tagging, Tagging::Internal { .. }) => {
@@ -118,6 +126,7 @@ pub fn expand(
     });
     Ok(quote! {
         #string_param
+        #const_item
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
             const SCHEMA: _tool_core::schema::Schema = #schema;
@@ -131,6 +140,7 @@ pub fn expand(
                 out: &mut _tool_core::Violations,
             ) {
                 #(#assertions)*
+                #const_inline
                 #validate
             }
 
@@ -214,8 +224,12 @@ fn unit_enum(
 }
 
 fn string_enum_of(name: &str) -> TokenStream {
+    described_string_enum_of(name, &quote!(::core::option::Option::None))
+}
+
+fn described_string_enum_of(name: &str, description: &TokenStream) -> TokenStream {
     quote!(_tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
-        description: ::core::option::Option::None,
+        description: #description,
         values: &[#name],
         titles: &[],
         enum_names: false,
@@ -245,7 +259,7 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
     };
     match tagging {
         Tagging::External => match content_schema {
-            None => string_enum_of(&variant.name),
+            None => described_string_enum_of(&variant.name, &description),
             Some(content) => object_schema(&description, &[property(&variant.name, &content)], &[]),
         },
         Tagging::Internal { tag } => {
@@ -268,8 +282,17 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             }
             object_schema(&description, &properties, &[])
         }
-        Tagging::Untagged => match &variant.shape {
-            Shape::Struct(object) => object_schema(&description, &object.property_list(), &object.flatten_list()),
+        Tagging::Untagged => match (&variant.shape, &variant.description) {
+            (Shape::Struct(object), _) => object_schema(&description, &object.property_list(), &object.flatten_list()),
+            (Shape::Newtype(ty), Some(doc)) => quote! {
+                _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
+                    schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                    keywords: &[_tool_core::schema::Keyword {
+                        kind: _tool_core::schema::KeywordKind::Description,
+                        value: _tool_core::schema::KeywordValue::Text(#doc),
+                    }],
+                })
+            },
             _ => content_schema.unwrap_or_else(|| quote!(_tool_core::schema::Schema::Any)),
         },
     }

@@ -12,7 +12,7 @@ use crate::args::bounded;
 use crate::attr::ParamField;
 use crate::check;
 use crate::param::Param;
-use crate::util::{Doc, Result};
+use crate::util::{Doc, Result, const_checks};
 
 /// The `ToolParam` impl of a newtype whose one field is `field`.
 pub fn expand(
@@ -40,9 +40,12 @@ pub fn expand(
     };
     let fast = if param.fast_compatible() { quote!(<#ty as _tool_core::ToolParam>::FAST) } else { quote!(false) };
     let satisfies = param.satisfies_at(&quote!(&self.0));
+    let (const_item, const_inline) = const_checks(&param.const_checks(), !generics.params.is_empty());
     let assertions = param.assertions();
     let checks = param.keyword_checks();
     Ok(quote! {
+        #const_item
+
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
             const SCHEMA: _tool_core::schema::Schema = #schema;
@@ -58,6 +61,7 @@ pub fn expand(
                 out: &mut _tool_core::Violations,
             ) {
                 #assertions
+                #const_inline
                 let __tool_before = out.total();
                 <#ty as _tool_core::ToolParam>::validate(value, at, out);
                 if out.total() == __tool_before {

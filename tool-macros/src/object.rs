@@ -29,18 +29,52 @@ impl Object {
         rename_all: Option<RenameRule>,
         container_default: bool,
     ) -> Result<Object> {
+        let (object, result) = Object::read(fields, description, rename_all, container_default);
+        result.map(|()| object)
+    }
+
+    /// [`Object::from_fields`], keeping the fields that could be read beside the errors, so
+    /// that their keyword/type mismatches are reported in the same build (see
+    /// [`Object::type_checks`]).
+    pub fn read(
+        fields: Vec<syn::Field>,
+        description: Option<Doc>,
+        rename_all: Option<RenameRule>,
+        container_default: bool,
+    ) -> (Object, Result) {
         let mut errors = darling::Error::accumulator();
         let mut params = Vec::new();
         for field in fields {
             let Some(field) = errors.handle(ParamField::read(&field)) else { continue };
-            errors.handle(check::field(&field));
+            // A field whose keywords are already in error is left out of the type checks, so
+            // one mistake gives one error.
+            let checked = errors.handle(check::field(&field)).is_some();
             if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
                 && !param.skip
+                && checked
             {
                 params.push(param);
             }
         }
-        errors.finish_with(Object { description, params })
+        (Object { description, params }, errors.finish())
+    }
+
+    /// A never-called fn that names each keyword's trait against its field's type, as the
+    /// real impls do: emitted beside the errors of a failed expansion, so a keyword on the
+    /// wrong type is reported in the same build as a bad regex.
+    pub fn type_checks(&self, ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
+        let generics = crate::args::bounded(generics);
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let satisfies =
+            self.own().filter_map(|p| p.field.ident.as_ref().map(|field| p.satisfies_at(&quote!(&__tool_self.#field))));
+        let assertions = self.assertions();
+        quote! {
+            #[allow(dead_code, unused_variables, clippy::all)]
+            fn __tool_type_checks #impl_generics (__tool_self: &#ident #ty_generics) -> bool #where_clause {
+                #assertions
+                true #(&& #satisfies)*
+            }
+        }
     }
 
     fn flattened(&self) -> impl Iterator<Item = &Param> {
@@ -157,5 +191,10 @@ impl Object {
             }
         });
         quote!(#(#checks)*)
+    }
+
+    /// Every property's [`Param::const_checks`].
+    pub fn const_checks(&self) -> Vec<TokenStream> {
+        self.params.iter().flat_map(Param::const_checks).collect()
     }
 }

@@ -52,11 +52,19 @@ impl Param {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&field.attrs),
         };
+        let has_default = serde.default || container_default;
+        if let Some(default) = field.default.as_ref().filter(|_| !has_default && !is_option(schema_ty(&field))) {
+            return Err(darling::Error::custom(format!(
+                "`default = {}` is what the model reads, but serde fills nothing when the field is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it",
+                default.json
+            ))
+            .with_span(&default.span));
+        }
         Ok(Param {
             name,
             aliases: serde.aliases,
             description,
-            has_default: serde.default || container_default,
+            has_default,
             flatten: serde.flatten,
             skip: serde.skip,
             field,
@@ -117,7 +125,7 @@ impl Param {
     /// The type whose schema and validation the property has: `#[param(as = ..)]`, else the
     /// field's own.
     pub fn schema_ty(&self) -> &syn::Type {
-        self.field.as_type.as_deref().unwrap_or(&self.field.ty)
+        schema_ty(&self.field)
     }
 
     /// The schema type's tokens, re-spanned to `span`, so a failed bound points at the keyword.
@@ -415,29 +423,62 @@ impl Param {
                 JsonValue::Bool(_) => assert("bool", default.span),
                 JsonValue::Array(_) => assert("array", default.span),
             }
+        }
+        quote!(#(#out)*)
+    }
+
+    /// `assert!`s that hold in const evaluation, each spanned at its keyword: a string
+    /// `default` among an enum's values, a `default` only where the value may be absent, an
+    /// integer bound inside the field type's range. The caller places them in a `const` item
+    /// where it can, so `cargo check` reports them too.
+    pub fn const_checks(&self) -> Vec<TokenStream> {
+        let f = &self.field;
+        let mut out = Vec::new();
+        if let Some(default) = &f.default {
             let ty = self.ty_at(default.span);
             if let JsonValue::String(text) = &default.value {
                 out.push(quote_spanned! {default.span=>
-                    const {
-                        ::core::assert!(
-                            _tool_core::__private::string_default_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #text),
-                            "`default` is not one of the enum's values"
-                        );
-                    }
+                    ::core::assert!(
+                        _tool_core::__private::string_default_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #text),
+                        "`default` is not one of the enum's values"
+                    )
                 });
             }
             let has_default = self.has_default;
             out.push(quote_spanned! {default.span=>
-                const {
-                    ::core::assert!(
-                        <#ty as _tool_core::ToolParam>::OPTIONAL || #has_default,
-                        "`default` describes a field that may be absent: make the field an `Option` or add `#[serde(default)]`"
-                    );
-                }
+                ::core::assert!(
+                    <#ty as _tool_core::ToolParam>::OPTIONAL || #has_default,
+                    "`default` describes a field that may be absent: make the field an `Option` or add `#[serde(default)]`"
+                )
             });
         }
-        quote!(#(#out)*)
+        for (key, _, num) in f.bounds() {
+            if let (NumValue::Int(n), false) = (num.value, key == "multiple_of") {
+                let ty = self.ty_at(num.span);
+                let message = format!(
+                    "`{key} = {n}` is outside the range of the field's integer type, so it constrains nothing; check the bound or the type"
+                );
+                out.push(quote_spanned! {num.span=>
+                    ::core::assert!(
+                        _tool_core::__private::integer_bound_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #n),
+                        #message
+                    )
+                });
+            }
+        }
+        out
     }
+}
+
+/// The type whose schema a field has: `#[param(as = ..)]`, else its own.
+fn schema_ty(field: &ParamField) -> &syn::Type {
+    field.as_type.as_deref().unwrap_or(&field.ty)
+}
+
+/// Whether `ty` reads as `Option<..>` (a type alias of one does not; the const check in
+/// [`Param::const_checks`] still catches it).
+fn is_option(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|s| s.ident == "Option"))
 }
 
 /// A numeric keyword's value as a runtime `Bound`, exact for integers.

@@ -203,6 +203,13 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
                 if let Some(lit) = deserialize_half(&meta)? {
                     out.rename_all = errors.handle(RenameRule::parse(&lit));
                 }
+            } else if meta.path.is_ident("other") {
+                errors.push(
+                    darling::Error::custom(
+                        "`#[serde(other)]` takes any string the schema does not list, so the schema would lie to the model; remove it (an unknown value is then refused, naming the accepted ones), or take a `String` and match it in the tool",
+                    )
+                    .with_span(&meta.path),
+                );
             } else if stand_in && ["with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
                 skip_value(&meta)?;
             } else if ["with", "deserialize_with", "untagged"].iter().any(|k| meta.path.is_ident(k)) {

@@ -96,3 +96,17 @@ pub fn wrap_in_const(krate: &TokenStream, items: TokenStream) -> TokenStream {
         };
     }
 }
+
+/// `checks` (`assert!` expressions) evaluated at compile time: in a `const` item for a type
+/// without generics, which `cargo check` evaluates too, else inline in a fn body (`in_body`),
+/// where the type's parameters are in scope.
+pub fn const_checks(checks: &[TokenStream], generic: bool) -> (TokenStream, TokenStream) {
+    if checks.is_empty() {
+        (TokenStream::new(), TokenStream::new())
+    } else if generic {
+        (TokenStream::new(), quote!(const { #(#checks;)* }))
+    } else {
+        // One item each: every failed check is reported, not just the first.
+        (quote!(#(const _: () = #checks;)*), TokenStream::new())
+    }
+}

@@ -255,7 +255,7 @@ fn snapshots_of_every_dialect() {
     );
     assert_eq!(
         def.dialects().openai_strict().expect("strict form"),
-        r#"{"type":"object","properties":{"name":{"type":"string"},"stops":{"type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string"},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false},"minItems":1,"maxItems":5},"units":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},"currency":{"type":["string","null"],"pattern":"^[A-Z]{3}$"},"budget":{"type":["number","null"]},"insured":{"type":["boolean","null"]}},"required":["name","stops","units","currency","budget","insured"],"additionalProperties":false}"#
+        r#"{"type":"object","properties":{"name":{"description":"{maxLength: 40}","type":"string"},"stops":{"type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.\n\n{minLength: 1}","type":"string"},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false},"minItems":1,"maxItems":5},"units":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},"currency":{"type":["string","null"],"pattern":"^[A-Z]{3}$"},"budget":{"type":["number","null"]},"insured":{"type":["boolean","null"]}},"required":["name","stops","units","currency","budget","insured"],"additionalProperties":false}"#
     );
     assert_eq!(
         def.dialects().anthropic_strict().expect("strict form"),
@@ -269,7 +269,8 @@ fn snapshots_of_every_dialect() {
 
 #[test]
 fn what_a_dialect_drops_is_still_enforced() {
-    // OpenAI strict drops `maxLength`; the call is still refused.
+    // OpenAI strict has no `maxLength`: the model reads it in the description, and the
+    // call is still refused.
     let registry = Registry::collect().expect("unique names");
     let text = registry
         .get("plan_trip")
@@ -279,7 +280,7 @@ fn what_a_dialect_drops_is_still_enforced() {
         .dialects()
         .openai_strict()
         .expect("strict");
-    assert!(!text.contains("maxLength"));
+    assert!(!text.contains("\"maxLength\"") && text.contains(r#""description":"{maxLength: 40}""#), "{text}");
     let error = registry
         .call("plan_trip", json!({"name": "x".repeat(41), "stops": [{"city": "A", "nights": 1}]}))
         .expect_err("too long");

@@ -79,7 +79,7 @@ fn externally_tagged() {
         json!({
             "description": "A shape, externally tagged.",
             "anyOf": [
-                {"type": "string", "enum": ["empty"]},
+                {"description": "Nothing.", "type": "string", "enum": ["empty"]},
                 {"type": "object", "properties": {"circle": {
                     "type": "object", "properties": {"radius": {"type": "number"}}, "required": ["radius"], "additionalProperties": false
                 }}, "required": ["circle"], "additionalProperties": false},
@@ -230,4 +230,69 @@ fn untagged() {
     let error = paths::<HasUntagged>(json!({"value": {"x": 1}})).expect_err("none");
     assert_eq!(error[0], ("/value".to_owned(), "anyOf"));
     assert_eq!(error[1..], [("/value".to_owned(), "required")]);
+}
+
+/// How to travel.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub(crate) enum Mode {
+    /// On foot, "slowly".
+    Walk,
+    Drive,
+    /// By train: the default.
+    Rail,
+}
+
+/// Travels.
+#[tool_core::tool]
+fn travel(args: TravelArgs) -> String {
+    format!("{:?}", args.mode)
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+pub(crate) struct TravelArgs {
+    /// The mode of transport.
+    #[serde(default = "rail")]
+    #[param(default = "rail")]
+    mode: Mode,
+    /// Below the speed limit.
+    #[serde(default)]
+    #[param(default = 50, maximum = 130)]
+    speed: u8,
+}
+
+fn rail() -> Mode {
+    Mode::Rail
+}
+
+#[test]
+fn variant_doc_comments_reach_every_dialect_and_defaults_survive_in_the_description() {
+    let listed = "- walk: On foot, \"slowly\".\n- rail: By train: the default.";
+    assert_eq!(
+        schema_of::<Mode>(),
+        json!({"description": format!("How to travel.\n\n{listed}"), "type": "string", "enum": ["walk", "drive", "rail"]})
+    );
+    let mut registry = tool_core::Registry::new();
+    registry.add(TravelTool).expect("one tool");
+    let entry = registry.get("travel").expect("added");
+    let field_doc = format!("The mode of transport.\n\n{listed}");
+    let parameters: Value = serde_json::from_str(entry.parameters_json()).expect("JSON");
+    assert_eq!(parameters["properties"]["mode"]["description"], json!(field_doc));
+    assert_eq!(parameters["properties"]["mode"]["default"], json!("rail"));
+    // OpenAI strict has no `default`: it moves into the description, as do the keywords
+    // Anthropic's strict mode lacks; Gemini keeps `default`.
+    let openai: Value = serde_json::from_str(entry.openai_parameters(true).parameters).expect("JSON");
+    assert_eq!(openai["properties"]["mode"]["description"], json!(format!("{field_doc}\n\n{{default: \"rail\"}}")));
+    assert_eq!(openai["properties"]["speed"]["description"], json!("Below the speed limit.\n\n{default: 50}"));
+    assert!(openai["properties"]["speed"].get("default").is_none());
+    let anthropic: Value = serde_json::from_str(entry.anthropic_input_schema(true).parameters).expect("JSON");
+    let speed = &anthropic["properties"]["speed"]["description"];
+    assert_eq!(*speed, json!("Below the speed limit.\n\n{minimum: 0, maximum: 130, default: 50}"), "{anthropic}");
+    let gemini: Value = serde_json::from_str(&entry.gemini_parameters()).expect("JSON");
+    assert_eq!(
+        gemini["properties"]["mode"],
+        json!({"description": field_doc, "type": "STRING", "enum": ["walk", "drive", "rail"], "default": "rail"})
+    );
+    assert_eq!(registry.call("travel", "{}").expect("defaults").to_text(), "Rail");
 }

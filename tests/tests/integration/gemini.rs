@@ -115,7 +115,7 @@ fn what_parameters_cannot_carry_is_reported_per_tool() {
     );
     assert_eq!(
         declarations["gemini_wait"]["parameters"]["properties"]["minutes"],
-        json!({"type": "INTEGER", "minimum": 0})
+        json!({"description": "{exclusiveMinimum: 0, multipleOf: 5}", "type": "INTEGER", "minimum": 0})
     );
     assert_eq!(
         fallbacks,

@@ -291,24 +291,50 @@ impl<'a> Writer<'a> {
             }
             i += 1;
         }
-        // Only Anthropic strict moves keywords into the description; the others skip the probe.
-        let moved = self.is(Dialect::AnthropicStrict) && {
+        // JSON Schema keeps every keyword; the others skip the probe.
+        let moved = !self.is(Dialect::JsonSchema) && {
             let mut probe = Writer { buf: &mut [], len: 0, dialect: self.dialect, full_ranges: self.full_ranges };
             probe.described(schema, keywords);
             probe.len() > 0
         };
-        if text.is_none() && !moved {
+        // A unit enum's variant doc comments: listed in the description, which every
+        // dialect accepts (Gemini and the strict modes have no `oneOf` of `const`s).
+        let variants = match *schema {
+            Schema::StringEnum(set) if set.titles.iter().any(Option::is_some) => Some(set),
+            _ => None,
+        };
+        if text.is_none() && !moved && variants.is_none() {
             return;
         }
         self.key(first, "description");
         self.byte(b'"');
+        let mut paragraph = false;
         if let Some(text) = text {
             self.escaped(text);
-            if moved {
-                self.raw("\\n\\n");
+            paragraph = true;
+        }
+        if let Some(set) = variants {
+            let mut lines = 0;
+            for (value, title) in set.values.iter().zip(set.titles) {
+                if let Some(title) = title {
+                    self.raw(match (lines, paragraph) {
+                        (0, false) => "",
+                        (0, true) => "\\n\\n",
+                        _ => "\\n",
+                    });
+                    lines += 1;
+                    self.raw("- ");
+                    self.escaped(value);
+                    self.raw(": ");
+                    self.escaped(title);
+                }
             }
+            paragraph = true;
         }
         if moved {
+            if paragraph {
+                self.raw("\\n\\n");
+            }
             self.byte(b'{');
             self.described(schema, keywords);
             self.byte(b'}');

@@ -22,8 +22,8 @@ pub mod schema_loss {
     pub const UNTYPED: &str =
         "Gemini `parameters` cannot state a value of any type (`serde_json::Value`, `{}`): its `Schema` names one type";
 
-    /// Lost: constraints the `Schema` object has no field for.
-    pub const KEYWORDS: &str = "Gemini `parameters` has no `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `uniqueItems`, `prefixItems`, `examples` or non-string `enum`: the model is not told them, and dispatch still enforces them";
+    /// Weakened: constraints the `Schema` object has no field for, told in the description.
+    pub const KEYWORDS: &str = "Gemini `parameters` has no `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `uniqueItems`, `prefixItems`, `examples` or non-string `enum`: the model reads the constraints in the description (examples are left out), and dispatch still enforces them";
 }
 use schema_loss::{KEYWORDS, MAP_VALUES, UNTYPED};
 
@@ -167,7 +167,7 @@ fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
         let dropped = property
             .keywords
             .iter()
-            .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) == Placement::Drop);
+            .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) != Placement::Keep);
         if dropped {
             return Some(KEYWORDS);
         }
@@ -182,7 +182,7 @@ fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
 fn drops_any(keywords: &[Keyword]) -> bool {
     keywords
         .iter()
-        .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) == Placement::Drop)
+        .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) != Placement::Keep)
 }
 
 /// Whether a tool whose arguments are `schema` takes any: `false` for an object without

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(default = 10)]
+    limit: u32,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(pattern = "(unclosed")]
+    city: String,
+    #[param(minimum = 1)]
+    name: String,
+}
+
+fn main() {}

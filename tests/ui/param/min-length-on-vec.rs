@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(min_length = 1)]
+    tags: Vec<String>,
+}
+
+fn main() {}
