@@ -71,4 +71,19 @@ pub fn render_schema_exact<T: ToolParam + ?Sized>() -> String {
 }
 
 #[cfg(feature = "macros")]
-pub use tool_macros::{ToolArgs, tool};
+#[doc = include_str!("../docs/tool_args.md")]
+pub use tool_macros::ToolArgs;
+#[cfg(feature = "macros")]
+#[doc = include_str!("../docs/tool.md")]
+pub use tool_macros::tool;
+
+#[cfg(test)]
+mod readme {
+    /// The README's reference is the macros' rustdoc, word for word.
+    #[test]
+    fn the_readme_holds_the_macro_docs() {
+        let readme = include_str!("../../README.md");
+        assert!(readme.contains(include_str!("../docs/tool.md")), "README.md lacks docs/tool.md");
+        assert!(readme.contains(include_str!("../docs/tool_args.md")), "README.md lacks docs/tool_args.md");
+    }
+}
