@@ -17,7 +17,7 @@ pub use crate::tool::ToolDefParts;
 pub use crate::typed;
 
 use crate::args::ToolArgs;
-use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
+use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
 /// ([`args_parts`]) so that a type that is not `ToolArgs` is one error, not one per use.
@@ -47,6 +47,8 @@ pub const fn assert_number<T: ?Sized + NumberParam>() {}
 pub const fn assert_float<T: ?Sized + FloatParam>() {}
 /// Spanned at a `#[param]` keyword: the field must be `bool`.
 pub const fn assert_bool<T: ?Sized + BoolParam>() {}
+/// Spanned at a `#[param]` keyword: the field must be a map type.
+pub const fn assert_map<T: ?Sized + MapParam>() {}
 /// Spanned at a `#[param]` keyword: the field must be a sequence type.
 pub const fn assert_array<T: ?Sized + ArrayParam>() {}
 /// Spanned at a field type: it must have a schema.

@@ -242,6 +242,28 @@ pub fn max_items(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
     }
 }
 
+/// `minProperties`: the object has at least `min` properties.
+pub fn min_properties(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::Object(map) = value
+        && (map.len() as u64) < min
+    {
+        out.push(at, "minProperties", format!("must have at least {min} {}, got {}", property_s(min), map.len()));
+    }
+}
+
+/// `maxProperties`: the object has at most `max` properties.
+pub fn max_properties(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
+    if let Value::Object(map) = value
+        && map.len() as u64 > max
+    {
+        out.push(at, "maxProperties", format!("must have at most {max} {}, got {}", property_s(max), map.len()));
+    }
+}
+
+fn property_s(count: u64) -> &'static str {
+    if count == 1 { "property" } else { "properties" }
+}
+
 fn item_s(count: u64) -> &'static str {
     if count == 1 { "item" } else { "items" }
 }

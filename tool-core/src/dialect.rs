@@ -95,7 +95,7 @@ pub(crate) const fn format_in(value: Option<KeywordValue>, list: &[&str]) -> boo
             }
             false
         }
-        None => false,
+        Some(KeywordValue::Keywords(_)) | None => false,
     }
 }
 
@@ -110,7 +110,8 @@ impl Dialect {
     /// bounds, the count `count`).
     pub(crate) const fn place(self, kind: KeywordKind, value: Option<KeywordValue>, count: Option<i128>) -> Placement {
         use KeywordKind as K;
-        if kind.eq(K::Description) {
+        // Nested keywords are placed, one by one, in the elements' schema.
+        if kind.eq(K::Description) || kind.is_nested() {
             return Placement::Keep;
         }
         match self {
@@ -151,6 +152,8 @@ impl Dialect {
                 | K::Format
                 | K::MinItems
                 | K::MaxItems
+                | K::MinProperties
+                | K::MaxProperties
                 | K::Default => Placement::Keep,
                 K::Enum => match value {
                     Some(KeywordValue::Json(json)) if is_string_list(json) => Placement::Keep,

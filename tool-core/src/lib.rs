@@ -45,7 +45,7 @@ pub use crate::dispatch::decode;
 pub use crate::dynamic::DynamicTool;
 pub use crate::error::ToolError;
 pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
-pub use crate::param::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
+pub use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 pub use crate::registry::{Entry, Registry, RegistryError, ToolCrate, is_valid_tool_name};
 pub use crate::schema::Schema;
 pub use crate::tool::{

@@ -149,6 +149,21 @@ pub enum KeywordValue {
     Json(&'static str),
     /// Plain text, written as an escaped JSON string (doc comments, `concat!`, `include_str!`).
     Text(&'static str),
+    /// Keywords for the elements ([`KeywordKind::Items`]) or values
+    /// ([`KeywordKind::Values`]) of the schema: `#[param(items(max_length = 32))]`.
+    Keywords(&'static [Keyword]),
+}
+
+/// The keywords `keywords` nest under `kind` ([`KeywordKind::Items`] or
+/// [`KeywordKind::Values`]), or none.
+pub(crate) fn nested_keywords(keywords: &[Keyword], kind: KeywordKind) -> &'static [Keyword] {
+    keywords
+        .iter()
+        .find_map(|keyword| match keyword.value {
+            KeywordValue::Keywords(nested) if keyword.kind == kind => Some(nested),
+            _ => None,
+        })
+        .unwrap_or(&[])
 }
 
 /// The keywords `#[param(..)]` can state. Each is the `snake_case` of the JSON Schema keyword.
@@ -171,6 +186,12 @@ pub enum KeywordKind {
     Default,
     Format,
     Examples,
+    MinProperties,
+    MaxProperties,
+    /// Keywords on every element of an array ([`KeywordValue::Keywords`]).
+    Items,
+    /// Keywords on every value of a map ([`KeywordValue::Keywords`]).
+    Values,
 }
 
 impl KeywordKind {
@@ -194,7 +215,18 @@ impl KeywordKind {
             Self::Default => "default",
             Self::Format => "format",
             Self::Examples => "examples",
+            Self::MinProperties => "minProperties",
+            Self::MaxProperties => "maxProperties",
+            Self::Items => "items",
+            Self::Values => "additionalProperties",
         }
+    }
+
+    /// Whether the keyword applies to the elements or values of its schema rather than to
+    /// the schema itself.
+    #[must_use]
+    pub const fn is_nested(self) -> bool {
+        matches!(self, Self::Items | Self::Values)
     }
 
     pub(crate) const fn eq(self, other: Self) -> bool {

@@ -136,6 +136,60 @@ pub struct ParamField {
     /// serde form they describe (a foreign type, or one read `#[serde(with = ..)]`).
     #[darling(rename = "as")]
     pub as_type: Option<SpannedValue<Type>>,
+    // #[param(items(max_length = 32))]
+    /// Keywords on every element of a sequence.
+    pub items: Option<SpannedValue<ElementKeywords>>,
+    // #[param(values(minimum = 0))]
+    /// Keywords on every value of a map.
+    pub values: Option<SpannedValue<ElementKeywords>>,
+    // #[param(min_properties = 1)]
+    /// `minProperties`.
+    pub min_properties: Option<Count>,
+    /// `maxProperties`.
+    pub max_properties: Option<Count>,
+}
+
+/// The keywords `items(..)` and `values(..)` take: those that describe one value.
+#[derive(Debug, Clone, FromMeta)]
+pub struct ElementKeywords {
+    /// `description`.
+    pub description: Option<SpannedValue<String>>,
+    /// `minimum`.
+    pub minimum: Option<Num>,
+    /// `maximum`.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum`.
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: Option<Num>,
+    /// `multipleOf`.
+    pub multiple_of: Option<Num>,
+    /// `minLength`.
+    pub min_length: Option<Count>,
+    /// `maxLength`.
+    pub max_length: Option<Count>,
+    /// `pattern`.
+    pub pattern: Option<SpannedValue<String>>,
+    /// `enum`.
+    #[darling(rename = "enum")]
+    pub enum_values: Option<JsonLit>,
+    /// `minItems` (of nested sequences).
+    pub min_items: Option<Count>,
+    /// `maxItems`.
+    pub max_items: Option<Count>,
+    /// `uniqueItems`.
+    pub unique_items: Option<SpannedValue<bool>>,
+    /// `format`.
+    pub format: Option<SpannedValue<String>>,
+}
+
+/// Which elements `items(..)` or `values(..)` constrain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Element {
+    /// A sequence's elements.
+    Items,
+    /// A map's values.
+    Values,
 }
 
 impl ParamField {
@@ -152,6 +206,58 @@ impl ParamField {
             }
         }
         ParamField::from_field(&field)
+    }
+
+    /// The keywords on the elements (`items(..)`) or values (`values(..)`), as a field of
+    /// the element type (`<Vec<String> as ArrayParam>::Item`), with the span of the key.
+    pub fn element(&self, which: Element) -> Option<(Span, ParamField)> {
+        let keywords = match which {
+            Element::Items => self.items.as_ref()?,
+            Element::Values => self.values.as_ref()?,
+        };
+        let parent = self.as_type.as_deref().unwrap_or(&self.ty);
+        let projection: Type = match which {
+            Element::Items => syn::parse_quote!(<#parent as _tool_core::ArrayParam>::Item),
+            Element::Values => syn::parse_quote!(<#parent as _tool_core::MapParam>::Value),
+        };
+        let k = (**keywords).clone();
+        let field = ParamField {
+            ident: None,
+            ty: projection.clone(),
+            attrs: Vec::new(),
+            description: k.description,
+            minimum: k.minimum,
+            maximum: k.maximum,
+            exclusive_minimum: k.exclusive_minimum,
+            exclusive_maximum: k.exclusive_maximum,
+            multiple_of: k.multiple_of,
+            min_length: k.min_length,
+            max_length: k.max_length,
+            pattern: k.pattern,
+            enum_values: k.enum_values,
+            min_items: k.min_items,
+            max_items: k.max_items,
+            unique_items: k.unique_items,
+            default: None,
+            format: k.format,
+            examples: None,
+            as_type: Some(SpannedValue::new(projection, keywords.span())),
+            items: None,
+            values: None,
+            min_properties: None,
+            max_properties: None,
+        };
+        Some((keywords.span(), field))
+    }
+
+    /// The map size keywords that are set: `(key, KeywordKind variant, value)`.
+    pub fn property_counts(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
+        [
+            ("min_properties", "MinProperties", self.min_properties),
+            ("max_properties", "MaxProperties", self.max_properties),
+        ]
+        .into_iter()
+        .filter_map(|(key, kind, count)| Some((key, kind, count?)))
     }
 
     /// The numeric keywords that are set: `(key, KeywordKind variant, value)`.

@@ -6,7 +6,7 @@
 //! all the mistakes in a struct. Type mismatches (`minimum` on a `String`) are left to
 //! rustc, through the assertions `param.rs` emits.
 
-use crate::attr::{Count, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::attr::{Count, Element, JsonLit, JsonValue, Num, NumValue, ParamField};
 use crate::util::Result;
 
 /// The `format` values JSON Schema 2020-12 defines.
@@ -48,6 +48,12 @@ pub fn field(f: &ParamField) -> Result {
     errors.handle(order(f.exclusive_minimum.as_ref(), "exclusive_minimum", f.maximum.as_ref(), "maximum", true));
     errors.handle(counts(f.min_length, "min_length", f.max_length, "max_length"));
     errors.handle(counts(f.min_items, "min_items", f.max_items, "max_items"));
+    errors.handle(counts(f.min_properties, "min_properties", f.max_properties, "max_properties"));
+    for which in [Element::Items, Element::Values] {
+        if let Some((_, element)) = f.element(which) {
+            errors.handle(field(&element));
+        }
+    }
     if let Some(factor) = &f.multiple_of
         && factor.value.as_f64() <= 0.0
     {
@@ -87,7 +93,34 @@ fn counted_thing(f: &ParamField) -> Result {
     };
     let collection = matches!(last.as_deref(), Some("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "IndexSet"));
     let string = matches!(last.as_deref(), Some("String"));
+    let scalar = matches!(
+        last.as_deref(),
+        Some(
+            "String"
+                | "str"
+                | "char"
+                | "bool"
+                | "u8"
+                | "u16"
+                | "u32"
+                | "u64"
+                | "usize"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "isize"
+                | "f32"
+                | "f64"
+        )
+    );
     let mut errors = darling::Error::accumulator();
+    if let (true, Some(items)) = (scalar, &f.items) {
+        errors.push(error(items.span(), "`items(..)` constrains the elements of a sequence (`Vec`, a set, an array); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
+    }
+    if let (true, Some(values)) = (scalar, &f.values) {
+        errors.push(error(values.span(), "`values(..)` constrains the values of a map (`HashMap`, `BTreeMap`); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
+    }
     if collection {
         for (key, _, count) in f.lengths() {
             let other = key.replace("length", "items");

@@ -6,7 +6,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-use crate::attr::{JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::attr::{Element, JsonLit, JsonValue, Num, NumValue, ParamField};
 use crate::serde_attr::{self, RenameRule};
 use crate::util::{Doc, Result, unraw};
 
@@ -120,12 +120,37 @@ impl Param {
             || f.unique_items.is_some()
             || f.default.is_some()
             || f.examples.is_some()
+            || f.items.is_some()
+            || f.values.is_some()
+            || f.property_counts().next().is_some()
     }
 
     /// The type whose schema and validation the property has: `#[param(as = ..)]`, else the
     /// field's own.
     pub fn schema_ty(&self) -> &syn::Type {
         schema_ty(&self.field)
+    }
+
+    /// `items(..)` and `values(..)`: the elements' keywords as a property of the element type,
+    /// with the key's span.
+    pub fn elements(&self) -> Vec<(Element, Span, Param)> {
+        [Element::Items, Element::Values]
+            .into_iter()
+            .filter_map(|which| {
+                let (span, field) = self.field.element(which)?;
+                let description = field.description.as_ref().map(|text| Doc::Text((**text).clone()));
+                let param = Param {
+                    field,
+                    name: String::new(),
+                    aliases: Vec::new(),
+                    description,
+                    has_default: true,
+                    flatten: false,
+                    skip: false,
+                };
+                Some((which, span, param))
+            })
+            .collect()
     }
 
     /// The schema type's tokens, re-spanned to `span`, so a failed bound points at the keyword.
@@ -161,7 +186,7 @@ impl Param {
         if let Some(values) = &f.enum_values {
             json("Enum", &values.json);
         }
-        for (_, kind, count) in f.item_counts() {
+        for (_, kind, count) in f.item_counts().chain(f.property_counts()) {
             json(kind, &count.value.to_string());
         }
         if let Some(unique) = &f.unique_items {
@@ -172,6 +197,16 @@ impl Param {
         }
         if let Some(examples) = &f.examples {
             json("Examples", &examples.json);
+        }
+        for (which, _, element) in self.elements() {
+            let kind = Ident::new(if which == Element::Items { "Items" } else { "Values" }, Span::call_site());
+            let nested = element.keywords();
+            keywords.push(quote! {
+                _tool_core::schema::Keyword {
+                    kind: _tool_core::schema::KeywordKind::#kind,
+                    value: _tool_core::schema::KeywordValue::Keywords(#nested),
+                }
+            });
         }
         if let Some(doc) = &self.description {
             keywords.insert(
@@ -248,7 +283,7 @@ impl Param {
             let bound = bound_tokens(num);
             out.push(quote!(#check::#function(__tool_value, #bound, at, out);));
         }
-        for (key, _, count) in f.lengths().chain(f.item_counts()) {
+        for (key, _, count) in f.lengths().chain(f.item_counts()).chain(f.property_counts()) {
             let function = Ident::new(key, Span::call_site());
             let n = count.value;
             out.push(quote!(#check::#function(__tool_value, #n, at, out);));
@@ -274,6 +309,29 @@ impl Param {
                 __TOOL_ENUM.check(__tool_value, <#ty as _tool_core::ToolParam>::OPTIONAL, at, out);
             }});
         }
+        for (which, _, element) in self.elements() {
+            let checks = element.keyword_checks();
+            out.push(match which {
+                Element::Items => quote! {
+                    if let _tool_core::__private::serde_json::Value::Array(__tool_elements) = __tool_value {
+                        for (__tool_index, __tool_value) in __tool_elements.iter().enumerate() {
+                            let __tool_mark = at.push_index(__tool_index);
+                            #checks
+                            at.truncate(__tool_mark);
+                        }
+                    }
+                },
+                Element::Values => quote! {
+                    if let _tool_core::__private::serde_json::Value::Object(__tool_elements) = __tool_value {
+                        for (__tool_key, __tool_value) in __tool_elements {
+                            let __tool_mark = at.push_key(__tool_key);
+                            #checks
+                            at.truncate(__tool_mark);
+                        }
+                    }
+                },
+            });
+        }
         quote!(#(#out)*)
     }
 
@@ -287,7 +345,10 @@ impl Param {
             .as_ref()
             .is_some_and(|e| matches!(&e.value, JsonValue::Array(items) if items.iter().any(|i| matches!(i.value, JsonValue::Array(_)))));
         // A stand-in type (`as`) checks the JSON; the field's own type has no typed checks.
-        !self.flatten && !unique && !array_enum && self.field.as_type.is_none()
+        // Keywords on elements and map sizes are checked on the JSON only.
+        let json_only =
+            self.field.items.is_some() || self.field.values.is_some() || self.field.property_counts().next().is_some();
+        !self.flatten && !unique && !array_enum && !json_only && self.field.as_type.is_none()
     }
 
     /// A `bool` expression: whether the decoded field (`&self.field`) satisfies every
@@ -388,6 +449,15 @@ impl Param {
         if let Some(unique) = &f.unique_items {
             assert("array", unique.span());
         }
+        if let Some(items) = &f.items {
+            assert("array", items.span());
+        }
+        if let Some(values) = &f.values {
+            assert("map", values.span());
+        }
+        for (_, _, count) in f.property_counts() {
+            assert("map", count.span);
+        }
         if f.as_type.is_some() {
             // `satisfies` names the keywords' traits for other fields; here it cannot.
             for (_, _, num) in f.bounds() {
@@ -423,6 +493,9 @@ impl Param {
                 JsonValue::Bool(_) => assert("bool", default.span),
                 JsonValue::Array(_) => assert("array", default.span),
             }
+        }
+        for (_, _, element) in self.elements() {
+            out.push(element.assertions());
         }
         quote!(#(#out)*)
     }
@@ -465,6 +538,9 @@ impl Param {
                     )
                 });
             }
+        }
+        for (_, _, element) in self.elements() {
+            out.extend(element.const_checks());
         }
         out
     }

@@ -7,6 +7,7 @@ mod dialects;
 mod differential;
 mod dispatch;
 mod dynamic;
+mod elements;
 mod enums;
 mod gemini;
 mod hostile;

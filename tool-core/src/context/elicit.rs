@@ -96,6 +96,9 @@ const fn keyword_problem(keyword: &Keyword) -> Option<&'static str> {
         K::Pattern | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Some(
             "MCP's elicitation schema has no `pattern`, `exclusive_minimum`, `exclusive_maximum`, `multiple_of` or `unique_items`: the user could not see the rule",
         ),
+        K::MinProperties | K::MaxProperties | K::Items | K::Values => Some(
+            "MCP's elicitation schema has no maps and no keywords on elements (`items(..)`, `values(..)`): the user could not see the rule",
+        ),
     }
 }
 
@@ -194,6 +197,8 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         let value = match keyword.value {
             KeywordValue::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
             KeywordValue::Text(text) => Value::String(text.to_owned()),
+            // Refused by `keyword_problem` before a form is built.
+            KeywordValue::Keywords(_) => continue,
         };
         out[keyword.kind.json_name()] = value;
     }

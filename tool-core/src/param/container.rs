@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{ArrayParam, BoolParam, FloatParam, NumberParam, StringParam, ToolParam, wrong_type};
+use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam, wrong_type};
 use crate::check;
 use crate::schema::Schema;
 use crate::violation::{Pointer, Violations};
@@ -53,6 +53,8 @@ impl<T: BoolParam> BoolParam for Option<T> {
     }
 }
 impl<T: ArrayParam> ArrayParam for Option<T> {
+    type Item = T::Item;
+
     fn item_count(&self) -> Option<usize> {
         self.as_ref()?.item_count()
     }
@@ -112,6 +114,8 @@ macro_rules! sequences {
         }
 
         impl<T: ToolParam $($bounds)*> ArrayParam for $ty {
+            type Item = T;
+
             fn item_count(&self) -> Option<usize> {
                 Some(self.len())
             }
@@ -140,6 +144,8 @@ impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
 }
 
 impl<T: ToolParam, S> ArrayParam for HashSet<T, S> {
+    type Item = T;
+
     fn item_count(&self) -> Option<usize> {
         Some(self.len())
     }
@@ -163,6 +169,8 @@ impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
 }
 
 impl<T: ToolParam, const N: usize> ArrayParam for [T; N] {
+    type Item = T;
+
     fn item_count(&self) -> Option<usize> {
         Some(N)
     }
@@ -214,6 +222,18 @@ impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
     }
 }
 
+impl<K: MapKey, V: ToolParam, S> MapParam for HashMap<K, V, S> {
+    type Value = V;
+}
+
+impl<K: MapKey, V: ToolParam> MapParam for BTreeMap<K, V> {
+    type Value = V;
+}
+
+impl<T: MapParam> MapParam for Option<T> {
+    type Value = T::Value;
+}
+
 impl<K: MapKey, V: ToolParam> ToolParam for BTreeMap<K, V> {
     const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
     const FAST: bool = V::FAST;
@@ -262,12 +282,17 @@ macro_rules! transparent {
             }
         }
         impl<T: FloatParam> FloatParam for $ty<T> {}
+        impl<T: MapParam> MapParam for $ty<T> {
+            type Value = T::Value;
+        }
         impl<T: BoolParam> BoolParam for $ty<T> {
             fn to_bool(&self) -> Option<bool> {
                 T::to_bool(self)
             }
         }
         impl<T: ArrayParam> ArrayParam for $ty<T> {
+            type Item = T::Item;
+
             fn item_count(&self) -> Option<usize> {
                 T::item_count(self)
             }

@@ -107,8 +107,23 @@ pub trait BoolParam: ToolParam {
     note = "`min_items`, `max_items` and `unique_items` apply to `Vec`, `VecDeque`, arrays and sets"
 )]
 pub trait ArrayParam: ToolParam {
+    /// The type of the elements, whose keywords `#[param(items(..))]` states (a tuple's is
+    /// `serde_json::Value`: its positions differ).
+    type Item: ToolParam;
+
     /// The number of elements, if there is a sequence.
     fn item_count(&self) -> Option<usize>;
+}
+
+/// Types whose schema is a map: `min_properties`, `max_properties` and `values(..)` apply.
+#[diagnostic::on_unimplemented(
+    message = "this keyword needs a map field, found `{Self}`",
+    label = "not a map type",
+    note = "`min_properties`, `max_properties` and `values(..)` apply to `HashMap` and `BTreeMap`"
+)]
+pub trait MapParam: ToolParam {
+    /// The type of the values, whose keywords `#[param(values(..))]` states.
+    type Value: ToolParam;
 }
 
 /// Records that `value` is not of the `expected` JSON type.

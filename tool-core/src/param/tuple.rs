@@ -52,6 +52,8 @@ macro_rules! tuples {
         }
 
         impl<$($name: ToolParam),+> ArrayParam for ($($name,)+) {
+            type Item = serde_json::Value;
+
             fn item_count(&self) -> Option<usize> {
                 Some($length)
             }

@@ -4,7 +4,7 @@
 //! one code path and can never disagree.
 
 use crate::dialect::{Dialect, Placement};
-use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword};
+use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -272,6 +272,8 @@ impl<'a> Writer<'a> {
                 self.raw(": ");
                 match keyword.value {
                     KeywordValue::Json(json) | KeywordValue::Text(json) => self.escaped(json),
+                    // Nested keywords are written inside the elements' schema.
+                    KeywordValue::Keywords(_) => {}
                 }
             }
             i += 1;
@@ -357,6 +359,7 @@ impl<'a> Writer<'a> {
                 self.raw(",null]");
             }
             KeywordValue::Json(json) => self.raw(json),
+            KeywordValue::Keywords(_) => self.raw("{}"),
         }
     }
 
@@ -372,7 +375,7 @@ impl<'a> Writer<'a> {
         while i < keywords.len() {
             let keyword = keywords[i];
             let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Keep);
-            if kept && !keyword.kind.eq(KeywordKind::Description) {
+            if kept && !keyword.kind.eq(KeywordKind::Description) && !keyword.kind.is_nested() {
                 self.key(first, keyword.kind.json_name());
                 let add_null = nullable && self.unions_null() && keyword.kind.eq(KeywordKind::Enum);
                 self.keyword_value(keyword.value, add_null);
@@ -423,14 +426,14 @@ impl<'a> Writer<'a> {
             Schema::Array { items, .. } => {
                 self.type_name(first, "array", nullable);
                 self.key(first, "items");
-                self.schema(items, &[], false);
+                self.schema(items, nested_keywords(keywords, KeywordKind::Items), false);
             }
             Schema::Map { values } => {
                 self.type_name(first, "object", nullable);
                 // Gemini's `parameters` refuse `additionalProperties`; dispatch still checks.
                 if !self.is(Dialect::GeminiParameters) {
                     self.key(first, "additionalProperties");
-                    self.schema(values, &[], false);
+                    self.schema(values, nested_keywords(keywords, KeywordKind::Values), false);
                 }
             }
             Schema::Object(object) => self.object(first, object, nullable),

@@ -180,9 +180,10 @@ fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
 
 /// Whether `parameters` drop any of `keywords`.
 fn drops_any(keywords: &[Keyword]) -> bool {
-    keywords
-        .iter()
-        .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) != Placement::Keep)
+    keywords.iter().any(|keyword| match keyword.value {
+        crate::schema::KeywordValue::Keywords(nested) => drops_any(nested),
+        value => Dialect::GeminiParameters.place(keyword.kind, Some(value), None) != Placement::Keep,
+    })
 }
 
 /// Whether a tool whose arguments are `schema` takes any: `false` for an object without

@@ -1,0 +1,7 @@
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    #[param(items(max_length = 3))]
+    name: String,
+}
+
+fn main() {}
