@@ -54,7 +54,8 @@ struct TimeArgs {
 }
 
 /// The local time somewhere.
-#[derive(Debug, serde::Serialize, Deserialize, ToolArgs)]
+// An output: it serializes, and needs no `Deserialize`.
+#[derive(Debug, serde::Serialize, tool_core::ToolSchema)]
 struct LocalTime {
     zone: String,
     #[param(minimum = 0, maximum = 23)]

@@ -16,7 +16,7 @@ pub use crate::shape::{
 pub use crate::tool::ToolDefParts;
 pub use crate::typed;
 
-use crate::args::ToolArgs;
+use crate::args::{ToolArgs, ToolObject};
 use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
@@ -35,8 +35,24 @@ pub struct ArgsParts<A> {
 
 /// The [`ArgsParts`] of `A`.
 #[must_use]
-pub const fn args_parts<A: ToolArgs>() -> ArgsParts<A> {
+pub const fn args_parts<A: ToolObject + serde::de::DeserializeOwned>() -> ArgsParts<A> {
     ArgsParts { schema: A::__ARGS_SCHEMA, decode: crate::dispatch::decode_for::<A> }
+}
+
+/// What a `#[tool]` needs of its return type, reached through one call ([`output_parts`]) so
+/// that an unsupported type is one error, not one per use.
+#[derive(Debug)]
+pub struct OutputParts<O> {
+    /// The structured output's schema, if the type states one.
+    pub schema: Option<&'static crate::schema::Schema>,
+    /// Turns the fn's result into the tool's output.
+    pub convert: fn(O) -> Result<crate::output::ToolOutput, String>,
+}
+
+/// The [`OutputParts`] of `O`.
+#[must_use]
+pub const fn output_parts<O: crate::output::IntoToolOutput>() -> OutputParts<O> {
+    OutputParts { schema: O::OUTPUT_SCHEMA, convert: O::into_tool_output }
 }
 
 /// Spanned at a `#[param]` keyword: the field must be a string type.
@@ -89,7 +105,7 @@ pub const fn integer_bound_fits(schema: &crate::schema::Schema, bound: i128) -> 
 }
 
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
-pub const fn assert_flatten<T: ToolArgs>() {}
+pub const fn assert_flatten<T: ToolObject>() {}
 
 /// Fails compilation with `$dialect`'s reason when a tool asks for strict mode that its
 /// schema cannot have.

@@ -1,5 +1,6 @@
-//! [`ToolArgs`]: a struct that can be a tool's whole argument list, and the object
-//! validation shared by every derived struct.
+//! [`ToolObject`]: a struct with named fields, whose schema is an object; [`ToolArgs`]: one
+//! that deserializes, so it can be a tool's whole argument list; and the object validation
+//! shared by every derived struct.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -9,21 +10,15 @@ use crate::schema::Schema;
 use crate::shape::reject_unknown;
 use crate::violation::{Pointer, Violations};
 
-/// A struct with named fields that can be a tool's argument list: its schema is an object.
-///
-/// Derive it with `#[derive(serde::Deserialize, ToolArgs)]`; the derive also implements
-/// [`ToolParam`] so the struct can be nested in another.
+/// A struct with named fields, deriving `ToolArgs` (or `ToolSchema`): its schema is an
+/// object. What a [`Structured`](crate::Structured) output needs, beside `Serialize`; with
+/// `Deserialize` as well it is [`ToolArgs`].
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool's arguments",
-    label = "not a struct deriving `ToolArgs`",
-    note = "a tool's arguments are one JSON object: `#[derive(serde::Deserialize, tool_core::ToolArgs)]` on a struct with named fields; an enum or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
+    message = "`{Self}` is not a struct deriving `ToolArgs`",
+    label = "needs a JSON object: a struct with named fields deriving `ToolArgs`",
+    note = "a tool's arguments and a `Structured` output are one JSON object: `#[derive(tool_core::ToolArgs)]` on a struct with named fields (with `serde::Deserialize` for arguments, `serde::Serialize` for an output); an enum, a list or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
 )]
-pub trait ToolArgs: ToolParam + DeserializeOwned {
-    /// [`ToolParam::SCHEMA`], reached through this trait so that a `#[tool]` whose
-    /// argument type does not derive `ToolArgs` gets one error, about `ToolArgs`.
-    #[doc(hidden)]
-    const __ARGS_SCHEMA: &'static Schema = &Self::SCHEMA;
-
+pub trait ToolObject: ToolParam {
     /// Whether `key` names one of the struct's properties (aliases and flattened structs
     /// included); any other key is an unknown property.
     #[doc(hidden)]
@@ -38,6 +33,18 @@ pub trait ToolArgs: ToolParam + DeserializeOwned {
     fn __coerce_fields(map: &mut Map<String, Value>);
 }
 
+/// A struct that can be a tool's argument list: a [`ToolObject`] that deserializes.
+///
+/// Derive it with `#[derive(serde::Deserialize, ToolArgs)]`; the derive also implements
+/// [`ToolParam`] so the struct can be nested in another.
+pub trait ToolArgs: ToolObject + DeserializeOwned {
+    /// [`ToolParam::SCHEMA`], reached through this trait.
+    #[doc(hidden)]
+    const __ARGS_SCHEMA: &'static Schema = &Self::SCHEMA;
+}
+
+impl<T: ToolObject + DeserializeOwned> ToolArgs for T {}
+
 /// The argument list of a tool whose `fn` takes no arguments: an empty object.
 #[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,7 +58,7 @@ impl ToolParam for NoArgs {
     }
 }
 
-impl ToolArgs for NoArgs {
+impl ToolObject for NoArgs {
     fn __accepts_key(_: &str) -> bool {
         false
     }
@@ -65,7 +72,7 @@ impl ToolArgs for NoArgs {
 ///
 /// `names` lists the struct's own property names, for the unknown-property message.
 #[doc(hidden)]
-pub fn validate_object<T: ToolArgs>(value: &mut Value, names: &[&str], at: &mut Pointer, out: &mut Violations) {
+pub fn validate_object<T: ToolObject>(value: &mut Value, names: &[&str], at: &mut Pointer, out: &mut Violations) {
     let Value::Object(map) = value else {
         return wrong_type(value, "an object", at, out);
     };
@@ -75,7 +82,7 @@ pub fn validate_object<T: ToolArgs>(value: &mut Value, names: &[&str], at: &mut 
 
 /// Lenient decoding of an object holding `T`'s properties.
 #[doc(hidden)]
-pub fn coerce_object<T: ToolArgs>(value: &mut Value) {
+pub fn coerce_object<T: ToolObject>(value: &mut Value) {
     if let Value::Object(map) = value {
         T::__coerce_fields(map);
     }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::args::ToolArgs;
 use crate::error::ToolError;
-use crate::output::{IntoToolOutput, ToolOutput};
+use crate::output::ToolOutput;
 use crate::strict::Strict;
 use crate::tool::{Arguments, DecodeOptions, ToolFuture};
 use crate::violation::{Pointer, Violation, Violations};
@@ -139,23 +139,31 @@ fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
 ///
 /// # Errors
 /// [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`] for a panic.
-pub fn call<O: IntoToolOutput>(tool: &'static str, f: impl FnOnce() -> O) -> Result<ToolOutput, ToolError> {
+pub fn call<O>(
+    tool: &'static str,
+    convert: fn(O) -> Result<ToolOutput, String>,
+    f: impl FnOnce() -> O,
+) -> Result<ToolOutput, ToolError> {
     match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(output) => finish(tool, output),
+        Ok(output) => finish(tool, convert, output),
         Err(payload) => Err(panicked(tool, &*payload)),
     }
 }
 
 /// Wraps an async tool fn's future so that its output, `Err` and panic become a result.
-pub fn call_async<'a, O, F>(tool: &'static str, future: F) -> ToolFuture<'a>
+pub fn call_async<'a, O, F>(
+    tool: &'static str,
+    convert: fn(O) -> Result<ToolOutput, String>,
+    future: F,
+) -> ToolFuture<'a>
 where
-    O: IntoToolOutput,
+    O: 'a,
     F: Future<Output = O> + Send + 'a,
 {
     let guarded = CatchUnwind(Box::pin(future));
     Box::pin(async move {
         match guarded.await {
-            Ok(output) => finish(tool, output),
+            Ok(output) => finish(tool, convert, output),
             Err(payload) => Err(panicked(tool, &*payload)),
         }
     })
@@ -167,8 +175,12 @@ pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
     Box::pin(core::future::ready(result))
 }
 
-fn finish<O: IntoToolOutput>(tool: &'static str, output: O) -> Result<ToolOutput, ToolError> {
-    output.into_tool_output().map_err(|message| ToolError::Failed { tool, message })
+fn finish<O>(
+    tool: &'static str,
+    convert: fn(O) -> Result<ToolOutput, String>,
+    output: O,
+) -> Result<ToolOutput, ToolError> {
+    convert(output).map_err(|message| ToolError::Failed { tool, message })
 }
 
 pub(crate) fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {

@@ -33,7 +33,7 @@ mod violation;
 #[doc(hidden)]
 pub mod __private;
 
-pub use crate::args::{NoArgs, ToolArgs};
+pub use crate::args::{NoArgs, ToolArgs, ToolObject};
 pub use crate::content::{Content, Media, Resource, ResourceContents, ResourceLink};
 pub use crate::context::{
     CancellationToken, Cancelled, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
@@ -73,6 +73,11 @@ pub fn render_schema_exact<T: ToolParam + ?Sized>() -> String {
 #[cfg(feature = "macros")]
 #[doc = include_str!("../docs/tool_args.md")]
 pub use tool_macros::ToolArgs;
+/// `#[derive(ToolArgs)]` under a name for types that are only outputs
+/// (`#[derive(serde::Serialize, ToolSchema)]` for a [`Structured`] result): the same derive,
+/// the same keys; the type need not deserialize.
+#[cfg(feature = "macros")]
+pub use tool_macros::ToolSchema;
 #[cfg(feature = "macros")]
 #[doc = include_str!("../docs/tool.md")]
 pub use tool_macros::tool;

@@ -101,8 +101,9 @@ impl From<Content> for ToolOutput {
 pub struct Json<T>(pub T);
 
 /// A structured result whose schema is known: serialized to JSON for the model, and
-/// advertised as the tool's output schema (MCP `outputSchema`). `T` derives `ToolArgs`
-/// (an object with named fields, as MCP requires) and `Serialize`.
+/// advertised as the tool's output schema (MCP `outputSchema`). `T` is a struct with named
+/// fields (an object, as MCP requires) deriving `Serialize` and `ToolSchema` (or
+/// `ToolArgs`); it need not deserialize.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Structured<T>(pub T);
 
@@ -110,7 +111,7 @@ pub struct Structured<T>(pub T);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a `#[tool]` fn",
     label = "unsupported return type",
-    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: ToolArgs + Serialize`, `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
+    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: Serialize + ToolObject` (a struct deriving `ToolArgs` or `ToolSchema`), `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
 )]
 pub trait IntoToolOutput {
     /// The schema of the structured output, when the type states one.
@@ -175,7 +176,7 @@ impl<T: serde::Serialize> IntoToolOutput for Json<T> {
     }
 }
 
-impl<T: serde::Serialize + crate::ToolArgs> IntoToolOutput for Structured<T> {
+impl<T: serde::Serialize + crate::ToolObject> IntoToolOutput for Structured<T> {
     const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
 
     fn into_tool_output(self) -> Result<ToolOutput, String> {

@@ -102,12 +102,9 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let coerce_fields = object.coerce_fields();
     let fast = object.fast();
     let satisfies = object.satisfies();
-    let mut args_generics = generics.clone();
-    args_generics
-        .make_where_clause()
-        .predicates
-        .push(syn::parse_quote!(Self: _tool_core::__private::serde::de::DeserializeOwned));
-    let args_where = &args_generics.where_clause;
+    // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
+    // comes from the blanket impl over `ToolObject + DeserializeOwned`.
+    let args_where = &generics.where_clause;
     quote! {
         #const_item
 
@@ -136,7 +133,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         }
 
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolArgs for #ident #ty_generics #args_where {
+        impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #args_where {
             fn __accepts_key(key: &str) -> bool {
                 #accepts_key
             }
@@ -183,15 +180,9 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
     };
     let args_stub = matches!(&input.data, syn::Data::Struct(data) if matches!(data.fields, syn::Fields::Named(_)))
         .then(|| {
-            let mut generics = input.generics.clone();
-            generics
-                .make_where_clause()
-                .predicates
-                .push(syn::parse_quote!(Self: _tool_core::__private::serde::de::DeserializeOwned));
-            let where_clause = &generics.where_clause;
             quote! {
                 #[automatically_derived]
-                impl #impl_generics _tool_core::ToolArgs for #ident #ty_generics #where_clause {
+                impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #where_clause {
                     fn __accepts_key(_: &str) -> bool {
                         ::core::unreachable!()
                     }

@@ -403,8 +403,8 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
         let check = match &v.shape {
             Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, |key: &str| key == #tag, &[#tag], at, out);),
             Shape::Newtype(ty) => quote! {
-                <#ty as _tool_core::ToolArgs>::__validate_fields(map, at, out);
-                _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || <#ty as _tool_core::ToolArgs>::__accepts_key(key), &[#tag], at, out);
+                <#ty as _tool_core::ToolObject>::__validate_fields(map, at, out);
+                _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || <#ty as _tool_core::ToolObject>::__accepts_key(key), &[#tag], at, out);
             },
             Shape::Struct(object) => struct_fields(object, &[tag]),
         };

@@ -36,3 +36,10 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     args::expand(input).into()
 }
+
+/// `ToolArgs` under a name for output types (`Structured<T>`): the same derive.
+#[proc_macro_derive(ToolSchema, attributes(param, tool_args))]
+pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    args::expand(input).into()
+}

@@ -134,7 +134,7 @@ impl Object {
         let own = if names.is_empty() { quote!(false) } else { quote!(::core::matches!(key, #(#names)|*)) };
         let flattened = self.flattened().map(|p| {
             let ty = &p.field.ty;
-            quote!(<#ty as _tool_core::ToolArgs>::__accepts_key(key))
+            quote!(<#ty as _tool_core::ToolObject>::__accepts_key(key))
         });
         quote!(#own #(|| #flattened)*)
     }
@@ -144,7 +144,7 @@ impl Object {
         let checks = self.params.iter().map(|p| {
             if p.flatten {
                 let ty = &p.field.ty;
-                quote!(<#ty as _tool_core::ToolArgs>::__validate_fields(map, at, out);)
+                quote!(<#ty as _tool_core::ToolObject>::__validate_fields(map, at, out);)
             } else {
                 p.validate()
             }
@@ -157,7 +157,7 @@ impl Object {
         let steps = self.params.iter().map(|p| {
             if p.flatten {
                 let ty = &p.field.ty;
-                quote!(<#ty as _tool_core::ToolArgs>::__coerce_fields(map);)
+                quote!(<#ty as _tool_core::ToolObject>::__coerce_fields(map);)
             } else {
                 p.coerce()
             }

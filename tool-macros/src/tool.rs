@@ -240,7 +240,7 @@ impl ToolFn {
                     match (__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options) {
                         ::core::result::Result::Ok(__tool_args) => {
                             let _ = &__tool_args;
-                            _tool_core::__private::call_async::<#output, _>(__TOOL_NAME, #fn_ident(#context #call_args))
+                            _tool_core::__private::call_async::<#output, _>(__TOOL_NAME, __TOOL_OUTPUT.convert, #fn_ident(#context #call_args))
                         }
                         ::core::result::Result::Err(__tool_error) => {
                             _tool_core::__private::ready(::core::result::Result::Err(__tool_error))
@@ -259,7 +259,7 @@ impl ToolFn {
                     let _ = __tool_context;
                     let __tool_args = (__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options)?;
                     let _ = &__tool_args;
-                    _tool_core::__private::call::<#output>(__TOOL_NAME, move || #fn_ident(#context #call_args))
+                    _tool_core::__private::call::<#output>(__TOOL_NAME, __TOOL_OUTPUT.convert, move || #fn_ident(#context #call_args))
                 }
                 const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Sync(__tool_shim);
             }
@@ -284,6 +284,7 @@ impl ToolFn {
             const __TOOL_NAME: &str = #name;
             const __TOOL_ARGS: _tool_core::__private::ArgsParts<#args_ty> = _tool_core::__private::args_parts::<#args_ty>();
             const __TOOL_SCHEMA: &_tool_core::schema::Schema = __TOOL_ARGS.schema;
+            const __TOOL_OUTPUT: _tool_core::__private::OutputParts<#output> = _tool_core::__private::output_parts::<#output>();
             #shim
             #require_strict
             static __TOOL_DEF: _tool_core::ToolDef = _tool_core::ToolDef::__new(_tool_core::__private::ToolDefParts {
@@ -293,7 +294,7 @@ impl ToolFn {
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 handler: __TOOL_HANDLER,
                 strict: #strict,
-                output: <#output as _tool_core::IntoToolOutput>::OUTPUT_SCHEMA,
+                output: __TOOL_OUTPUT.schema,
                 #annotations
             });
             #[automatically_derived]
