@@ -39,6 +39,12 @@ impl Param {
             )
             .with_span(&stand_in.span()));
         }
+        if serde.flatten && is_map(&field.ty) {
+            return Err(darling::Error::custom(
+                "a flattened map takes every key the struct does not name, which the closed object schema cannot state; make the map a field of its own (`extra: HashMap<String, T>`)",
+            )
+            .with_span(&field.ty));
+        }
         let ident = field
             .ident
             .as_ref()
@@ -549,6 +555,12 @@ impl Param {
 /// The type whose schema a field has: `#[param(as = ..)]`, else its own.
 fn schema_ty(field: &ParamField) -> &syn::Type {
     field.as_type.as_deref().unwrap_or(&field.ty)
+}
+
+/// Whether `ty` reads as a map or any JSON value (a type alias of one does not; the
+/// `ToolObject` bound then catches it).
+fn is_map(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|s| ["HashMap", "BTreeMap", "IndexMap", "Value"].iter().any(|name| s.ident == name)))
 }
 
 /// Whether `ty` reads as `Option<..>` (a type alias of one does not; the const check in

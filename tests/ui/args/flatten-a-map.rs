@@ -1,0 +1,10 @@
+use std::collections::HashMap;
+
+#[derive(serde::Deserialize, tool_core::ToolArgs)]
+struct Args {
+    city: String,
+    #[serde(flatten)]
+    rest: HashMap<String, String>,
+}
+
+fn main() {}
