@@ -29,8 +29,9 @@ pub enum SchemaField {
 
 /// `tools`: `[{"functionDeclarations":[{"name":…,"description":…,"parameters":…}]}]`.
 ///
-/// A tool without arguments is declared without `parameters` (the API documents the field
-/// as optional and refuses an `OBJECT` with empty `properties`). In
+/// A tool without arguments is declared without `parameters`: the API reference documents
+/// the field as optional (`FunctionDeclaration`, ai.google.dev/api/caching), and an `OBJECT`
+/// with empty `properties` is reported refused (vercel/ai#3371, agno-agi/agno#2112). In
 /// [`SchemaField::Parameters`], each tool whose schema the `Schema` object cannot carry whole
 /// (a map's value schema, `exclusiveMinimum`, a set's `uniqueItems`...) is in
 /// [`ToolList::fallbacks`] with what it loses; dispatch still enforces all of it.
