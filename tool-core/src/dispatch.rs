@@ -139,6 +139,7 @@ fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
 ///
 /// # Errors
 /// [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`] for a panic.
+#[inline]
 pub fn call<O>(
     tool: &'static str,
     convert: fn(O) -> Result<ToolOutput, String>,
@@ -175,6 +176,7 @@ pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
     Box::pin(core::future::ready(result))
 }
 
+#[inline]
 fn finish<O>(
     tool: &'static str,
     convert: fn(O) -> Result<ToolOutput, String>,
