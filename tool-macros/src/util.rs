@@ -89,7 +89,7 @@ pub fn crate_path(krate: Option<&syn::Path>) -> Result<TokenStream> {
 pub fn wrap_in_const(krate: &TokenStream, items: TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
-        #[allow(unused_qualifications, non_upper_case_globals, clippy::all, clippy::pedantic)]
+        #[allow(unused_qualifications, non_upper_case_globals)]
         const _: () = {
             use #krate as _tool_core;
             #items
