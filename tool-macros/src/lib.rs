@@ -13,6 +13,8 @@ mod newtype;
 mod object;
 mod param;
 mod serde_attr;
+#[cfg(test)]
+mod snapshots;
 mod tool;
 mod util;
 

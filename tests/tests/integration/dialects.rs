@@ -241,30 +241,21 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
     }
 }
 
-/// One representative tool in every dialect, exactly.
+/// One representative tool in every dialect, exactly: each text is stored pretty-printed in
+/// `snapshots/` (key order kept), and must also be what it parses to, written compactly.
 #[test]
 fn snapshots_of_every_dialect() {
     let registry = Registry::collect().expect("unique names");
     let def = registry.get("plan_trip").expect("registered").def().expect("a #[tool] fn");
-    let stop_json = r#"{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.","type":"string","minLength":1},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false}"#;
-    assert_eq!(
-        def.parameters_json(),
-        format!(
-            r#"{{"type":"object","properties":{{"name":{{"type":"string","maxLength":40}},"stops":{{"type":"array","items":{stop_json},"minItems":1,"maxItems":5}},"units":{{"type":["string","null"],"enum":["celsius","fahrenheit",null]}},"currency":{{"type":["string","null"],"pattern":"^[A-Z]{{3}}$"}},"budget":{{"type":["number","null"]}},"insured":{{"type":["boolean","null"]}}}},"required":["name","stops"],"additionalProperties":false}}"#
-        )
-    );
-    assert_eq!(
-        def.dialects().openai_strict().expect("strict form"),
-        r#"{"type":"object","properties":{"name":{"description":"{maxLength: 40}","type":"string"},"stops":{"type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.\n\n{minLength: 1}","type":"string"},"nights":{"type":"integer","minimum":1,"maximum":14}},"required":["city","nights"],"additionalProperties":false},"minItems":1,"maxItems":5},"units":{"type":["string","null"],"enum":["celsius","fahrenheit",null]},"currency":{"type":["string","null"],"pattern":"^[A-Z]{3}$"},"budget":{"type":["number","null"]},"insured":{"type":["boolean","null"]}},"required":["name","stops","units","currency","budget","insured"],"additionalProperties":false}"#
-    );
-    assert_eq!(
-        def.dialects().anthropic_strict().expect("strict form"),
-        r#"{"type":"object","properties":{"name":{"description":"{maxLength: 40}","type":"string"},"stops":{"description":"{maxItems: 5}","type":"array","items":{"description":"A stop on a trip.","type":"object","properties":{"city":{"description":"City name.\n\n{minLength: 1}","type":"string"},"nights":{"description":"{minimum: 1, maximum: 14}","type":"integer"}},"required":["city","nights"],"additionalProperties":false},"minItems":1},"units":{"anyOf":[{"type":"string","enum":["celsius","fahrenheit"]},{"type":"null"}]},"currency":{"anyOf":[{"description":"{pattern: \"^[A-Z]{3}$\"}","type":"string"},{"type":"null"}]},"budget":{"anyOf":[{"type":"number"},{"type":"null"}]},"insured":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["name","stops"],"additionalProperties":false}"#
-    );
-    assert_eq!(
-        def.dialects().gemini_parameters(),
-        r#"{"type":"OBJECT","properties":{"name":{"type":"STRING","maxLength":40},"stops":{"type":"ARRAY","items":{"description":"A stop on a trip.","type":"OBJECT","properties":{"city":{"description":"City name.","type":"STRING","minLength":1},"nights":{"type":"INTEGER","minimum":1,"maximum":14}},"required":["city","nights"]},"minItems":1,"maxItems":5},"units":{"type":"STRING","nullable":true,"enum":["celsius","fahrenheit"]},"currency":{"type":"STRING","nullable":true,"pattern":"^[A-Z]{3}$"},"budget":{"type":"NUMBER","nullable":true},"insured":{"type":"BOOLEAN","nullable":true}},"required":["name","stops"]}"#
-    );
+    let pretty = |text: &str| {
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        assert_eq!(value.to_string(), text, "the text is compact JSON");
+        serde_json::to_string_pretty(&value).expect("pretty")
+    };
+    insta::assert_snapshot!("parameters", pretty(def.parameters_json()));
+    insta::assert_snapshot!("openai_strict", pretty(def.dialects().openai_strict().expect("strict form")));
+    insta::assert_snapshot!("anthropic_strict", pretty(def.dialects().anthropic_strict().expect("strict form")));
+    insta::assert_snapshot!("gemini_parameters", pretty(&def.dialects().gemini_parameters()));
 }
 
 #[test]
