@@ -255,7 +255,7 @@ fn snapshots_of_every_dialect() {
     insta::assert_snapshot!("parameters", pretty(def.parameters_json()));
     insta::assert_snapshot!("openai_strict", pretty(def.dialects().openai_strict().expect("strict form")));
     insta::assert_snapshot!("anthropic_strict", pretty(def.dialects().anthropic_strict().expect("strict form")));
-    insta::assert_snapshot!("gemini_parameters", pretty(&def.dialects().gemini_parameters()));
+    insta::assert_snapshot!("gemini_parameters", pretty(def.dialects().gemini_parameters()));
 }
 
 #[test]
