@@ -52,6 +52,7 @@ pub struct NoArgs {}
 
 impl ToolParam for NoArgs {
     const SCHEMA: Schema = Schema::EMPTY_OBJECT;
+    const FAST: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_object::<Self>(value, &[], at, out);

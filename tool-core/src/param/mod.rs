@@ -40,8 +40,9 @@ pub trait ToolParam {
     /// and then checking [`ToolParam::satisfies`] accepts exactly what [`ToolParam::validate`]
     /// accepts. False for types where serde is more lenient than the schema (sets drop
     /// duplicates, enums with data accept shapes the `anyOf` does not, flattened structs
-    /// hide unknown keys): those always take the full validation path.
-    const FAST: bool = true;
+    /// hide unknown keys): those always take the full validation path. `false` unless an impl
+    /// states otherwise: a type has to show that serde is exactly as strict as its schema.
+    const FAST: bool = false;
 
     /// Whether the decoded value satisfies every `#[param]` keyword inside it (the types
     /// themselves were enforced by decoding). Only consulted when [`ToolParam::FAST`] holds.

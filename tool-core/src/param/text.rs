@@ -99,6 +99,7 @@ text_forms! {
 /// A path is any string; the keywords of strings apply to it.
 impl ToolParam for PathBuf {
     const SCHEMA: Schema = Schema::String;
+    const FAST: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         if !value.is_string() {
@@ -124,6 +125,7 @@ macro_rules! non_zero {
         impl ToolParam for $ty {
             #[allow(clippy::cast_lossless)] // `From` is not const
             const SCHEMA: Schema = Schema::Integer { minimum: 1, maximum: <$int>::MAX as i128 };
+            const FAST: bool = true;
 
             #[allow(clippy::cast_lossless)]
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
