@@ -5,18 +5,18 @@ pub use inventory;
 pub use serde;
 pub use serde_json;
 
-pub use crate::args::{coerce_object, validate_object};
-pub use crate::check::{self, Bound, EnumSet, Pattern};
+pub use crate::dispatch::args::{coerce_object, validate_object};
 pub use crate::dispatch::{call, call_async, decode_for as decode, ready};
 pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
-pub use crate::shape::{
+pub use crate::tool::ToolDefParts;
+pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
+pub use crate::validate::shape::{
     Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
 };
-pub use crate::tool::ToolDefParts;
-pub use crate::typed;
+pub use crate::validate::typed;
 
-use crate::args::{ToolArgs, ToolObject};
+use crate::dispatch::args::{ToolArgs, ToolObject};
 use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
@@ -46,12 +46,12 @@ pub struct OutputParts<O> {
     /// The structured output's schema, if the type states one.
     pub schema: Option<&'static crate::schema::Schema>,
     /// Turns the fn's result into the tool's output.
-    pub convert: fn(O) -> Result<crate::output::ToolOutput, String>,
+    pub convert: fn(O) -> Result<crate::tool::output::ToolOutput, String>,
 }
 
 /// The [`OutputParts`] of `O`.
 #[must_use]
-pub const fn output_parts<O: crate::output::IntoToolOutput>() -> OutputParts<O> {
+pub const fn output_parts<O: crate::tool::output::IntoToolOutput>() -> OutputParts<O> {
     OutputParts { schema: O::OUTPUT_SCHEMA, convert: O::into_tool_output }
 }
 
@@ -80,7 +80,7 @@ pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) ->
         Schema::StringEnum(set) => {
             let mut i = 0;
             while i < set.values.len() {
-                if crate::dialect::str_eq(set.values[i], value) {
+                if crate::render::dialect::str_eq(set.values[i], value) {
                     return true;
                 }
                 i += 1;

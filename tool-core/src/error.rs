@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::violation::Violations;
+use crate::validate::violation::Violations;
 
 /// Why a tool call produced no output. Each variant renders to text that tells the model
 /// what to change (its `Display`).

@@ -4,55 +4,42 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
-mod args;
-pub mod check;
-mod coerce;
-mod content;
 mod context;
-mod dialect;
 mod dispatch;
-mod dynamic;
 mod error;
-mod format;
-mod json_text;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod output;
 mod param;
 pub mod provider;
 mod registry;
 pub mod render;
 pub mod schema;
-mod shape;
-mod strict;
 mod tool;
-#[doc(hidden)]
-pub mod typed;
-mod violation;
+mod validate;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use crate::args::{NoArgs, ToolArgs, ToolObject};
-pub use crate::content::{Content, Media, Resource, ResourceContents, ResourceLink};
 pub use crate::context::{
     CancellationToken, Cancelled, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
     LogLevel, LogMessage, Progress, Role, SamplingMessage, SamplingRequest, SamplingResponse, State, StateError,
     ToolContext, elicitation_problem, elicitation_schema,
 };
-pub use crate::dialect::Dialect;
+pub use crate::dispatch::args::{NoArgs, ToolArgs, ToolObject};
 pub use crate::dispatch::decode;
-pub use crate::dynamic::DynamicTool;
 pub use crate::error::ToolError;
-pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 pub use crate::registry::{Entry, Registry, RegistryError, ToolCrate, is_valid_tool_name};
+pub use crate::render::dialect::Dialect;
 pub use crate::schema::Schema;
+pub use crate::tool::content::{Content, Media, Resource, ResourceContents, ResourceLink};
+pub use crate::tool::dynamic::DynamicTool;
+pub use crate::tool::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::tool::{
     Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, StrictChoice, SyncHandler, Tool, ToolDef,
     ToolFuture,
 };
-pub use crate::violation::{Pointer, Violation, Violations};
+pub use crate::validate::violation::{Pointer, Violation, Violations};
 
 pub use crate::param::MapKey;
 

@@ -20,9 +20,9 @@ use super::events::Event;
 use super::hooks::{ToolRun, Verdict};
 use crate::context::{CancellationToken, ToolContext};
 use crate::error::ToolError;
-use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, arguments_of};
 use crate::registry::Registry;
+use crate::tool::output::ToolOutput;
 use crate::tool::{Handler, ToolDef, ToolFuture};
 
 /// A call after phase 1: let through, or already answered.

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::dialect::quoted_in;
+use crate::render::dialect::quoted_in;
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, StringEnum};
 
 /// The `format`s MCP's string schema allows.
@@ -60,7 +60,7 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
             property_problem(constrained.schema)
         }
         Schema::Text(form) => match form.format {
-            Some(format) if !crate::dialect::format_in(Some(KeywordValue::Text(format)), FORMATS) => Some(
+            Some(format) if !crate::render::dialect::format_in(Some(KeywordValue::Text(format)), FORMATS) => Some(
                 "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
             ),
             _ => None,

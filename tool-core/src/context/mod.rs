@@ -22,7 +22,7 @@ pub use host::{
 };
 pub use state::{State, StateError};
 
-use crate::args::ToolArgs;
+use crate::dispatch::args::ToolArgs;
 use crate::tool::DecodeOptions;
 
 /// A progress report from a running tool.

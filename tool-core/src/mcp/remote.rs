@@ -17,11 +17,11 @@ use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt as _};
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
-use crate::dynamic::{DynamicTool, intern};
 use crate::error::ToolError;
-use crate::output::ToolOutput;
 use crate::registry::{Registry, RegistryError};
 use crate::tool::Annotations;
+use crate::tool::dynamic::{DynamicTool, intern};
+use crate::tool::output::ToolOutput;
 
 /// The calls in flight whose progress a remote server may report, by progress token.
 type InFlight = Arc<Mutex<HashMap<ProgressToken, ToolContext>>>;

@@ -21,8 +21,8 @@ use super::rounds::Rounds;
 use super::wire;
 use crate::context::{CancellationToken, ToolContext};
 use crate::error::ToolError;
-use crate::output::ToolOutput;
 use crate::registry::Registry;
+use crate::tool::output::ToolOutput;
 use crate::tool::{Arguments, Handler, ToolDef};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and

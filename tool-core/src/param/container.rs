@@ -9,9 +9,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam, wrong_type};
-use crate::check;
 use crate::schema::Schema;
-use crate::violation::{Pointer, Violations};
+use crate::validate::keywords as check;
+use crate::validate::violation::{Pointer, Violations};
 
 impl<T: ToolParam> ToolParam for Option<T> {
     const SCHEMA: Schema = Schema::Nullable(&T::SCHEMA);

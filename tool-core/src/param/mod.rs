@@ -16,7 +16,7 @@ mod tuple;
 use serde_json::Value;
 
 use crate::schema::Schema;
-use crate::violation::{Pointer, Violations, preview, type_name};
+use crate::validate::violation::{Pointer, Violations, preview, type_name};
 
 /// A type that can appear in a tool's arguments: it states its JSON Schema and checks a JSON
 /// value against it.

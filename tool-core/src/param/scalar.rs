@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use serde_json::{Number, Value};
 
 use super::{BoolParam, FloatParam, NumberParam, StringParam, ToolParam, wrong_type};
-use crate::coerce;
 use crate::schema::Schema;
-use crate::violation::{Pointer, Violations};
+use crate::validate::coerce;
+use crate::validate::violation::{Pointer, Violations};
 
 /// The largest magnitude below which every integer is exactly a float (2^53).
 const F64_EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;

@@ -18,9 +18,9 @@ use serde_json::{Number, Value};
 
 use super::scalar::validate_integer;
 use super::{NumberParam, StringParam, ToolParam, wrong_type};
-use crate::coerce;
 use crate::schema::{Schema, TextForm};
-use crate::violation::{Pointer, Violations, preview};
+use crate::validate::coerce;
+use crate::validate::violation::{Pointer, Violations, preview};
 
 /// Checks that `value` is a string in `form`: its `format` (when `check_format`) and then
 /// `T`'s own parser, whose message the violation carries.
@@ -36,7 +36,7 @@ pub(crate) fn validate_text<T: DeserializeOwned>(
     };
     if check_format
         && let Some(format) = form.format
-        && !crate::format::is_valid(format, text)
+        && !crate::validate::format::is_valid(format, text)
     {
         return out.push(at, "format", format!("must be a valid {format}, got {}", preview(value)));
     }
@@ -62,8 +62,8 @@ macro_rules! text_forms {
 
             fn validate(
                 value: &mut ::serde_json::Value,
-                at: &mut $crate::violation::Pointer,
-                out: &mut $crate::violation::Violations,
+                at: &mut $crate::validate::violation::Pointer,
+                out: &mut $crate::validate::violation::Violations,
             ) {
                 if let $crate::schema::Schema::Text(form) = &<Self as $crate::param::ToolParam>::SCHEMA {
                     $crate::param::text::validate_text::<Self>(value, form, !$exact, at, out);

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{ArrayParam, ToolParam, wrong_type};
 use crate::schema::Schema;
-use crate::violation::{Pointer, Violations};
+use crate::validate::violation::{Pointer, Violations};
 
 /// Checks the length of a tuple's array; the positions present are checked by the caller.
 fn validate_length(items: &[Value], length: usize, at: &Pointer, out: &mut Violations) {

@@ -10,9 +10,9 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
-use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
+use crate::tool::content::{Content, Resource, ResourceContents};
 
 /// `tools`: `[{"name":…,"description":…,"input_schema":…}]`, with `"strict": true` where
 /// the tool asks for it, or where `strict_by_default` and its schema allows it.

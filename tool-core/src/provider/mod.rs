@@ -21,9 +21,9 @@ pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 
 use crate::context::ToolContext;
 use crate::error::ToolError;
-pub(crate) use crate::json_text::ObjectWriter;
-use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
+pub(crate) use crate::render::json_text::ObjectWriter;
+use crate::tool::output::ToolOutput;
 use crate::tool::{Arguments, ToolFuture};
 
 /// A tool call a model made.

@@ -10,9 +10,9 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
-use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
+use crate::tool::content::{Content, Resource, ResourceContents};
 
 fn function_members(
     object: &mut ObjectWriter<'_>,

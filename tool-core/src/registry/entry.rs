@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::dynamic::DynamicTool;
-use crate::json_text::ObjectWriter;
+use crate::render::json_text::ObjectWriter;
+use crate::tool::dynamic::DynamicTool;
 use crate::tool::{Annotations, StrictChoice, ToolDef};
 
 /// One tool in a registry.

@@ -16,9 +16,9 @@ pub use error::{RegistryError, is_valid_tool_name};
 pub use select::ToolCrate;
 
 use crate::context::{State, ToolContext};
-use crate::dynamic::DynamicTool;
 use crate::error::ToolError;
-use crate::output::ToolOutput;
+use crate::tool::dynamic::DynamicTool;
+use crate::tool::output::ToolOutput;
 use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].

@@ -2,11 +2,14 @@
 //! buffer, a second pass fills it. Tools render theirs on first use: rendering in `const`
 //! evaluation made every build pay about 30 ms per tool for text written once.
 
+pub(crate) mod dialect;
+pub(crate) mod json_text;
+pub(crate) mod strict;
 mod writer;
 
 use writer::Writer;
 
-pub use crate::dialect::Dialect;
+pub use crate::render::dialect::Dialect;
 use crate::schema::Schema;
 
 /// Renders `schema` as JSON Schema. Walks the constant tree, not types.

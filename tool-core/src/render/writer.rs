@@ -3,7 +3,7 @@
 //! With an empty buffer it only counts bytes, so the length pass and the writing pass share
 //! one code path and can never disagree.
 
-use crate::dialect::{Dialect, Placement};
+use crate::render::dialect::{Dialect, Placement};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

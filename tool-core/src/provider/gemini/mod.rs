@@ -8,10 +8,10 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
-use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
-use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
+use crate::tool::content::{Content, Resource, ResourceContents};
+use crate::tool::output::ToolOutput;
 
 mod schema;
 pub use schema::{parameters_from, schema_loss, value_loss};

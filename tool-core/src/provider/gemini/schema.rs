@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::dialect::{Dialect, Placement};
+use crate::render::dialect::{Dialect, Placement};
 use crate::schema::{Keyword, ObjectSchema, Schema};
 
 /// The reasons in [`SchemaFallback::reason`](crate::provider::SchemaFallback::reason) for a

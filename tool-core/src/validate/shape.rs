@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::param::wrong_type;
-use crate::violation::{Pointer, Violations, preview};
+use crate::validate::violation::{Pointer, Violations, preview};
 
 /// The first of `names` (a property and its aliases) present in `map`, with its value.
 pub fn field<'m>(map: &'m mut Map<String, Value>, names: &[&'static str]) -> Option<(&'static str, &'m mut Value)> {

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Number, Value};
 
-pub use crate::format::format;
-use crate::violation::{Pointer, Violations, preview};
+pub use crate::validate::format::format;
+use crate::validate::violation::{Pointer, Violations, preview};
 
 /// A numeric bound written in a `#[param]` attribute, kept exact when it is an integer.
 #[derive(Debug, Clone, Copy)]

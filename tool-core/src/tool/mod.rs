@@ -1,6 +1,10 @@
 //! What `#[tool]` produces: a [`ToolDef`] (name, description, compile-time schema JSON and
 //! the dispatch shim) and the types the shim speaks ([`Arguments`], [`ToolOutput`]).
 
+pub(crate) mod content;
+pub(crate) mod dynamic;
+pub(crate) mod output;
+
 use core::fmt;
 use core::future::Future;
 use core::pin::Pin;
@@ -10,12 +14,12 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 use crate::context::ToolContext;
-use crate::dialect::Dialect;
 use crate::error::ToolError;
-use crate::json_text::ObjectWriter;
-use crate::output::ToolOutput;
+use crate::render::dialect::Dialect;
+use crate::render::json_text::ObjectWriter;
 use crate::render::{to_json, to_json_in};
 use crate::schema::Schema;
+use crate::tool::output::ToolOutput;
 
 /// A tool, as `#[tool]` describes it. Its argument schema is a tree built at compile time
 /// (a `const`); the texts (the parameters, the definition, each provider dialect, the output

@@ -1,6 +1,8 @@
 //! The steps of a dispatch shim: parse, (coerce,) validate, deserialize, call with panics
 //! caught. `#[tool]` emits a shim that calls these in order; nothing here reads a schema.
 
+pub(crate) mod args;
+
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll};
@@ -9,12 +11,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
 
-use crate::args::ToolArgs;
+use crate::dispatch::args::ToolArgs;
 use crate::error::ToolError;
-use crate::output::ToolOutput;
-use crate::strict::Strict;
+use crate::render::strict::Strict;
+use crate::tool::output::ToolOutput;
 use crate::tool::{Arguments, DecodeOptions, ToolFuture};
-use crate::violation::{Pointer, Violation, Violations};
+use crate::validate::violation::{Pointer, Violation, Violations};
 
 /// Parses, checks and deserializes arguments of type `A` outside any tool: what a `#[tool]`
 /// shim does before it calls the fn.

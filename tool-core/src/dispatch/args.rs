@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::param::{ToolParam, wrong_type};
 use crate::schema::Schema;
-use crate::shape::reject_unknown;
-use crate::violation::{Pointer, Violations};
+use crate::validate::shape::reject_unknown;
+use crate::validate::violation::{Pointer, Violations};
 
 /// A struct with named fields, deriving `ToolArgs` (or `ToolSchema`): its schema is an
 /// object. What a [`Structured`](crate::Structured) output needs, beside `Serialize`; with

@@ -5,8 +5,8 @@
 
 use core::cmp::Ordering;
 
-use crate::check::{Bound, EnumSet, Pattern, compare, is_multiple};
 use crate::param::{ArrayParam, BoolParam, NumberParam, StringParam};
+use crate::validate::keywords::{Bound, EnumSet, Pattern, compare, is_multiple};
 
 #[inline]
 fn number<T: NumberParam + ?Sized>(value: &T, bound: Bound, holds: fn(Ordering) -> bool) -> bool {
@@ -75,7 +75,7 @@ pub fn pattern<T: StringParam + ?Sized>(value: &T, pattern: &Pattern) -> bool {
 /// `format`.
 #[inline]
 pub fn format<T: StringParam + ?Sized>(value: &T, name: &str) -> bool {
-    value.with_str(|text| crate::format::is_valid(name, text)).unwrap_or(true)
+    value.with_str(|text| crate::validate::format::is_valid(name, text)).unwrap_or(true)
 }
 
 /// `enum` of strings.

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 use crate::context::ToolContext;
 use crate::dispatch::{CatchUnwind, panicked};
 use crate::error::ToolError;
-use crate::output::ToolOutput;
 use crate::registry::{RegistryError, is_valid_tool_name};
+use crate::tool::output::ToolOutput;
 use crate::tool::{Annotations, ToolFuture};
 
 type DynHandler = dyn Fn(ToolContext, Map<String, Value>) -> ToolFuture<'static> + Send + Sync;
@@ -155,8 +155,13 @@ impl DynamicTool {
         match arguments {
             Value::Object(map) => (self.handler)(context, map),
             other => {
-                let mut violations = crate::violation::Violations::new();
-                crate::param::wrong_type(&other, "an object", &crate::violation::Pointer::root(), &mut violations);
+                let mut violations = crate::validate::violation::Violations::new();
+                crate::param::wrong_type(
+                    &other,
+                    "an object",
+                    &crate::validate::violation::Pointer::root(),
+                    &mut violations,
+                );
                 Box::pin(core::future::ready(Err(ToolError::InvalidArguments { tool: self.name, violations })))
             }
         }

@@ -6,7 +6,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use serde_json::Value;
 
-use crate::violation::{Pointer, Violations, preview};
+use crate::validate::violation::{Pointer, Violations, preview};
 
 /// `format`: the string is a valid `name`; formats without a check here always pass.
 pub fn format(value: &Value, name: &str, at: &Pointer, out: &mut Violations) {
