@@ -110,14 +110,16 @@ impl Dialect {
     /// bounds, the count `count`).
     pub(crate) const fn place(self, kind: KeywordKind, value: Option<KeywordValue>, count: Option<i128>) -> Placement {
         use KeywordKind as K;
-        // Nested keywords are placed, one by one, in the elements' schema.
-        if kind.eq(K::Description) || kind.is_nested() {
-            return Placement::Keep;
-        }
+        // Every arm names every keyword (no `_`): a new keyword does not compile until each
+        // dialect decides where it goes.
         match self {
             Dialect::JsonSchema => Placement::Keep,
             Dialect::OpenAiStrict => match kind {
-                K::Minimum
+                // Nested keywords are placed, one by one, in the elements' schema.
+                K::Description
+                | K::Items
+                | K::Values
+                | K::Minimum
                 | K::Maximum
                 | K::ExclusiveMinimum
                 | K::ExclusiveMaximum
@@ -130,10 +132,16 @@ impl Dialect {
                 // Examples only illustrate; what constrains or fills a value, dispatch
                 // enforces, so the model reads it in the description.
                 K::Examples => Placement::Drop,
-                _ => Placement::Describe,
+                K::Format
+                | K::MinLength
+                | K::MaxLength
+                | K::UniqueItems
+                | K::Default
+                | K::MinProperties
+                | K::MaxProperties => Placement::Describe,
             },
             Dialect::AnthropicStrict => match kind {
-                K::Enum => Placement::Keep,
+                K::Description | K::Items | K::Values | K::Enum => Placement::Keep,
                 K::Format if format_in(value, ANTHROPIC_FORMATS) => Placement::Keep,
                 // `minItems` of 0 or 1 only, per the SDK's transform.
                 K::MinItems => match (value, count) {
@@ -141,10 +149,27 @@ impl Dialect {
                     (None, Some(0 | 1)) => Placement::Keep,
                     _ => Placement::Describe,
                 },
-                _ => Placement::Describe,
+                K::Format
+                | K::Minimum
+                | K::Maximum
+                | K::ExclusiveMinimum
+                | K::ExclusiveMaximum
+                | K::MultipleOf
+                | K::MinLength
+                | K::MaxLength
+                | K::Pattern
+                | K::MaxItems
+                | K::UniqueItems
+                | K::Default
+                | K::Examples
+                | K::MinProperties
+                | K::MaxProperties => Placement::Describe,
             },
             Dialect::GeminiParameters => match kind {
-                K::Minimum
+                K::Description
+                | K::Items
+                | K::Values
+                | K::Minimum
                 | K::Maximum
                 | K::MinLength
                 | K::MaxLength
@@ -160,7 +185,7 @@ impl Dialect {
                     _ => Placement::Describe,
                 },
                 K::Examples => Placement::Drop,
-                _ => Placement::Describe,
+                K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Placement::Describe,
             },
         }
     }
