@@ -11,6 +11,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
 
+use crate::keyword::Key;
+
 /// `#[tool(name = "..", description = "..", crate = ::path)]`.
 #[derive(Debug, Default, FromMeta)]
 pub struct ToolAttr {
@@ -250,41 +252,38 @@ impl ParamField {
         Some((keywords.span(), field))
     }
 
-    /// The map size keywords that are set: `(key, KeywordKind variant, value)`.
-    pub fn property_counts(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
+    /// The map size keywords that are set.
+    pub fn property_counts(&self) -> impl Iterator<Item = (Key, Count)> {
+        [(Key::MinProperties, self.min_properties), (Key::MaxProperties, self.max_properties)]
+            .into_iter()
+            .filter_map(|(key, count)| Some((key, count?)))
+    }
+
+    /// The numeric keywords that are set.
+    pub fn bounds(&self) -> impl Iterator<Item = (Key, &Num)> {
         [
-            ("min_properties", "MinProperties", self.min_properties),
-            ("max_properties", "MaxProperties", self.max_properties),
+            (Key::Minimum, &self.minimum),
+            (Key::Maximum, &self.maximum),
+            (Key::ExclusiveMinimum, &self.exclusive_minimum),
+            (Key::ExclusiveMaximum, &self.exclusive_maximum),
+            (Key::MultipleOf, &self.multiple_of),
         ]
         .into_iter()
-        .filter_map(|(key, kind, count)| Some((key, kind, count?)))
+        .filter_map(|(key, num)| Some((key, num.as_ref()?)))
     }
 
-    /// The numeric keywords that are set: `(key, KeywordKind variant, value)`.
-    pub fn bounds(&self) -> impl Iterator<Item = (&'static str, &'static str, &Num)> {
-        [
-            ("minimum", "Minimum", &self.minimum),
-            ("maximum", "Maximum", &self.maximum),
-            ("exclusive_minimum", "ExclusiveMinimum", &self.exclusive_minimum),
-            ("exclusive_maximum", "ExclusiveMaximum", &self.exclusive_maximum),
-            ("multiple_of", "MultipleOf", &self.multiple_of),
-        ]
-        .into_iter()
-        .filter_map(|(key, kind, num)| Some((key, kind, num.as_ref()?)))
-    }
-
-    /// The string length keywords that are set: `(key, KeywordKind variant, value)`.
-    pub fn lengths(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
-        [("min_length", "MinLength", self.min_length), ("max_length", "MaxLength", self.max_length)]
+    /// The string length keywords that are set.
+    pub fn lengths(&self) -> impl Iterator<Item = (Key, Count)> {
+        [(Key::MinLength, self.min_length), (Key::MaxLength, self.max_length)]
             .into_iter()
-            .filter_map(|(key, kind, count)| Some((key, kind, count?)))
+            .filter_map(|(key, count)| Some((key, count?)))
     }
 
-    /// The array size keywords that are set: `(key, KeywordKind variant, value)`.
-    pub fn item_counts(&self) -> impl Iterator<Item = (&'static str, &'static str, Count)> {
-        [("min_items", "MinItems", self.min_items), ("max_items", "MaxItems", self.max_items)]
+    /// The array size keywords that are set.
+    pub fn item_counts(&self) -> impl Iterator<Item = (Key, Count)> {
+        [(Key::MinItems, self.min_items), (Key::MaxItems, self.max_items)]
             .into_iter()
-            .filter_map(|(key, kind, count)| Some((key, kind, count?)))
+            .filter_map(|(key, count)| Some((key, count?)))
     }
 }
 

@@ -7,6 +7,7 @@
 //! rustc, through the assertions `param.rs` emits.
 
 use crate::attr::{Count, Element, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::keyword::Key;
 use crate::util::Result;
 
 /// The `format` values JSON Schema 2020-12 defines.
@@ -122,8 +123,8 @@ fn counted_thing(f: &ParamField) -> Result {
         errors.push(error(values.span(), "`values(..)` constrains the values of a map (`HashMap`, `BTreeMap`); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
     }
     if collection {
-        for (key, _, count) in f.lengths() {
-            let other = key.replace("length", "items");
+        for (key, count) in f.lengths() {
+            let (key, other) = (key.name(), key.counterpart().map_or("", Key::name));
             errors.push(error(
                 count.span,
                 format!(
@@ -134,8 +135,8 @@ fn counted_thing(f: &ParamField) -> Result {
         }
     }
     if string {
-        for (key, _, count) in f.item_counts() {
-            let other = key.replace("items", "length");
+        for (key, count) in f.item_counts() {
+            let (key, other) = (key.name(), key.counterpart().map_or("", Key::name));
             errors.push(error(
                 count.span,
                 format!(

@@ -9,6 +9,7 @@ mod args;
 mod attr;
 mod check;
 mod enums;
+mod keyword;
 mod newtype;
 mod object;
 mod param;

@@ -4,9 +4,9 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::Ident;
 
 use crate::attr::{Element, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::keyword::{Fit, Key};
 use crate::serde_attr::{self, RenameRule};
 use crate::util::{Doc, Result, unraw};
 
@@ -168,58 +168,59 @@ impl Param {
     pub fn keywords(&self) -> TokenStream {
         let f = &self.field;
         let mut keywords = Vec::new();
-        let mut json = |kind: &str, text: &str| {
-            let kind = Ident::new(kind, Span::call_site());
+        let mut json = |key: Key, text: &str| {
+            let kind = key.kind();
             keywords.push(quote! {
                 _tool_core::schema::Keyword {
-                    kind: _tool_core::schema::KeywordKind::#kind,
+                    kind: #kind,
                     value: _tool_core::schema::KeywordValue::Json(#text),
                 }
             });
         };
-        for (_, kind, num) in f.bounds() {
-            json(kind, &num.json);
+        for (key, num) in f.bounds() {
+            json(key, &num.json);
         }
-        for (_, kind, count) in f.lengths() {
-            json(kind, &count.value.to_string());
+        for (key, count) in f.lengths() {
+            json(key, &count.value.to_string());
         }
         if let Some(pattern) = &f.pattern {
-            json("Pattern", &crate::attr::json_string(pattern));
+            json(Key::Pattern, &crate::attr::json_string(pattern));
         }
         if let Some(format) = &f.format {
-            json("Format", &crate::attr::json_string(format));
+            json(Key::Format, &crate::attr::json_string(format));
         }
         if let Some(values) = &f.enum_values {
-            json("Enum", &values.json);
+            json(Key::Enum, &values.json);
         }
-        for (_, kind, count) in f.item_counts().chain(f.property_counts()) {
-            json(kind, &count.value.to_string());
+        for (key, count) in f.item_counts().chain(f.property_counts()) {
+            json(key, &count.value.to_string());
         }
         if let Some(unique) = &f.unique_items {
-            json("UniqueItems", if **unique { "true" } else { "false" });
+            json(Key::UniqueItems, if **unique { "true" } else { "false" });
         }
         if let Some(default) = &f.default {
-            json("Default", &default.json);
+            json(Key::Default, &default.json);
         }
         if let Some(examples) = &f.examples {
-            json("Examples", &examples.json);
+            json(Key::Examples, &examples.json);
         }
         for (which, _, element) in self.elements() {
-            let kind = Ident::new(if which == Element::Items { "Items" } else { "Values" }, Span::call_site());
+            let kind = if which == Element::Items { Key::Items.kind() } else { Key::Values.kind() };
             let nested = element.keywords();
             keywords.push(quote! {
                 _tool_core::schema::Keyword {
-                    kind: _tool_core::schema::KeywordKind::#kind,
+                    kind: #kind,
                     value: _tool_core::schema::KeywordValue::Keywords(#nested),
                 }
             });
         }
         if let Some(doc) = &self.description {
+            let description_kind = Key::Description.kind();
             keywords.insert(
                 0,
                 quote! {
                     _tool_core::schema::Keyword {
-                        kind: _tool_core::schema::KeywordKind::Description,
+                        kind: #description_kind,
                         value: _tool_core::schema::KeywordValue::Text(#doc),
                     }
                 },
@@ -284,15 +285,15 @@ impl Param {
         let ty = self.schema_ty();
         let check = quote!(_tool_core::__private::check);
         let mut out = Vec::new();
-        for (key, _, num) in f.bounds() {
-            let function = Ident::new(key, Span::call_site());
+        for (key, num) in f.bounds() {
+            let function = key.value_check();
             let bound = bound_tokens(num);
-            out.push(quote!(#check::#function(__tool_value, #bound, at, out);));
+            out.push(quote!(#function(__tool_value, #bound, at, out);));
         }
-        for (key, _, count) in f.lengths().chain(f.item_counts()).chain(f.property_counts()) {
-            let function = Ident::new(key, Span::call_site());
+        for (key, count) in f.lengths().chain(f.item_counts()).chain(f.property_counts()) {
+            let function = key.value_check();
             let n = count.value;
-            out.push(quote!(#check::#function(__tool_value, #n, at, out);));
+            out.push(quote!(#function(__tool_value, #n, at, out);));
         }
         if f.unique_items.as_ref().is_some_and(|unique| **unique) {
             out.push(quote!(#check::unique_items(__tool_value, at, out);));
@@ -376,34 +377,34 @@ impl Param {
             // keywords against the stand-in type.
             return quote!(true);
         }
-        let call = |function: &str, span: Span, rest: TokenStream| {
-            let function = Ident::new(function, span);
+        let call = |function: Option<TokenStream>, span: Span, rest: TokenStream| {
             let ty = self.ty_at(span);
-            quote_spanned!(span=> _tool_core::__private::typed::#function::<#ty>(#value, #rest))
+            quote_spanned!(span=> #function::<#ty>(#value, #rest))
         };
+        let typed = |name: TokenStream, span: Span| Some(quote_spanned!(span=> _tool_core::__private::typed::#name));
         let mut checks = vec![quote!(<#ty as _tool_core::ToolParam>::satisfies(#value))];
-        for (key, _, num) in f.bounds() {
-            checks.push(call(key, num.span, bound_tokens(num)));
+        for (key, num) in f.bounds() {
+            checks.push(call(key.typed_check(num.span), num.span, bound_tokens(num)));
         }
         // Counting characters is the costly part of a length check: count once for both.
         let lengths = match (f.min_length, f.max_length) {
             (Some(min), Some(max)) => {
                 let (low, high) = (min.value, max.value);
-                checks.push(call("length_between", min.span, quote!(#low, #high)));
+                checks.push(call(typed(quote!(length_between), min.span), min.span, quote!(#low, #high)));
                 vec![]
             }
-            (min, max) => vec![("min_length", min), ("max_length", max)],
+            (min, max) => vec![(Key::MinLength, min), (Key::MaxLength, max)],
         };
-        let counts = lengths.into_iter().chain([("min_items", f.min_items), ("max_items", f.max_items)]);
-        for (name, count) in counts {
+        let counts = lengths.into_iter().chain([(Key::MinItems, f.min_items), (Key::MaxItems, f.max_items)]);
+        for (key, count) in counts {
             if let Some(count) = count {
                 let n = count.value;
-                checks.push(call(name, count.span, quote!(#n)));
+                checks.push(call(key.typed_check(count.span), count.span, quote!(#n)));
             }
         }
         if let Some(pattern) = &f.pattern {
             let source = pattern.as_str();
-            let check = call("pattern", pattern.span(), quote!(&__TOOL_PATTERN));
+            let check = call(typed(quote!(pattern), pattern.span()), pattern.span(), quote!(&__TOOL_PATTERN));
             checks.push(quote!({
                 static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
                 #check
@@ -411,17 +412,17 @@ impl Param {
         }
         if let Some(format) = &f.format {
             let name = format.as_str();
-            checks.push(call("format", format.span(), quote!(#name)));
+            checks.push(call(typed(quote!(format), format.span()), format.span(), quote!(#name)));
         }
         if let Some(JsonLit { value: JsonValue::Array(items), json, span }) = &f.enum_values {
             let function = match items.first().map(|item| &item.value) {
-                Some(JsonValue::String(_)) => Some("enum_str"),
-                Some(JsonValue::Number(_)) => Some("enum_number"),
-                Some(JsonValue::Bool(_)) => Some("enum_bool"),
+                Some(JsonValue::String(_)) => Some(quote!(enum_str)),
+                Some(JsonValue::Number(_)) => Some(quote!(enum_number)),
+                Some(JsonValue::Bool(_)) => Some(quote!(enum_bool)),
                 _ => None, // arrays of arrays: never on the fast path (`fast_compatible`)
             };
             if let Some(function) = function {
-                let check = call(function, *span, quote!(&__TOOL_ENUM));
+                let check = call(typed(function, *span), *span, quote!(&__TOOL_ENUM));
                 checks.push(quote!({
                     static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
                     #check
@@ -447,57 +448,53 @@ impl Param {
     pub fn assertions(&self) -> TokenStream {
         let f = &self.field;
         let mut out = Vec::new();
-        let mut assert = |what: &str, span: Span| {
-            let function = Ident::new(&format!("assert_{what}"), span);
-            let ty = self.ty_at(span);
-            out.push(quote_spanned!(span=> _tool_core::__private::#function::<#ty>();));
-        };
+        let mut assert = |fit: Fit, span: Span| out.push(fit.assertion(span, &self.ty_at(span)));
         if let Some(unique) = &f.unique_items {
-            assert("array", unique.span());
+            assert(Fit::Array, unique.span());
         }
         if let Some(items) = &f.items {
-            assert("array", items.span());
+            assert(Fit::Array, items.span());
         }
         if let Some(values) = &f.values {
-            assert("map", values.span());
+            assert(Fit::Map, values.span());
         }
-        for (_, _, count) in f.property_counts() {
-            assert("map", count.span);
+        for (_, count) in f.property_counts() {
+            assert(Fit::Map, count.span);
         }
         if f.as_type.is_some() {
             // `satisfies` names the keywords' traits for other fields; here it cannot.
-            for (_, _, num) in f.bounds() {
-                assert("number", num.span);
+            for (_, num) in f.bounds() {
+                assert(Fit::Number, num.span);
             }
-            for (_, _, count) in f.lengths() {
-                assert("string", count.span);
+            for (_, count) in f.lengths() {
+                assert(Fit::String, count.span);
             }
-            for (_, _, count) in f.item_counts() {
-                assert("array", count.span);
+            for (_, count) in f.item_counts() {
+                assert(Fit::Array, count.span);
             }
             if let Some(pattern) = &f.pattern {
-                assert("string", pattern.span());
+                assert(Fit::String, pattern.span());
             }
             if let Some(format) = &f.format {
-                assert("string", format.span());
+                assert(Fit::String, format.span());
             }
         }
         if let Some(JsonLit { value: JsonValue::Array(items), .. }) = &f.enum_values {
             for item in items {
                 match &item.value {
-                    JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert("float", item.span),
-                    JsonValue::Array(_) => assert("array", item.span),
+                    JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert(Fit::Float, item.span),
+                    JsonValue::Array(_) => assert(Fit::Array, item.span),
                     _ => {}
                 }
             }
         }
         if let Some(default) = &f.default {
             match &default.value {
-                JsonValue::String(_) => assert("string", default.span),
-                JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert("float", default.span),
-                JsonValue::Number(_) => assert("number", default.span),
-                JsonValue::Bool(_) => assert("bool", default.span),
-                JsonValue::Array(_) => assert("array", default.span),
+                JsonValue::String(_) => assert(Fit::String, default.span),
+                JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert(Fit::Float, default.span),
+                JsonValue::Number(_) => assert(Fit::Number, default.span),
+                JsonValue::Bool(_) => assert(Fit::Bool, default.span),
+                JsonValue::Array(_) => assert(Fit::Array, default.span),
             }
         }
         for (_, _, element) in self.elements() {
@@ -531,11 +528,12 @@ impl Param {
                 )
             });
         }
-        for (key, _, num) in f.bounds() {
-            if let (NumValue::Int(n), false) = (num.value, key == "multiple_of") {
+        for (key, num) in f.bounds() {
+            if let (NumValue::Int(n), false) = (num.value, key == Key::MultipleOf) {
                 let ty = self.ty_at(num.span);
                 let message = format!(
-                    "`{key} = {n}` is outside the range of the field's integer type, so it constrains nothing; check the bound or the type"
+                    "`{} = {n}` is outside the range of the field's integer type, so it constrains nothing; check the bound or the type",
+                    key.name()
                 );
                 out.push(quote_spanned! {num.span=>
                     ::core::assert!(
