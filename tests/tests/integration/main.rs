@@ -19,4 +19,5 @@ mod registry;
 mod schema;
 mod serde_attrs;
 mod stand_in;
+mod support;
 mod types;

@@ -4,22 +4,11 @@
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tool_core::provider::openai;
-use tool_core::{DecodeOptions, Registry, ToolArgs, ToolError, tool};
+use tool_core::{DecodeOptions, Registry, ToolArgs, tool};
 
-fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON")
-}
-
-fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'static str)> {
-    match tool_core::decode::<T>(value, &DecodeOptions::default()) {
-        Err(ToolError::InvalidArguments { violations, .. }) => {
-            violations.iter().map(|v| (v.path.clone(), v.keyword)).collect()
-        }
-        other => panic!("expected invalid arguments, got {other:?}"),
-    }
-}
+use super::support::{schema_of, violations};
 
 /// A type of somebody else's crate, with no schema of its own.
 #[derive(Debug, Deserialize, PartialEq)]
