@@ -5,14 +5,15 @@ pub use inventory;
 pub use serde;
 pub use serde_json;
 
-pub use crate::dispatch::args::{coerce_object, validate_object};
 pub use crate::dispatch::{call, call_async, decode_for as decode, ready};
 pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
 pub use crate::tool::ToolDefParts;
+pub use crate::validate::apply::{check_pattern, validate_constrained};
+pub use crate::validate::fields::{Field, Fields, coerce_object, object_schema, validate_map, validate_object};
 pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 pub use crate::validate::shape::{
-    Closest, bad_tag, expect_null, field, missing, reject_unknown, unknown_variant, validate_unit_variant,
+    Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant, validate_unit_variant,
 };
 pub use crate::validate::typed;
 

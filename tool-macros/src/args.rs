@@ -94,12 +94,9 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let generics = bounded(generics);
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let schema = object.schema();
-    let names = object.names();
     let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
     let assertions = object.assertions();
-    let accepts_key = object.accepts_key();
-    let validate_fields = object.validate_fields();
-    let coerce_fields = object.coerce_fields();
+    let fields = object.fields(&quote!(_tool_core::__private::object_schema(&<Self as _tool_core::ToolParam>::SCHEMA)));
     let fast = object.fast();
     let satisfies = object.satisfies();
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
@@ -124,35 +121,17 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
             ) {
                 #assertions
                 #const_inline
-                _tool_core::__private::validate_object::<Self>(value, &[#(#names),*], at, out);
+                _tool_core::__private::validate_object(value, &<Self as _tool_core::ToolObject>::__FIELDS, &[], at, out);
             }
 
             fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
-                _tool_core::__private::coerce_object::<Self>(value);
+                _tool_core::__private::coerce_object(value, &<Self as _tool_core::ToolObject>::__FIELDS);
             }
         }
 
         #[automatically_derived]
         impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #args_where {
-            fn __accepts_key(key: &str) -> bool {
-                #accepts_key
-            }
-
-            #[allow(unused_variables)]
-            fn __validate_fields(
-                map: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
-                at: &mut _tool_core::Pointer,
-                out: &mut _tool_core::Violations,
-            ) {
-                #validate_fields
-            }
-
-            #[allow(unused_variables)]
-            fn __coerce_fields(
-                map: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
-            ) {
-                #coerce_fields
-            }
+            const __FIELDS: _tool_core::__private::Fields = #fields;
         }
     }
 }
@@ -183,21 +162,7 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
             quote! {
                 #[automatically_derived]
                 impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #where_clause {
-                    fn __accepts_key(_: &str) -> bool {
-                        ::core::unreachable!()
-                    }
-                    fn __validate_fields(
-                        _: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
-                        _: &mut _tool_core::Pointer,
-                        _: &mut _tool_core::Violations,
-                    ) {
-                        ::core::unreachable!()
-                    }
-                    fn __coerce_fields(
-                        _: &mut _tool_core::__private::serde_json::Map<::std::string::String, _tool_core::__private::serde_json::Value>,
-                    ) {
-                        ::core::unreachable!()
-                    }
+                    const __FIELDS: _tool_core::__private::Fields = _tool_core::__private::Fields::EMPTY;
                 }
             }
         });

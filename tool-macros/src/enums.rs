@@ -301,12 +301,10 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
 /// Checks `map` (an object in scope as `map`) as a struct variant's fields, with `extra`
 /// more keys allowed (the tag).
 fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
-    let validate_fields = object.validate_fields();
-    let accepts = object.accepts_key();
-    let names = object.names();
+    let schema = object.schema();
+    let fields = object.fields(&quote!(&#schema));
     quote! {
-        #validate_fields
-        _tool_core::__private::reject_unknown(map, |key: &str| #(key == #extra ||)* #accepts, &[#(#extra,)* #(#names),*], at, out);
+        _tool_core::__private::validate_map(map, const { &#fields }, &[#(#extra),*], at, out);
     }
 }
 
@@ -401,10 +399,11 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
     let lookup = tag_lookup(variants, tag, listed);
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let check = match &v.shape {
-            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, |key: &str| key == #tag, &[#tag], at, out);),
+            Shape::Unit => {
+                quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);)
+            }
             Shape::Newtype(ty) => quote! {
-                <#ty as _tool_core::ToolObject>::__validate_fields(map, at, out);
-                _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || <#ty as _tool_core::ToolObject>::__accepts_key(key), &[#tag], at, out);
+                _tool_core::__private::validate_map(map, &<#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
             },
             Shape::Struct(object) => struct_fields(object, &[tag]),
         };
@@ -428,7 +427,7 @@ fn adjacent(variants: &[Variant], tag: &str, content_key: &str, listed: &[&str])
     let lookup = tag_lookup(variants, tag, listed);
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let check = match &v.shape {
-            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, |key: &str| key == #tag, &[#tag], at, out);),
+            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);),
             shape => {
                 let inner = content(shape, &[]);
                 quote! {
@@ -440,7 +439,7 @@ fn adjacent(variants: &[Variant], tag: &str, content_key: &str, listed: &[&str])
                         }
                         ::core::option::Option::None => _tool_core::__private::missing(#content_key, at, out),
                     }
-                    _tool_core::__private::reject_unknown(map, |key: &str| key == #tag || key == #content_key, &[#tag, #content_key], at, out);
+                    _tool_core::__private::reject_unknown(map, &|key: &str| key == #tag || key == #content_key, &[#tag, #content_key], at, out);
                 }
             }
         };

@@ -1,6 +1,6 @@
 //! The `#[param]` keywords as data: one table saying, for each key, its name, the
-//! `KeywordKind` it becomes in the schema, the runtime check on a JSON value and the typed
-//! check on a decoded one. Every link between the macro and the runtime goes through an
+//! `KeywordKind` it becomes in the schema (whose meaning on a JSON value the runtime's
+//! `validate/apply.rs` interprets) and the typed check on a decoded one. Every link between the macro and the runtime goes through an
 //! exhaustive `match` here, never an identifier built from a string, so a key without a
 //! check is a compile error in this file rather than a missing function in a user's build.
 
@@ -84,34 +84,6 @@ impl Key {
             Key::Values => quote!(Values),
         };
         quote!(_tool_core::schema::KeywordKind::#variant)
-    }
-
-    /// The check of a numeric or counting key on a JSON value:
-    /// `check::NAME(value, bound, at, out)`. The other keys have checks of their own shape.
-    pub fn value_check(self) -> Option<TokenStream> {
-        let function = match self {
-            Key::Minimum => quote!(minimum),
-            Key::Maximum => quote!(maximum),
-            Key::ExclusiveMinimum => quote!(exclusive_minimum),
-            Key::ExclusiveMaximum => quote!(exclusive_maximum),
-            Key::MultipleOf => quote!(multiple_of),
-            Key::MinLength => quote!(min_length),
-            Key::MaxLength => quote!(max_length),
-            Key::MinItems => quote!(min_items),
-            Key::MaxItems => quote!(max_items),
-            Key::MinProperties => quote!(min_properties),
-            Key::MaxProperties => quote!(max_properties),
-            Key::Description
-            | Key::Pattern
-            | Key::Format
-            | Key::Enum
-            | Key::UniqueItems
-            | Key::Default
-            | Key::Examples
-            | Key::Items
-            | Key::Values => return None,
-        };
-        Some(quote!(_tool_core::__private::check::#function))
     }
 
     /// The check of a numeric or counting key on a decoded value, spanned at the key so a

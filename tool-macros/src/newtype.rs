@@ -42,7 +42,7 @@ pub fn expand(
     let satisfies = param.satisfies_at(&quote!(&self.0));
     let (const_item, const_inline) = const_checks(&param.const_checks(), !generics.params.is_empty());
     let assertions = param.assertions();
-    let checks = param.keyword_checks();
+    let patterns = Param::pattern_check(core::iter::once(&param));
     Ok(quote! {
         #const_item
 
@@ -62,12 +62,14 @@ pub fn expand(
             ) {
                 #assertions
                 #const_inline
-                let __tool_before = out.total();
-                <#ty as _tool_core::ToolParam>::validate(value, at, out);
-                if out.total() == __tool_before {
-                    let __tool_value: &_tool_core::__private::serde_json::Value = value;
-                    #checks
-                }
+                _tool_core::__private::validate_constrained(
+                    &<Self as _tool_core::ToolParam>::SCHEMA,
+                    <#ty as _tool_core::ToolParam>::validate,
+                    #patterns,
+                    value,
+                    at,
+                    out,
+                );
             }
 
             fn coerce(value: &mut _tool_core::__private::serde_json::Value) {

@@ -123,46 +123,25 @@ impl Object {
             .collect()
     }
 
-    /// The own property names, for the unknown-property message.
-    pub fn names(&self) -> Vec<&str> {
-        self.own().map(|p| p.name.as_str()).collect()
-    }
-
-    /// A `bool` expression: whether `key` belongs to this object.
-    pub fn accepts_key(&self) -> TokenStream {
-        let names: Vec<&str> = self.own().flat_map(Param::accepted_names).collect();
-        let own = if names.is_empty() { quote!(false) } else { quote!(::core::matches!(key, #(#names)|*)) };
-        let flattened = self.flattened().map(|p| {
+    /// `Fields { .. }`: how the full path checks this object, as data (`object`: a
+    /// `&'static ObjectSchema` expression holding [`Object::property_list`]).
+    pub fn fields(&self, object: &TokenStream) -> TokenStream {
+        let fields = self.params.iter().map(|p| {
             let ty = &p.field.ty;
-            quote!(<#ty as _tool_core::ToolObject>::__accepts_key(key))
-        });
-        quote!(#own #(|| #flattened)*)
-    }
-
-    /// Statements checking every property (`map`, `at`, `out` in scope).
-    pub fn validate_fields(&self) -> TokenStream {
-        let checks = self.params.iter().map(|p| {
             if p.flatten {
-                let ty = &p.field.ty;
-                quote!(<#ty as _tool_core::ToolObject>::__validate_fields(map, at, out);)
+                quote!(_tool_core::__private::Field::Flatten(&<#ty as _tool_core::ToolObject>::__FIELDS))
             } else {
-                p.validate()
+                p.field_entry()
             }
         });
-        quote!(#(#checks)*)
-    }
-
-    /// Statements decoding every property leniently (`map` in scope).
-    pub fn coerce_fields(&self) -> TokenStream {
-        let steps = self.params.iter().map(|p| {
-            if p.flatten {
-                let ty = &p.field.ty;
-                quote!(<#ty as _tool_core::ToolObject>::__coerce_fields(map);)
-            } else {
-                p.coerce()
+        let patterns = Param::pattern_check(self.own());
+        quote! {
+            _tool_core::__private::Fields {
+                object: #object,
+                fields: &[#(#fields),*],
+                patterns: #patterns,
             }
-        });
-        quote!(#(#steps)*)
+        }
     }
 
     /// A `bool` constant expression: whether the fast path is exact for this object.

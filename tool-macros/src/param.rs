@@ -159,6 +159,21 @@ impl Param {
             .collect()
     }
 
+    /// Whether a `pattern` keyword is on the field or its elements: the full path then needs
+    /// the regex engine, which is linked only where a pattern is.
+    pub fn has_pattern(&self) -> bool {
+        self.field.pattern.is_some() || self.elements().iter().any(|(_, _, element)| element.has_pattern())
+    }
+
+    /// `Option<PatternCheck>` tokens for the keywords of `params`.
+    pub fn pattern_check<'p>(mut params: impl Iterator<Item = &'p Param>) -> TokenStream {
+        if params.any(Param::has_pattern) {
+            quote!(::core::option::Option::Some(_tool_core::__private::check_pattern))
+        } else {
+            quote!(::core::option::Option::None)
+        }
+    }
+
     /// The schema type's tokens, re-spanned to `span`, so a failed bound points at the keyword.
     fn ty_at(&self, span: Span) -> TokenStream {
         respan(self.schema_ty(), span)
@@ -245,101 +260,18 @@ impl Param {
         }
     }
 
-    /// The wire names serde accepts for this field: the name, then its aliases.
-    pub fn accepted_names(&self) -> impl Iterator<Item = &str> {
-        core::iter::once(self.name.as_str()).chain(self.aliases.iter().map(String::as_str))
-    }
-
-    /// Statements that check this property inside `__validate_fields` (`map`, `at`, `out`
-    /// in scope).
-    pub fn validate(&self) -> TokenStream {
+    /// `Field::Own { .. }`: the aliases serde accepts and the field type's own checks; the
+    /// keywords are read from the property at run time.
+    pub fn field_entry(&self) -> TokenStream {
         let ty = self.schema_ty();
-        let names = self.accepted_names();
-        let name = &self.name;
-        let has_default = self.has_default;
-        let checks = self.keyword_checks();
+        let aliases = &self.aliases;
         quote! {
-            match _tool_core::__private::field(map, &[#(#names),*]) {
-                ::core::option::Option::Some((__tool_key, __tool_value)) => {
-                    let __tool_mark = at.push_key(__tool_key);
-                    let __tool_before = out.total();
-                    <#ty as _tool_core::ToolParam>::validate(__tool_value, at, out);
-                    if out.total() == __tool_before {
-                        let __tool_value: &_tool_core::__private::serde_json::Value = __tool_value;
-                        #checks
-                    }
-                    at.truncate(__tool_mark);
-                }
-                ::core::option::Option::None => {
-                    if !<#ty as _tool_core::ToolParam>::OPTIONAL && !#has_default {
-                        _tool_core::__private::missing(#name, at, out);
-                    }
-                }
+            _tool_core::__private::Field::Own {
+                aliases: &[#(#aliases),*],
+                validate: <#ty as _tool_core::ToolParam>::validate,
+                coerce: <#ty as _tool_core::ToolParam>::coerce,
             }
         }
-    }
-
-    /// The keyword checks on `__tool_value`, after the type's own check passed.
-    pub fn keyword_checks(&self) -> TokenStream {
-        let f = &self.field;
-        let ty = self.schema_ty();
-        let check = quote!(_tool_core::__private::check);
-        let mut out = Vec::new();
-        for (key, num) in f.bounds() {
-            let function = key.value_check();
-            let bound = bound_tokens(num);
-            out.push(quote!(#function(__tool_value, #bound, at, out);));
-        }
-        for (key, count) in f.lengths().chain(f.item_counts()).chain(f.property_counts()) {
-            let function = key.value_check();
-            let n = count.value;
-            out.push(quote!(#function(__tool_value, #n, at, out);));
-        }
-        if f.unique_items.as_ref().is_some_and(|unique| **unique) {
-            out.push(quote!(#check::unique_items(__tool_value, at, out);));
-        }
-        if let Some(pattern) = &f.pattern {
-            let source = pattern.as_str();
-            out.push(quote! {{
-                static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
-                __TOOL_PATTERN.check(__tool_value, at, out);
-            }});
-        }
-        if let Some(format) = &f.format {
-            let format = format.as_str();
-            out.push(quote!(#check::format(__tool_value, #format, at, out);));
-        }
-        if let Some(values) = &f.enum_values {
-            let json = &values.json;
-            out.push(quote! {{
-                static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
-                __TOOL_ENUM.check(__tool_value, <#ty as _tool_core::ToolParam>::OPTIONAL, at, out);
-            }});
-        }
-        for (which, _, element) in self.elements() {
-            let checks = element.keyword_checks();
-            out.push(match which {
-                Element::Items => quote! {
-                    if let _tool_core::__private::serde_json::Value::Array(__tool_elements) = __tool_value {
-                        for (__tool_index, __tool_value) in __tool_elements.iter().enumerate() {
-                            let __tool_mark = at.push_index(__tool_index);
-                            #checks
-                            at.truncate(__tool_mark);
-                        }
-                    }
-                },
-                Element::Values => quote! {
-                    if let _tool_core::__private::serde_json::Value::Object(__tool_elements) = __tool_value {
-                        for (__tool_key, __tool_value) in __tool_elements {
-                            let __tool_mark = at.push_key(__tool_key);
-                            #checks
-                            at.truncate(__tool_mark);
-                        }
-                    }
-                },
-            });
-        }
-        quote!(#(#out)*)
     }
 
     /// Whether the fast path may decode this field with serde and check it typed: not for
@@ -430,17 +362,6 @@ impl Param {
             }
         }
         quote!(#(#checks)&&*)
-    }
-
-    /// Lenient decoding of this property (`map` in scope).
-    pub fn coerce(&self) -> TokenStream {
-        let ty = self.schema_ty();
-        let names = self.accepted_names();
-        quote! {
-            if let ::core::option::Option::Some((_, __tool_value)) = _tool_core::__private::field(map, &[#(#names),*]) {
-                <#ty as _tool_core::ToolParam>::coerce(__tool_value);
-            }
-        }
     }
 
     /// Trait assertions spanned at the keywords `satisfies` does not already name the type

@@ -1,13 +1,12 @@
 //! [`ToolObject`]: a struct with named fields, whose schema is an object; [`ToolArgs`]: one
-//! that deserializes, so it can be a tool's whole argument list; and the object validation
-//! shared by every derived struct.
+//! that deserializes, so it can be a tool's whole argument list.
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::param::{ToolParam, wrong_type};
+use crate::param::ToolParam;
 use crate::schema::Schema;
-use crate::validate::shape::reject_unknown;
+use crate::validate::fields::{Fields, validate_object};
 use crate::validate::violation::{Pointer, Violations};
 
 /// A struct with named fields, deriving `ToolArgs` (or `ToolSchema`): its schema is an
@@ -19,18 +18,10 @@ use crate::validate::violation::{Pointer, Violations};
     note = "a tool's arguments and a `Structured` output are one JSON object: `#[derive(tool_core::ToolArgs)]` on a struct with named fields (with `serde::Deserialize` for arguments, `serde::Serialize` for an output); an enum, a list or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
 )]
 pub trait ToolObject: ToolParam {
-    /// Whether `key` names one of the struct's properties (aliases and flattened structs
-    /// included); any other key is an unknown property.
+    /// The struct's properties as the full path checks them: its object schema, and per
+    /// field the aliases serde accepts and the field type's own checks.
     #[doc(hidden)]
-    fn __accepts_key(key: &str) -> bool;
-
-    /// Checks the struct's own properties in `map` and reports the required ones missing.
-    #[doc(hidden)]
-    fn __validate_fields(map: &mut Map<String, Value>, at: &mut Pointer, out: &mut Violations);
-
-    /// Lenient decoding of the struct's own properties in `map`.
-    #[doc(hidden)]
-    fn __coerce_fields(map: &mut Map<String, Value>);
+    const __FIELDS: Fields;
 }
 
 /// A struct that can be a tool's argument list: a [`ToolObject`] that deserializes.
@@ -55,36 +46,10 @@ impl ToolParam for NoArgs {
     const FAST: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_object::<Self>(value, &[], at, out);
+        validate_object(value, &Self::__FIELDS, &[], at, out);
     }
 }
 
 impl ToolObject for NoArgs {
-    fn __accepts_key(_: &str) -> bool {
-        false
-    }
-
-    fn __validate_fields(_: &mut Map<String, Value>, _: &mut Pointer, _: &mut Violations) {}
-
-    fn __coerce_fields(_: &mut Map<String, Value>) {}
-}
-
-/// Checks that `value` is an object holding `T`'s properties and no others.
-///
-/// `names` lists the struct's own property names, for the unknown-property message.
-#[doc(hidden)]
-pub fn validate_object<T: ToolObject>(value: &mut Value, names: &[&str], at: &mut Pointer, out: &mut Violations) {
-    let Value::Object(map) = value else {
-        return wrong_type(value, "an object", at, out);
-    };
-    T::__validate_fields(map, at, out);
-    reject_unknown(map, T::__accepts_key, names, at, out);
-}
-
-/// Lenient decoding of an object holding `T`'s properties.
-#[doc(hidden)]
-pub fn coerce_object<T: ToolObject>(value: &mut Value) {
-    if let Value::Object(map) = value {
-        T::__coerce_fields(map);
-    }
+    const __FIELDS: Fields = Fields::EMPTY;
 }

@@ -1,4 +1,5 @@
-//! The keyword checks that generated validators call, one function per `#[param]` keyword.
+//! The keyword checks on a parsed value, one function per `#[param]` keyword; `apply` says
+//! which keyword of the schema tree calls which.
 //!
 //! Semantics follow JSON Schema draft 2020-12: a keyword ignores values of other types (the
 //! type check reports those), lengths count Unicode code points, `enum` and `uniqueItems`

@@ -1,9 +1,12 @@
 //! Validation: the keyword checks on a parsed value (`keywords`, one function per keyword),
-//! the same keywords on decoded Rust values for the fast path (`typed`), the object and enum
-//! shapes (`shape`), `format`s, lenient decoding (`coerce`), and the violations they report
-//! with their paths (`violation`).
+//! what each keyword of the compile-time tree means (`apply`, which calls them), the
+//! properties of an object walked as data (`fields`), the same keywords on decoded Rust
+//! values for the fast path (`typed`), the enum shapes (`shape`), `format`s, lenient
+//! decoding (`coerce`), and the violations they report with their paths (`violation`).
 
+pub(crate) mod apply;
 pub(crate) mod coerce;
+pub mod fields;
 pub(crate) mod format;
 pub mod keywords;
 pub mod shape;

@@ -1,17 +1,10 @@
-//! Checks of object and enum shapes that generated validators call: a property looked up
-//! under its aliases, a missing or unknown property, a variant name or tag, and the choice
-//! among untagged variants.
+//! Checks of object and enum shapes: a missing or unknown property, a variant name or tag,
+//! and the choice among untagged variants.
 
 use serde_json::{Map, Value};
 
 use crate::param::wrong_type;
 use crate::validate::violation::{Pointer, Violations, preview};
-
-/// The first of `names` (a property and its aliases) present in `map`, with its value.
-pub fn field<'m>(map: &'m mut Map<String, Value>, names: &[&'static str]) -> Option<(&'static str, &'m mut Value)> {
-    let name = names.iter().copied().find(|name| map.contains_key(*name))?;
-    map.get_mut(name).map(|value| (name, value))
-}
 
 /// Records that the required property `name` is absent from the object at `at`.
 pub fn missing(name: &str, at: &Pointer, out: &mut Violations) {
@@ -21,7 +14,7 @@ pub fn missing(name: &str, at: &Pointer, out: &mut Violations) {
 /// Records every key of `map` that `accepts` refuses.
 pub fn reject_unknown(
     map: &Map<String, Value>,
-    accepts: fn(&str) -> bool,
+    accepts: &dyn Fn(&str) -> bool,
     names: &[&str],
     at: &mut Pointer,
     out: &mut Violations,

@@ -1,0 +1,155 @@
+//! The full-path check of an object's properties, interpreted from data: a derived struct
+//! states its [`Fields`] (its `ObjectSchema`, and per property the aliases serde accepts and
+//! the field type's own checks as fn pointers) and the functions here walk them. One
+//! non-generic body serves every struct, where each used to generate its own.
+
+use serde_json::{Map, Value};
+
+use crate::param::wrong_type;
+use crate::schema::{ObjectSchema, Schema};
+use crate::validate::apply::{PatternCheck, apply};
+use crate::validate::shape::{missing, reject_unknown};
+use crate::validate::violation::{Pointer, Violations};
+
+/// An object's properties, as the full path checks them.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Fields {
+    /// The object's schema: its own properties, in the order of the [`Field::Own`] entries.
+    pub object: &'static ObjectSchema,
+    /// The fields in declaration order.
+    pub fields: &'static [Field],
+    /// The check of the `pattern` keywords among the own properties', if there are any.
+    pub patterns: Option<PatternCheck>,
+}
+
+impl Fields {
+    /// No fields: the stand-in of a derive that failed.
+    pub const EMPTY: Fields = Fields { object: object_schema(&Schema::EMPTY_OBJECT), fields: &[], patterns: None };
+}
+
+/// One field of a [`Fields`].
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum Field {
+    /// The next of the object's own properties.
+    Own {
+        /// Other names serde accepts for it (`#[serde(alias)]`).
+        aliases: &'static [&'static str],
+        /// The field type's [`ToolParam::validate`](crate::ToolParam::validate).
+        validate: fn(&mut Value, &mut Pointer, &mut Violations),
+        /// The field type's [`ToolParam::coerce`](crate::ToolParam::coerce).
+        coerce: fn(&mut Value),
+    },
+    /// A `#[serde(flatten)]` struct, whose properties sit beside the object's own.
+    Flatten(&'static Fields),
+}
+
+/// The `ObjectSchema` of a struct's schema, for its [`Fields`].
+///
+/// # Panics
+/// At compile time, for a schema that is not an object: the derive only calls it on its
+/// structs'.
+#[must_use]
+pub const fn object_schema(schema: &Schema) -> &'static ObjectSchema {
+    match schema {
+        Schema::Object(object) => object,
+        _ => panic!("a struct deriving `ToolArgs` has an object schema"),
+    }
+}
+
+/// Checks that `value` is an object with `fields` and no other keys but `extra` (an enum's
+/// tag).
+pub fn validate_object(value: &mut Value, fields: &Fields, extra: &[&str], at: &mut Pointer, out: &mut Violations) {
+    let Value::Object(map) = value else {
+        return wrong_type(value, "an object", at, out);
+    };
+    validate_map(map, fields, extra, at, out);
+}
+
+/// [`validate_object`] of an object already known to be one.
+pub fn validate_map(
+    map: &mut Map<String, Value>,
+    fields: &Fields,
+    extra: &[&str],
+    at: &mut Pointer,
+    out: &mut Violations,
+) {
+    validate_fields(map, fields, at, out);
+    let accepts = |key: &str| extra.contains(&key) || accepts_key(fields, key);
+    // The names are listed only when a key is refused: the valid path builds nothing.
+    if map.keys().any(|key| !accepts(key)) {
+        let names: Vec<&str> = extra.iter().copied().chain(fields.object.properties.iter().map(|p| p.name)).collect();
+        reject_unknown(map, &accepts, &names, at, out);
+    }
+}
+
+fn validate_fields(map: &mut Map<String, Value>, fields: &Fields, at: &mut Pointer, out: &mut Violations) {
+    let mut properties = fields.object.properties.iter();
+    for field in fields.fields {
+        match field {
+            Field::Own { aliases, validate, .. } => {
+                let Some(property) = properties.next() else { return };
+                match lookup(map, property.name, aliases) {
+                    Some((key, value)) => {
+                        let mark = at.push_key(key);
+                        let before = out.total();
+                        validate(value, at, out);
+                        // A value of the wrong type reports that alone, not its keywords too.
+                        if out.total() == before {
+                            apply(property.keywords, property.schema, fields.patterns, value, at, out);
+                        }
+                        at.truncate(mark);
+                    }
+                    None if property.required => missing(property.name, at, out),
+                    None => {}
+                }
+            }
+            Field::Flatten(inner) => validate_fields(map, inner, at, out),
+        }
+    }
+}
+
+/// Lenient decoding of an object with `fields`.
+pub fn coerce_object(value: &mut Value, fields: &Fields) {
+    if let Value::Object(map) = value {
+        coerce_fields(map, fields);
+    }
+}
+
+fn coerce_fields(map: &mut Map<String, Value>, fields: &Fields) {
+    let mut properties = fields.object.properties.iter();
+    for field in fields.fields {
+        match field {
+            Field::Own { aliases, coerce, .. } => {
+                let Some(property) = properties.next() else { return };
+                if let Some((_, value)) = lookup(map, property.name, aliases) {
+                    coerce(value);
+                }
+            }
+            Field::Flatten(inner) => coerce_fields(map, inner),
+        }
+    }
+}
+
+/// Whether `key` names one of the properties (aliases and flattened structs included).
+#[must_use]
+pub fn accepts_key(fields: &Fields, key: &str) -> bool {
+    let mut properties = fields.object.properties.iter();
+    fields.fields.iter().any(|field| match field {
+        Field::Own { aliases, .. } => {
+            properties.next().is_some_and(|property| property.name == key) || aliases.contains(&key)
+        }
+        Field::Flatten(inner) => accepts_key(inner, key),
+    })
+}
+
+/// The property under its name or the first alias present, with the key found.
+fn lookup<'m>(
+    map: &'m mut Map<String, Value>,
+    name: &'static str,
+    aliases: &[&'static str],
+) -> Option<(&'static str, &'m mut Value)> {
+    let key = core::iter::once(name).chain(aliases.iter().copied()).find(|key| map.contains_key(*key))?;
+    map.get_mut(key).map(|value| (key, value))
+}
