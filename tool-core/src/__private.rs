@@ -37,7 +37,7 @@ pub struct ArgsParts<A> {
 /// The [`ArgsParts`] of `A`.
 #[must_use]
 pub const fn args_parts<A: ToolObject + serde::de::DeserializeOwned>() -> ArgsParts<A> {
-    ArgsParts { schema: A::__ARGS_SCHEMA, decode: crate::dispatch::decode_for::<A> }
+    ArgsParts { schema: A::__ARGS_SCHEMA, decode: crate::dispatch::decoder::<A>() }
 }
 
 /// What a `#[tool]` needs of its return type, reached through one call ([`output_parts`]) so

@@ -7,6 +7,7 @@ use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll};
 use std::any::Any;
+use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde_json::Value;
@@ -57,26 +58,61 @@ pub fn decode_for<A: ToolArgs>(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
 ) -> Result<A, ToolError> {
-    let fast = A::FAST && !options.lenient;
-    let arguments = match arguments {
-        Arguments::Text(text) => {
-            if fast && let Some(args) = decode_text::<A>(text, options) {
-                return Ok(args);
-            }
-            Arguments::Text(text)
-        }
-        Arguments::Value(value) if fast => {
-            let text = value.to_string();
-            if let Some(args) = decode_text::<A>(&text, options) {
-                return Ok(args);
-            }
-            Arguments::Value(value)
-        }
-        arguments @ Arguments::Value(_) => arguments,
-    };
+    (const { decoder::<A>() })(tool, arguments, options)
+}
+
+/// How arguments of type `A` are decoded.
+pub(crate) type Decoder<A> = for<'a> fn(&'static str, Arguments<'a>, &DecodeOptions) -> Result<A, ToolError>;
+
+/// The decoder of `A`, chosen at compile time so that only one is built per type: a type
+/// that can take the fast path decodes through the [`Strict`] adapter (on both paths, one
+/// instance), any other only after full validation, with serde's plain decoding, which
+/// validated arguments cannot trip.
+pub(crate) const fn decoder<A: ToolArgs>() -> Decoder<A> {
+    if A::FAST { decode_fast::<A> } else { decode_validated::<A> }
+}
+
+fn decode_fast<A: ToolArgs>(
+    tool: &'static str,
+    arguments: Arguments<'_>,
+    options: &DecodeOptions,
+) -> Result<A, ToolError> {
+    if let Some(text) = fast_text(&arguments, options)
+        && let Some(args) = decode_text::<A>(&text)
+    {
+        return Ok(args);
+    }
     let text = validated(tool, arguments, options, A::coerce, A::validate)?;
     let mut deserializer = serde_json::Deserializer::from_str(&text);
-    A::deserialize(Strict::new(&mut deserializer)).map_err(|error| deserialize_failed(tool, &error))
+    match A::deserialize(Strict::new(&mut deserializer)) {
+        Ok(args) => Ok(args),
+        Err(error) => Err(deserialize_failed(tool, &error)),
+    }
+}
+
+/// The text the fast path tries, if it may: not when lenient (the text may need
+/// rewriting), nor beyond the size limit (the full path reports it).
+fn fast_text<'a>(arguments: &'a Arguments<'_>, options: &DecodeOptions) -> Option<Cow<'a, str>> {
+    if options.lenient {
+        return None;
+    }
+    let text = match arguments {
+        Arguments::Text(text) => Cow::Borrowed(*text),
+        Arguments::Value(value) => Cow::Owned(value.to_string()),
+    };
+    (text.len() <= options.max_argument_bytes).then_some(text)
+}
+
+fn decode_validated<A: ToolArgs>(
+    tool: &'static str,
+    arguments: Arguments<'_>,
+    options: &DecodeOptions,
+) -> Result<A, ToolError> {
+    let text = validated(tool, arguments, options, A::coerce, A::validate)?;
+    match serde_json::from_str(&text) {
+        Ok(args) => Ok(args),
+        Err(error) => Err(deserialize_failed(tool, &error)),
+    }
 }
 
 /// The full path up to decoding, the same for every argument type: parse, coerce when
@@ -114,14 +150,10 @@ fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolErro
 /// authoritative: it accepts the same calls and explains the ones it refuses, so this path
 /// only ever answers yes. It allocates what the decoded struct holds, nothing else.
 #[inline]
-fn decode_text<A: ToolArgs>(text: &str, options: &DecodeOptions) -> Option<A> {
-    if text.len() > options.max_argument_bytes {
-        return None;
-    }
+fn decode_text<A: ToolArgs>(text: &str) -> Option<A> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let args = A::deserialize(Strict::new(&mut deserializer)).ok()?;
-    deserializer.end().ok()?;
-    args.satisfies().then_some(args)
+    let Ok(args) = A::deserialize(Strict::new(&mut deserializer)) else { return None };
+    if deserializer.end().is_ok() && args.satisfies() { Some(args) } else { None }
 }
 
 fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {

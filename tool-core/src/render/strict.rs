@@ -7,12 +7,13 @@
 //! `IgnoredAny`, so inside a struct's map that request is refused. Two more shapes that serde
 //! accepts and the schema does not are refused: a struct written as an array, and a unit
 //! variant written as `{"Variant": null}`. Everything else is forwarded untouched, so the
-//! wrapper costs a few inlined calls. The full path deserializes validated values through
-//! it too, so each argument type has one `Deserialize` instance per input kind.
+//! wrapper costs a few inlined calls. Only types that can take the fast path (`FAST`) are
+//! decoded through it, on both paths, so each has one `Deserialize` instance; the others
+//! are decoded only once validated, by serde alone.
 
 use core::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Wraps a deserializer so that every struct inside refuses undeclared keys.
 pub(crate) struct Strict<D> {
@@ -28,14 +29,11 @@ impl<D> Strict<D> {
     }
 }
 
-/// The fields of the struct being read, when the current map is one.
-type Fields = Option<&'static [&'static str]>;
-
 macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-            self.inner.$method(Wrap { inner: visitor, fields: None })
+            self.inner.$method(Wrap(visitor))
         }
     )*};
 }
@@ -56,22 +54,22 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         if self.field_value {
             return Err(de::Error::custom("unknown field"));
         }
-        self.inner.deserialize_ignored_any(Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_ignored_any(Wrap(visitor))
     }
 
     #[inline]
     fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_unit_struct(name, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_unit_struct(name, Wrap(visitor))
     }
 
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_newtype_struct(name, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_newtype_struct(name, Wrap(visitor))
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_tuple(len, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_tuple(len, Wrap(visitor))
     }
 
     #[inline]
@@ -81,7 +79,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_tuple_struct(name, len, Wrap { inner: visitor, fields: None })
+        self.inner.deserialize_tuple_struct(name, len, Wrap(visitor))
     }
 
     #[inline]
@@ -91,12 +89,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_struct(name, fields, Wrap { inner: visitor, fields: Some(fields) })
+        self.inner.deserialize_struct(name, fields, StructWrap(visitor))
     }
 
-    /// An externally tagged enum: a unit variant is its name, a variant with data a
-    /// one-key object; serde would also take a unit variant as `{"Variant": null}`, which no
-    /// schema here allows.
+    /// Only types that take the fast path are decoded through this adapter, and the only
+    /// enums among them are unit-only ones, whose variants are written as their names: serde
+    /// would also take `{"Variant": null}`, which no schema here allows, so only a string is
+    /// read. (Asking for a string rather than any value also keeps each enum's decoding small.)
     #[inline]
     fn deserialize_enum<V: Visitor<'de>>(
         self,
@@ -104,7 +103,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_any(EnumForm(visitor))
+        self.inner.deserialize_str(EnumForm(visitor))
     }
 
     #[inline]
@@ -113,8 +112,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     }
 }
 
-/// Reads a variant from its name (a unit variant) or from a one-key object (a variant with
-/// data), and nothing else.
+/// Reads a unit variant from its name.
 struct EnumForm<V>(V);
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
@@ -139,24 +137,16 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
     fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
         self.0.visit_enum(de::value::StringDeserializer::new(name))
     }
-
-    #[inline]
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        self.0.visit_enum(Enum { inner: de::value::MapAccessDeserializer::new(map), from_map: true })
-    }
 }
 
 /// A visitor whose nested maps, sequences and values stay wrapped.
-struct Wrap<V> {
-    inner: V,
-    fields: Fields,
-}
+struct Wrap<V>(V);
 
 macro_rules! forward_visit {
     ($($method:ident($ty:ty))*) => {$(
         #[inline]
         fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
-            self.inner.$method(v)
+            self.0.$method(v)
         }
     )*};
 }
@@ -166,7 +156,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     #[inline]
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.expecting(f)
+        self.0.expecting(f)
     }
 
     forward_visit! {
@@ -178,42 +168,52 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     #[inline]
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.inner.visit_none()
+        self.0.visit_none()
     }
 
     #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        self.inner.visit_unit()
+        self.0.visit_unit()
     }
 
     #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.inner.visit_some(Strict::new(deserializer))
+        self.0.visit_some(Strict::new(deserializer))
     }
 
     #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.inner.visit_newtype_struct(Strict::new(deserializer))
+        self.0.visit_newtype_struct(Strict::new(deserializer))
     }
 
     #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        // serde's derive also reads a struct from an array of its fields in order; a schema
-        // object never is one.
-        if self.fields.is_some() {
-            return Err(de::Error::invalid_type(de::Unexpected::Seq, &self));
-        }
-        self.inner.visit_seq(Seq(seq))
+        self.0.visit_seq(Seq(seq))
     }
 
     #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        self.inner.visit_map(Map { inner: map, fields: self.fields })
+        self.0.visit_map(Map(map))
+    }
+}
+
+/// The visitor of a struct: its map's values are read as a struct's entries, and an array
+/// is refused. serde's derive also reads a struct from an array of its fields in order; a
+/// schema object never is one. (Refusing it here, rather than forwarding, also spares each
+/// struct the code of reading itself from an array.)
+struct StructWrap<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for StructWrap<V> {
+    type Value = V::Value;
+
+    #[inline]
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
     }
 
     #[inline]
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        self.inner.visit_enum(Enum { inner: data, from_map: false })
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.visit_map(StructMap(map))
     }
 }
 
@@ -245,10 +245,8 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Seq<A> {
     }
 }
 
-struct Map<A> {
-    inner: A,
-    fields: Fields,
-}
+/// A map that is not a struct (`HashMap`), whose values stay wrapped.
+struct Map<A>(A);
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<A> {
     type Error = A::Error;
@@ -256,21 +254,39 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Map<A> {
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
         // Keys are strings: nothing inside them needs the wrapper.
-        self.inner.next_key_seed(seed)
+        self.0.next_key_seed(seed)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        if self.fields.is_some() {
-            self.inner.next_value_seed(FieldSeed(seed))
-        } else {
-            self.inner.next_value_seed(Seed(seed))
-        }
+        self.0.next_value_seed(Seed(seed))
     }
 
     #[inline]
     fn size_hint(&self) -> Option<usize> {
-        self.inner.size_hint()
+        self.0.size_hint()
+    }
+}
+
+/// A struct's map, whose values are its entries.
+struct StructMap<A>(A);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for StructMap<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(seed)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(FieldSeed(seed))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
     }
 }
 
@@ -285,59 +301,5 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for FieldSeed<S> {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
         self.0.deserialize(Strict { inner: deserializer, field_value: true })
-    }
-}
-
-/// An enum's variant, read with its data wrapped. `from_map`: the variant came as a one-key
-/// object, where a unit variant (`{"Variant": null}`) is refused.
-struct Enum<A> {
-    inner: A,
-    from_map: bool,
-}
-
-impl<'de, A: EnumAccess<'de>> EnumAccess<'de> for Enum<A> {
-    type Error = A::Error;
-    type Variant = Variant<A::Variant>;
-
-    #[inline]
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self::Variant), A::Error> {
-        let (value, variant) = self.inner.variant_seed(seed)?;
-        Ok((value, Variant { inner: variant, from_map: self.from_map }))
-    }
-}
-
-struct Variant<A> {
-    inner: A,
-    from_map: bool,
-}
-
-impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for Variant<A> {
-    type Error = A::Error;
-
-    #[inline]
-    fn unit_variant(self) -> Result<(), A::Error> {
-        if self.from_map {
-            return Err(de::Error::invalid_type(de::Unexpected::Map, &"a unit variant, written as its name"));
-        }
-        self.inner.unit_variant()
-    }
-
-    #[inline]
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
-        self.inner.newtype_variant_seed(Seed(seed))
-    }
-
-    #[inline]
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
-        self.inner.tuple_variant(len, Wrap { inner: visitor, fields: None })
-    }
-
-    #[inline]
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, A::Error> {
-        self.inner.struct_variant(fields, Wrap { inner: visitor, fields: Some(fields) })
     }
 }
