@@ -92,6 +92,7 @@ fn decode_fast<A: ToolArgs>(
 
 /// The text the fast path tries, if it may: not when lenient (the text may need
 /// rewriting), nor beyond the size limit (the full path reports it).
+#[inline]
 fn fast_text<'a>(arguments: &'a Arguments<'_>, options: &DecodeOptions) -> Option<Cow<'a, str>> {
     if options.lenient {
         return None;

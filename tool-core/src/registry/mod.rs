@@ -4,15 +4,17 @@
 
 mod entry;
 mod error;
+mod name_hash;
 mod select;
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 
 pub use entry::Entry;
 use entry::Kind;
 pub use error::{RegistryError, is_valid_tool_name};
+use name_hash::BuildNameHasher;
 pub use select::ToolCrate;
 
 use crate::context::{State, ToolContext};
@@ -36,7 +38,7 @@ pub struct Registry {
     entries: Vec<Entry>,
     // Names are short and chosen by the program, not by an attacker, so a fast hash beats
     // SipHash's flooding resistance here: the lookup is on every call's hot path.
-    index: FxHashMap<Arc<str>, usize>,
+    index: HashMap<Arc<str>, usize, BuildNameHasher>,
     state: Arc<State>,
     options: DecodeOptions,
     // The context of calls made without one, built once rather than per call.
@@ -47,7 +49,7 @@ impl Default for Registry {
     fn default() -> Self {
         let state = Arc::new(State::default());
         let context = ToolContext::new().with_state(Arc::clone(&state));
-        Registry { entries: Vec::new(), index: FxHashMap::default(), state, options: DecodeOptions::default(), context }
+        Registry { entries: Vec::new(), index: HashMap::default(), state, options: DecodeOptions::default(), context }
     }
 }
 

@@ -15,7 +15,8 @@ use crate::tool::content::Content;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
     blocks: Blocks,
-    structured: Option<Value>,
+    // Boxed: most results have none, and an empty box is cheaper to move and drop.
+    structured: Option<Box<Value>>,
 }
 
 // Most results are one text block: holding it inline keeps a call to the one allocation
@@ -44,7 +45,7 @@ impl ToolOutput {
     /// Adds the result as JSON (MCP `structuredContent`).
     #[must_use]
     pub fn with_structured(mut self, value: Value) -> Self {
-        self.structured = Some(value);
+        self.structured = Some(Box::new(value));
         self
     }
 
@@ -60,7 +61,7 @@ impl ToolOutput {
     /// The result as JSON, when the tool returned one.
     #[must_use]
     pub fn structured(&self) -> Option<&Value> {
-        self.structured.as_ref()
+        self.structured.as_deref()
     }
 
     /// The result for a reader of text only: the blocks joined by blank lines, binary
