@@ -109,6 +109,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
             const FAST: bool = #fast;
+            const __CHECK: _tool_core::__private::Check =
+                _tool_core::__private::Check::Object(&<Self as _tool_core::ToolObject>::__FIELDS);
 
             fn satisfies(&self) -> bool {
                 #satisfies

@@ -83,7 +83,7 @@ pub fn expand(
         return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
             .with_span(&enum_names.span()));
     }
-    let (schema, validate, coerce) = if fast {
+    let (schema, validate, check) = if fast {
         unit_enum(description.as_ref(), &variants, enum_names.is_present())
     } else {
         data_enum(description.as_ref(), &variants, &tagging)
@@ -133,6 +133,7 @@ pub fn expand(
             // serde accepts shapes of an enum with data that its `anyOf` does not (a unit
             // variant as `{"V": null}`, unknown keys in untagged struct variants).
             const FAST: bool = #fast;
+            #check
 
             fn validate(
                 value: &mut _tool_core::__private::serde_json::Value,
@@ -144,10 +145,6 @@ pub fn expand(
                 #validate
             }
 
-            #[allow(unused_variables)]
-            fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
-                #coerce
-            }
         }
     })
 }
@@ -217,10 +214,15 @@ fn unit_enum(
             enum_names: #enum_names,
         })
     };
-    let validate = quote! {
-        _tool_core::__private::validate_unit_variant(value, &[#(#accepted),*], &[#(#listed_again),*], at, out);
+    // Checked as data: no code per enum.
+    let check = quote! {
+        const __CHECK: _tool_core::__private::Check = _tool_core::__private::Check::UnitVariant {
+            accepted: &[#(#accepted),*],
+            listed: &[#(#listed_again),*],
+        };
     };
-    (schema, validate, TokenStream::new())
+    let validate = quote!(<Self as _tool_core::ToolParam>::__CHECK.validate(value, at, out););
+    (schema, validate, check)
 }
 
 fn string_enum_of(name: &str) -> TokenStream {
@@ -312,7 +314,7 @@ fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
 fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
     match shape {
         Shape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
-        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::validate(&mut *value, at, out);),
+        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::__CHECK.validate(&mut *value, at, out);),
         Shape::Struct(object) => {
             let fields = struct_fields(object, extra);
             quote! {

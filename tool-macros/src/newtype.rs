@@ -64,7 +64,7 @@ pub fn expand(
                 #const_inline
                 _tool_core::__private::validate_constrained(
                     &<Self as _tool_core::ToolParam>::SCHEMA,
-                    <#ty as _tool_core::ToolParam>::validate,
+                    <#ty as _tool_core::ToolParam>::__CHECK,
                     #patterns,
                     value,
                     at,

@@ -249,18 +249,20 @@ impl Param {
         let name = &self.name;
         let ty = self.schema_ty();
         let keywords = self.keywords();
-        let has_default = self.has_default;
+        // A field serde fills when absent is never required; any other, unless its type may
+        // be absent (an `Option`).
+        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as _tool_core::ToolParam>::OPTIONAL) };
         quote! {
             _tool_core::schema::Property {
                 name: #name,
                 schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
                 keywords: #keywords,
-                required: !<#ty as _tool_core::ToolParam>::OPTIONAL && !#has_default,
+                required: #required,
             }
         }
     }
 
-    /// `Field::Own { .. }`: the aliases serde accepts and the field type's own checks; the
+    /// `Field::Own { .. }`: the aliases serde accepts and how the field type is checked; the
     /// keywords are read from the property at run time.
     pub fn field_entry(&self) -> TokenStream {
         let ty = self.schema_ty();
@@ -268,8 +270,7 @@ impl Param {
         quote! {
             _tool_core::__private::Field::Own {
                 aliases: &[#(#aliases),*],
-                validate: <#ty as _tool_core::ToolParam>::validate,
-                coerce: <#ty as _tool_core::ToolParam>::coerce,
+                check: <#ty as _tool_core::ToolParam>::__CHECK,
             }
         }
     }

@@ -275,7 +275,7 @@ impl ToolFn {
         // at `strict`, with the reason.
         let require_strict = if let Some(strict) = self.strict.as_ref().filter(|strict| ***strict) {
             let span = strict.span();
-            quote_spanned!(span=> _tool_core::__require_strict!(__TOOL_SCHEMA);)
+            quote_spanned!(span=> _tool_core::__require_strict!(__TOOL_ARGS.schema);)
         } else {
             TokenStream::new()
         };
@@ -283,14 +283,13 @@ impl ToolFn {
         let generated = quote! {
             const __TOOL_NAME: &str = #name;
             const __TOOL_ARGS: _tool_core::__private::ArgsParts<#args_ty> = _tool_core::__private::args_parts::<#args_ty>();
-            const __TOOL_SCHEMA: &_tool_core::schema::Schema = __TOOL_ARGS.schema;
             const __TOOL_OUTPUT: _tool_core::__private::OutputParts<#output> = _tool_core::__private::output_parts::<#output>();
             #shim
             #require_strict
             static __TOOL_DEF: _tool_core::ToolDef = _tool_core::ToolDef::__new(_tool_core::__private::ToolDefParts {
                 name: __TOOL_NAME,
                 description: #description,
-                schema: __TOOL_SCHEMA,
+                schema: __TOOL_ARGS.schema,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 handler: __TOOL_HANDLER,
                 strict: #strict,

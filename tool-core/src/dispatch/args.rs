@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::param::ToolParam;
 use crate::schema::Schema;
-use crate::validate::fields::{Fields, validate_object};
+use crate::validate::fields::{Check, Fields, validate_object};
 use crate::validate::violation::{Pointer, Violations};
 
 /// A struct with named fields, deriving `ToolArgs` (or `ToolSchema`): its schema is an
@@ -44,6 +44,7 @@ pub struct NoArgs {}
 impl ToolParam for NoArgs {
     const SCHEMA: Schema = Schema::EMPTY_OBJECT;
     const FAST: bool = true;
+    const __CHECK: Check = Check::Object(&Fields::EMPTY);
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_object(value, &Self::__FIELDS, &[], at, out);

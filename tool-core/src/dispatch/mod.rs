@@ -17,6 +17,7 @@ use crate::error::ToolError;
 use crate::render::strict::Strict;
 use crate::tool::output::ToolOutput;
 use crate::tool::{Arguments, DecodeOptions, ToolFuture};
+use crate::validate::fields::Check;
 use crate::validate::violation::{Pointer, Violation, Violations};
 
 /// Parses, checks and deserializes arguments of type `A` outside any tool: what a `#[tool]`
@@ -77,12 +78,20 @@ fn decode_fast<A: ToolArgs>(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
 ) -> Result<A, ToolError> {
-    if let Some(text) = fast_text(&arguments, options)
-        && let Some(args) = decode_text::<A>(&text)
-    {
-        return Ok(args);
+    // The fast path: serde decodes straight from the text, refusing undeclared keys, and
+    // the typed keyword checks run on the result. Anything short of a yes takes the full
+    // path, which is authoritative: it accepts the same calls and explains the ones it
+    // refuses. It allocates what the decoded struct holds, nothing else.
+    if let Some(text) = fast_text(&arguments, options) {
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        if let Ok(args) = A::deserialize(Strict::new(&mut deserializer))
+            && deserializer.end().is_ok()
+            && args.satisfies()
+        {
+            return Ok(args);
+        }
     }
-    let text = validated(tool, arguments, options, A::coerce, A::validate)?;
+    let text = validated(tool, arguments, options, A::__CHECK)?;
     let mut deserializer = serde_json::Deserializer::from_str(&text);
     match A::deserialize(Strict::new(&mut deserializer)) {
         Ok(args) => Ok(args),
@@ -109,7 +118,7 @@ fn decode_validated<A: ToolArgs>(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
 ) -> Result<A, ToolError> {
-    let text = validated(tool, arguments, options, A::coerce, A::validate)?;
+    let text = validated(tool, arguments, options, A::__CHECK)?;
     match serde_json::from_str(&text) {
         Ok(args) => Ok(args),
         Err(error) => Err(deserialize_failed(tool, &error)),
@@ -122,18 +131,17 @@ fn validated(
     tool: &'static str,
     arguments: Arguments<'_>,
     options: &DecodeOptions,
-    coerce: fn(&mut Value),
-    validate: fn(&mut Value, &mut Pointer, &mut Violations),
+    check: Check,
 ) -> Result<String, ToolError> {
     let mut value = match arguments {
         Arguments::Value(value) => value,
         Arguments::Text(text) => parse(text, options)?,
     };
     if options.lenient {
-        coerce(&mut value);
+        check.coerce(&mut value);
     }
     let mut violations = Violations::new();
-    validate(&mut value, &mut Pointer::root(), &mut violations);
+    check.validate(&mut value, &mut Pointer::root(), &mut violations);
     if violations.is_empty() { Ok(value.to_string()) } else { Err(ToolError::InvalidArguments { tool, violations }) }
 }
 
@@ -144,17 +152,6 @@ fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolErro
     let mut violations = Violations::new();
     violations.push_violation(Violation { path: String::new(), keyword: "deserialize", message: error.to_string() });
     ToolError::InvalidArguments { tool, violations }
-}
-
-/// The fast path: serde decodes straight from the text, refusing undeclared keys, and the
-/// typed keyword checks run on the result. `None` means "take the full path", which is
-/// authoritative: it accepts the same calls and explains the ones it refuses, so this path
-/// only ever answers yes. It allocates what the decoded struct holds, nothing else.
-#[inline]
-fn decode_text<A: ToolArgs>(text: &str) -> Option<A> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let Ok(args) = A::deserialize(Strict::new(&mut deserializer)) else { return None };
-    if deserializer.end().is_ok() && args.satisfies() { Some(args) } else { None }
 }
 
 fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {

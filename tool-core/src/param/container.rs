@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam, wrong_type};
 use crate::schema::Schema;
+use crate::validate::fields::Check;
 use crate::validate::keywords as check;
 use crate::validate::violation::{Pointer, Violations};
 
@@ -24,13 +25,13 @@ impl<T: ToolParam> ToolParam for Option<T> {
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         if !value.is_null() {
-            T::validate(value, at, out);
+            T::__CHECK.validate(value, at, out);
         }
     }
 
     fn coerce(value: &mut Value) {
         if !value.is_null() {
-            T::coerce(value);
+            T::__CHECK.coerce(value);
         }
     }
 }
@@ -60,8 +61,9 @@ impl<T: ArrayParam> ArrayParam for Option<T> {
     }
 }
 
-fn validate_array<T: ToolParam>(
+fn validate_array(
     value: &mut Value,
+    check: Check,
     unique_items: bool,
     length: Option<usize>,
     at: &mut Pointer,
@@ -79,7 +81,7 @@ fn validate_array<T: ToolParam>(
     }
     for (index, item) in items.iter_mut().enumerate() {
         let mark = at.push_index(index);
-        T::validate(item, at, out);
+        check.validate(item, at, out);
         at.truncate(mark);
     }
     if unique_items {
@@ -87,9 +89,11 @@ fn validate_array<T: ToolParam>(
     }
 }
 
-fn coerce_array<T: ToolParam>(value: &mut Value) {
+fn coerce_array(value: &mut Value, check: Check) {
     if let Value::Array(items) = value {
-        items.iter_mut().for_each(T::coerce);
+        for item in items {
+            check.coerce(item);
+        }
     }
 }
 
@@ -105,11 +109,11 @@ macro_rules! sequences {
             }
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-                validate_array::<T>(value, $unique, None, at, out);
+                validate_array(value, T::__CHECK, $unique, None, at, out);
             }
 
             fn coerce(value: &mut Value) {
-                coerce_array::<T>(value);
+                coerce_array(value, T::__CHECK);
             }
         }
 
@@ -135,11 +139,11 @@ impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
     const FAST: bool = false;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_array::<T>(value, true, None, at, out);
+        validate_array(value, T::__CHECK, true, None, at, out);
     }
 
     fn coerce(value: &mut Value) {
-        coerce_array::<T>(value);
+        coerce_array(value, T::__CHECK);
     }
 }
 
@@ -160,11 +164,11 @@ impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
     }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_array::<T>(value, false, Some(N), at, out);
+        validate_array(value, T::__CHECK, false, Some(N), at, out);
     }
 
     fn coerce(value: &mut Value) {
-        coerce_array::<T>(value);
+        coerce_array(value, T::__CHECK);
     }
 }
 
@@ -188,20 +192,22 @@ impl MapKey for String {}
 impl MapKey for Box<str> {}
 impl MapKey for Cow<'_, str> {}
 
-fn validate_map<V: ToolParam>(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+fn validate_map(value: &mut Value, check: Check, at: &mut Pointer, out: &mut Violations) {
     let Value::Object(map) = value else {
         return wrong_type(value, "an object", at, out);
     };
     for (key, item) in map.iter_mut() {
         let mark = at.push_key(key);
-        V::validate(item, at, out);
+        check.validate(item, at, out);
         at.truncate(mark);
     }
 }
 
-fn coerce_map<V: ToolParam>(value: &mut Value) {
+fn coerce_map(value: &mut Value, check: Check) {
     if let Value::Object(map) = value {
-        map.values_mut().for_each(V::coerce);
+        for item in map.values_mut() {
+            check.coerce(item);
+        }
     }
 }
 
@@ -214,11 +220,11 @@ impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
     }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_map::<V>(value, at, out);
+        validate_map(value, V::__CHECK, at, out);
     }
 
     fn coerce(value: &mut Value) {
-        coerce_map::<V>(value);
+        coerce_map(value, V::__CHECK);
     }
 }
 
@@ -243,11 +249,11 @@ impl<K: MapKey, V: ToolParam> ToolParam for BTreeMap<K, V> {
     }
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_map::<V>(value, at, out);
+        validate_map(value, V::__CHECK, at, out);
     }
 
     fn coerce(value: &mut Value) {
-        coerce_map::<V>(value);
+        coerce_map(value, V::__CHECK);
     }
 }
 
@@ -257,17 +263,18 @@ macro_rules! transparent {
             const SCHEMA: Schema = T::SCHEMA;
             const OPTIONAL: bool = T::OPTIONAL;
             const FAST: bool = T::FAST;
+            const __CHECK: Check = T::__CHECK;
 
             fn satisfies(&self) -> bool {
                 T::satisfies(self)
             }
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-                T::validate(value, at, out);
+                T::__CHECK.validate(value, at, out);
             }
 
             fn coerce(value: &mut Value) {
-                T::coerce(value);
+                T::__CHECK.coerce(value);
             }
         }
 

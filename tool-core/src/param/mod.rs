@@ -16,6 +16,7 @@ mod tuple;
 use serde_json::Value;
 
 use crate::schema::Schema;
+use crate::validate::fields::Check;
 use crate::validate::violation::{Pointer, Violations, preview, type_name};
 
 /// A type that can appear in a tool's arguments: it states its JSON Schema and checks a JSON
@@ -55,6 +56,12 @@ pub trait ToolParam {
     /// An integer written as `3.0` is valid JSON Schema; it is rewritten to `3` here so that
     /// the `Deserialize` impl that runs next accepts what the schema accepts.
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations);
+
+    /// How the full path checks this type: through [`ToolParam::validate`] and
+    /// [`ToolParam::coerce`], or, for a derived struct, by walking its properties as data
+    /// (so that no checking code is built for each struct).
+    #[doc(hidden)]
+    const __CHECK: Check = Check::Fns { validate: Self::validate, coerce: Self::coerce };
 
     /// Lenient decoding: rewrites the common mistakes of models (`"3"` for `3`, `"true"` for
     /// `true`) into the type the schema asks for. Never touches `null`, and never parses a

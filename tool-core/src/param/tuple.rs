@@ -34,7 +34,7 @@ macro_rules! tuples {
                 $(
                     if let Some(item) = items.get_mut($index) {
                         let mark = at.push_index($index);
-                        $name::validate(item, at, out);
+                        $name::__CHECK.validate(item, at, out);
                         at.truncate(mark);
                     }
                 )+
@@ -44,7 +44,7 @@ macro_rules! tuples {
                 if let Value::Array(items) = value {
                     $(
                         if let Some(item) = items.get_mut($index) {
-                            $name::coerce(item);
+                            $name::__CHECK.coerce(item);
                         }
                     )+
                 }

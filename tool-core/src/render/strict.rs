@@ -128,15 +128,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
         self.0.visit_enum(de::value::StrDeserializer::new(name))
     }
 
-    #[inline]
-    fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Self::Value, E> {
-        self.0.visit_enum(de::value::BorrowedStrDeserializer::new(name))
-    }
-
-    #[inline]
-    fn visit_string<E: de::Error>(self, name: String) -> Result<Self::Value, E> {
-        self.0.visit_enum(de::value::StringDeserializer::new(name))
-    }
+    // A variant name is only compared, so the borrowed and owned forms need no code of
+    // their own: serde's defaults pass them to `visit_str`.
 }
 
 /// A visitor whose nested maps, sequences and values stay wrapped.

@@ -14,6 +14,7 @@ use std::sync::{OnceLock, PoisonError, RwLock};
 use serde_json::Value;
 
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
+use crate::validate::fields::Check;
 use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 use crate::validate::violation::{Pointer, Violations};
 
@@ -188,14 +189,14 @@ fn shared<T>(
 /// ([`Schema::Constrained`]) carries.
 pub fn validate_constrained(
     schema: &Schema,
-    validate: fn(&mut Value, &mut Pointer, &mut Violations),
+    check: Check,
     patterns: Option<PatternCheck>,
     value: &mut Value,
     at: &mut Pointer,
     out: &mut Violations,
 ) {
     let before = out.total();
-    validate(value, at, out);
+    check.validate(value, at, out);
     if out.total() == before
         && let Schema::Constrained(constrained) = schema
     {

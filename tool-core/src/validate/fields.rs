@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::param::wrong_type;
 use crate::schema::{ObjectSchema, Schema};
 use crate::validate::apply::{PatternCheck, apply};
-use crate::validate::shape::{missing, reject_unknown};
+use crate::validate::shape::{missing, reject_unknown, validate_unit_variant};
 use crate::validate::violation::{Pointer, Violations};
 
 /// An object's properties, as the full path checks them.
@@ -28,6 +28,55 @@ impl Fields {
     pub const EMPTY: Fields = Fields { object: object_schema(&Schema::EMPTY_OBJECT), fields: &[], patterns: None };
 }
 
+/// How the full path checks a value of one type ([`ToolParam::__CHECK`]).
+///
+/// [`ToolParam::__CHECK`]: crate::ToolParam::__CHECK
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum Check {
+    /// With the type's own [`ToolParam::validate`] and [`ToolParam::coerce`].
+    ///
+    /// [`ToolParam::validate`]: crate::ToolParam::validate
+    /// [`ToolParam::coerce`]: crate::ToolParam::coerce
+    Fns {
+        /// Checks a value.
+        validate: fn(&mut Value, &mut Pointer, &mut Violations),
+        /// Decodes a value leniently.
+        coerce: fn(&mut Value),
+    },
+    /// As a struct's properties, walked as data: a derived struct generates no checking
+    /// code of its own.
+    Object(&'static Fields),
+    /// As a unit-only enum's variant name.
+    UnitVariant {
+        /// The names serde accepts (aliases included).
+        accepted: &'static [&'static str],
+        /// The names the schema lists.
+        listed: &'static [&'static str],
+    },
+}
+
+impl Check {
+    /// Checks `value`, recording every violation under `at`.
+    pub fn validate(self, value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        match self {
+            Check::Fns { validate, .. } => validate(value, at, out),
+            Check::Object(fields) => validate_object(value, fields, &[], at, out),
+            Check::UnitVariant { accepted, listed } => validate_unit_variant(value, accepted, listed, at, out),
+        }
+    }
+
+    /// Decodes `value` leniently.
+    pub fn coerce(self, value: &mut Value) {
+        match self {
+            Check::Fns { coerce, .. } => coerce(value),
+            Check::Object(fields) => coerce_object(value, fields),
+            // A variant name is a string; nothing is rewritten into one.
+            Check::UnitVariant { .. } => {}
+        }
+    }
+}
+
 /// One field of a [`Fields`].
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
@@ -36,10 +85,8 @@ pub enum Field {
     Own {
         /// Other names serde accepts for it (`#[serde(alias)]`).
         aliases: &'static [&'static str],
-        /// The field type's [`ToolParam::validate`](crate::ToolParam::validate).
-        validate: fn(&mut Value, &mut Pointer, &mut Violations),
-        /// The field type's [`ToolParam::coerce`](crate::ToolParam::coerce).
-        coerce: fn(&mut Value),
+        /// The field type's [`Check`].
+        check: Check,
     },
     /// A `#[serde(flatten)]` struct, whose properties sit beside the object's own.
     Flatten(&'static Fields),
@@ -88,13 +135,13 @@ fn validate_fields(map: &mut Map<String, Value>, fields: &Fields, at: &mut Point
     let mut properties = fields.object.properties.iter();
     for field in fields.fields {
         match field {
-            Field::Own { aliases, validate, .. } => {
+            Field::Own { aliases, check } => {
                 let Some(property) = properties.next() else { return };
                 match lookup(map, property.name, aliases) {
                     Some((key, value)) => {
                         let mark = at.push_key(key);
                         let before = out.total();
-                        validate(value, at, out);
+                        check.validate(value, at, out);
                         // A value of the wrong type reports that alone, not its keywords too.
                         if out.total() == before {
                             apply(property.keywords, property.schema, fields.patterns, value, at, out);
@@ -121,10 +168,10 @@ fn coerce_fields(map: &mut Map<String, Value>, fields: &Fields) {
     let mut properties = fields.object.properties.iter();
     for field in fields.fields {
         match field {
-            Field::Own { aliases, coerce, .. } => {
+            Field::Own { aliases, check } => {
                 let Some(property) = properties.next() else { return };
                 if let Some((_, value)) = lookup(map, property.name, aliases) {
-                    coerce(value);
+                    check.coerce(value);
                 }
             }
             Field::Flatten(inner) => coerce_fields(map, inner),
