@@ -1,7 +1,7 @@
-//! The full-path check of an object's properties, interpreted from data: a derived struct
-//! states its [`Fields`] (its `ObjectSchema`, and per property the aliases serde accepts and
-//! the field type's own checks as fn pointers) and the functions here walk them. One
-//! non-generic body serves every struct, where each used to generate its own.
+//! How the full path checks a type ([`Check`]), and the check of an object's properties
+//! interpreted from data: a derived struct states its [`Fields`] (its `ObjectSchema`, and per
+//! property the aliases serde accepts and its type's [`Check`]) and the functions here walk
+//! them. One non-generic body serves every struct, where each used to generate its own.
 
 use serde_json::{Map, Value};
 
@@ -24,7 +24,7 @@ pub struct Fields {
 }
 
 impl Fields {
-    /// No fields: the stand-in of a derive that failed.
+    /// No fields: a tool without arguments, and the stand-in of a derive that failed.
     pub const EMPTY: Fields = Fields { object: object_schema(&Schema::EMPTY_OBJECT), fields: &[], patterns: None };
 }
 
