@@ -306,7 +306,7 @@ fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
     let schema = object.schema();
     let fields = object.fields(&quote!(&#schema));
     quote! {
-        _tool_core::__private::validate_map(map, const { &#fields }, &[#(#extra),*], at, out);
+        _tool_core::__private::validate_properties(map, const { &#fields }, &[#(#extra),*], at, out);
     }
 }
 
@@ -405,7 +405,7 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
                 quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);)
             }
             Shape::Newtype(ty) => quote! {
-                _tool_core::__private::validate_map(map, &<#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
+                _tool_core::__private::validate_properties(map, &<#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
             },
             Shape::Struct(object) => struct_fields(object, &[tag]),
         };

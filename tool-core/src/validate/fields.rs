@@ -111,11 +111,11 @@ pub fn validate_object(value: &mut Value, fields: &Fields, extra: &[&str], at: &
     let Value::Object(map) = value else {
         return wrong_type(value, "an object", at, out);
     };
-    validate_map(map, fields, extra, at, out);
+    validate_properties(map, fields, extra, at, out);
 }
 
 /// [`validate_object`] of an object already known to be one.
-pub fn validate_map(
+pub fn validate_properties(
     map: &mut Map<String, Value>,
     fields: &Fields,
     extra: &[&str],
