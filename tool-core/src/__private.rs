@@ -10,9 +10,7 @@ pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
 pub use crate::tool::ToolDefParts;
 pub use crate::validate::apply::{check_pattern, validate_constrained};
-pub use crate::validate::fields::{
-    Check, Field, Fields, coerce_object, object_schema, validate_object, validate_properties,
-};
+pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_properties};
 pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 pub use crate::validate::shape::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
 pub use crate::validate::typed;

@@ -109,32 +109,21 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
             const FAST: bool = #fast;
-            const __CHECK: _tool_core::__private::Check =
-                _tool_core::__private::Check::Object(&<Self as _tool_core::ToolObject>::__FIELDS);
+            // Checked as data (the trait's `validate` and `coerce` run it): no checking code
+            // per struct. The assertions stand here, where the fields' keywords are checked.
+            const __CHECK: _tool_core::__private::Check = {
+                #assertions
+                #const_inline
+                _tool_core::__private::Check::Object(&#fields)
+            };
 
             fn satisfies(&self) -> bool {
                 #satisfies
             }
-
-            fn validate(
-                value: &mut _tool_core::__private::serde_json::Value,
-                at: &mut _tool_core::Pointer,
-                out: &mut _tool_core::Violations,
-            ) {
-                #assertions
-                #const_inline
-                _tool_core::__private::validate_object(value, &<Self as _tool_core::ToolObject>::__FIELDS, &[], at, out);
-            }
-
-            fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
-                _tool_core::__private::coerce_object(value, &<Self as _tool_core::ToolObject>::__FIELDS);
-            }
         }
 
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #args_where {
-            const __FIELDS: _tool_core::__private::Fields = #fields;
-        }
+        impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #args_where {}
     }
 }
 
@@ -163,9 +152,7 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
         .then(|| {
             quote! {
                 #[automatically_derived]
-                impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #where_clause {
-                    const __FIELDS: _tool_core::__private::Fields = _tool_core::__private::Fields::EMPTY;
-                }
+                impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #where_clause {}
             }
         });
     let stubs = wrap_in_const(&krate, quote!(#stubs #args_stub));

@@ -83,10 +83,14 @@ pub fn expand(
         return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
             .with_span(&enum_names.span()));
     }
-    let (schema, validate, check) = if fast {
-        unit_enum(description.as_ref(), &variants, enum_names.is_present())
+    // A unit enum is checked as data (its `__CHECK`, which the trait's `validate` runs); an
+    // enum with data has a `validate` of its own.
+    let (schema, check, validate) = if fast {
+        let (schema, check) = unit_enum(description.as_ref(), &variants, enum_names.is_present());
+        (schema, check, None)
     } else {
-        data_enum(description.as_ref(), &variants, &tagging)
+        let (schema, validate) = data_enum(description.as_ref(), &variants, &tagging);
+        (schema, TokenStream::new(), Some(validate))
     };
     let checks: Vec<TokenStream> = variants
         .iter()
@@ -102,6 +106,19 @@ pub fn expand(
             quote_spanned!(ty.span()=> _tool_core::__private::assert_flatten::<#ty>();)
         }
         _ => TokenStream::new(),
+    });
+    let validate = validate.map(|body| {
+        quote! {
+            fn validate(
+                value: &mut _tool_core::__private::serde_json::Value,
+                at: &mut _tool_core::Pointer,
+                out: &mut _tool_core::Violations,
+            ) {
+                #(#assertions)*
+                #const_inline
+                #body
+            }
+        }
     });
     // A unit enum is a string on the wire, so string keywords (and a string `default`)
     // apply to it.
@@ -134,17 +151,7 @@ pub fn expand(
             // variant as `{"V": null}`, unknown keys in untagged struct variants).
             const FAST: bool = #fast;
             #check
-
-            fn validate(
-                value: &mut _tool_core::__private::serde_json::Value,
-                at: &mut _tool_core::Pointer,
-                out: &mut _tool_core::Violations,
-            ) {
-                #(#assertions)*
-                #const_inline
-                #validate
-            }
-
+            #validate
         }
     })
 }
@@ -196,11 +203,7 @@ fn description_tokens(doc: Option<&Doc>) -> TokenStream {
 }
 
 /// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`.
-fn unit_enum(
-    description: Option<&Doc>,
-    variants: &[Variant],
-    enum_names: bool,
-) -> (TokenStream, TokenStream, TokenStream) {
+fn unit_enum(description: Option<&Doc>, variants: &[Variant], enum_names: bool) -> (TokenStream, TokenStream) {
     let description = description_tokens(description);
     let listed = variants.iter().map(|v| v.name.as_str());
     let accepted = variants.iter().flat_map(Variant::accepted_names);
@@ -221,8 +224,7 @@ fn unit_enum(
             listed: &[#(#listed_again),*],
         };
     };
-    let validate = quote!(<Self as _tool_core::ToolParam>::__CHECK.validate(value, at, out););
-    (schema, validate, check)
+    (schema, check)
 }
 
 fn string_enum_of(name: &str) -> TokenStream {
@@ -327,11 +329,7 @@ fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
     }
 }
 
-fn data_enum(
-    description: Option<&Doc>,
-    variants: &[Variant],
-    tagging: &Tagging,
-) -> (TokenStream, TokenStream, TokenStream) {
+fn data_enum(description: Option<&Doc>, variants: &[Variant], tagging: &Tagging) -> (TokenStream, TokenStream) {
     let description = description_tokens(description);
     let branches = variants.iter().map(|v| branch(v, tagging));
     let schema = quote! {
@@ -347,7 +345,7 @@ fn data_enum(
         Tagging::Adjacent { tag, content } => adjacent(variants, tag, content, &listed),
         Tagging::Untagged => untagged(variants),
     };
-    (schema, validate, TokenStream::new())
+    (schema, validate)
 }
 
 fn external(variants: &[Variant], listed: &[&str]) -> TokenStream {
@@ -405,7 +403,7 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
                 quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);)
             }
             Shape::Newtype(ty) => quote! {
-                _tool_core::__private::validate_properties(map, &<#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
+                _tool_core::__private::validate_properties(map, <#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
             },
             Shape::Struct(object) => struct_fields(object, &[tag]),
         };

@@ -129,7 +129,7 @@ impl Object {
         let fields = self.params.iter().map(|p| {
             let ty = &p.field.ty;
             if p.flatten {
-                quote!(_tool_core::__private::Field::Flatten(&<#ty as _tool_core::ToolObject>::__FIELDS))
+                quote!(_tool_core::__private::Field::Flatten(<#ty as _tool_core::ToolObject>::__FIELDS))
             } else {
                 p.field_entry()
             }

@@ -1,13 +1,10 @@
 //! [`ToolObject`]: a struct with named fields, whose schema is an object; [`ToolArgs`]: one
 //! that deserializes, so it can be a tool's whole argument list.
 
-use serde::de::DeserializeOwned;
-use serde_json::Value;
-
 use crate::param::ToolParam;
 use crate::schema::Schema;
-use crate::validate::fields::{Check, Fields, validate_object};
-use crate::validate::violation::{Pointer, Violations};
+use crate::validate::fields::{Check, Fields};
+use serde::de::DeserializeOwned;
 
 /// A struct with named fields, deriving `ToolArgs` (or `ToolSchema`): its schema is an
 /// object. What a [`Structured`](crate::Structured) output needs, beside `Serialize`; with
@@ -18,10 +15,11 @@ use crate::validate::violation::{Pointer, Violations};
     note = "a tool's arguments and a `Structured` output are one JSON object: `#[derive(tool_core::ToolArgs)]` on a struct with named fields (with `serde::Deserialize` for arguments, `serde::Serialize` for an output); an enum, a list or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
 )]
 pub trait ToolObject: ToolParam {
-    /// The struct's properties as the full path checks them: its object schema, and per
-    /// field the aliases serde accepts and the field type's own checks.
+    /// The struct's properties as the full path checks them (its object schema, and per
+    /// field the aliases serde accepts and the field type's own checks): the data of its
+    /// [`ToolParam::__CHECK`], for a struct flattened into another or an enum variant.
     #[doc(hidden)]
-    const __FIELDS: Fields;
+    const __FIELDS: &'static Fields = Self::__CHECK.fields();
 }
 
 /// A struct that can be a tool's argument list: a [`ToolObject`] that deserializes.
@@ -45,12 +43,6 @@ impl ToolParam for NoArgs {
     const SCHEMA: Schema = Schema::EMPTY_OBJECT;
     const FAST: bool = true;
     const __CHECK: Check = Check::Object(&Fields::EMPTY);
-
-    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
-        validate_object(value, &Self::__FIELDS, &[], at, out);
-    }
 }
 
-impl ToolObject for NoArgs {
-    const __FIELDS: Fields = Fields::EMPTY;
-}
+impl ToolObject for NoArgs {}

@@ -55,7 +55,18 @@ pub trait ToolParam {
     ///
     /// An integer written as `3.0` is valid JSON Schema; it is rewritten to `3` here so that
     /// the `Deserialize` impl that runs next accepts what the schema accepts.
-    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations);
+    ///
+    /// A hand-written impl must provide it. Derived types do not: their schema is checked as
+    /// data, and this method runs that check (so no checking code is built for each type).
+    fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
+        const {
+            assert!(
+                !matches!(Self::__CHECK, Check::Fns { .. }),
+                "a hand-written `ToolParam` impl must provide `validate`"
+            );
+        }
+        Self::__CHECK.validate(value, at, out);
+    }
 
     /// How the full path checks this type: through [`ToolParam::validate`] and
     /// [`ToolParam::coerce`], or, for a derived struct, by walking its properties as data
@@ -65,9 +76,15 @@ pub trait ToolParam {
 
     /// Lenient decoding: rewrites the common mistakes of models (`"3"` for `3`, `"true"` for
     /// `true`) into the type the schema asks for. Never touches `null`, and never parses a
-    /// string into an object or array.
+    /// string into an object or array. Rewrites nothing unless an impl says otherwise (a
+    /// derived type's is its schema's, run as data).
     fn coerce(value: &mut Value) {
-        let _ = value;
+        match Self::__CHECK {
+            // The hand-written impl's own `coerce`, when it has one, is this very fn: the
+            // default rewrites nothing rather than calling itself.
+            Check::Fns { .. } => {}
+            check => check.coerce(value),
+        }
     }
 }
 

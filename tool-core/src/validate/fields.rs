@@ -66,6 +66,19 @@ impl Check {
         }
     }
 
+    /// The properties of a [`Check::Object`].
+    ///
+    /// # Panics
+    /// At compile time, for any other check: only a [`ToolObject`](crate::ToolObject) asks,
+    /// and the derive gives every one an object's.
+    #[must_use]
+    pub const fn fields(self) -> &'static Fields {
+        match self {
+            Check::Object(fields) => fields,
+            _ => panic!("a struct deriving `ToolArgs` is checked as an object"),
+        }
+    }
+
     /// Decodes `value` leniently.
     pub fn coerce(self, value: &mut Value) {
         match self {
