@@ -15,7 +15,7 @@ pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 pub use crate::validate::shape::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
 pub use crate::validate::typed;
 
-use crate::dispatch::args::{ToolArgs, ToolObject};
+use crate::dispatch::args::ToolObject;
 use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
@@ -35,7 +35,7 @@ pub struct ArgsParts<A> {
 /// The [`ArgsParts`] of `A`.
 #[must_use]
 pub const fn args_parts<A: ToolObject + serde::de::DeserializeOwned>() -> ArgsParts<A> {
-    ArgsParts { schema: A::__ARGS_SCHEMA, decode: crate::dispatch::decoder::<A>() }
+    ArgsParts { schema: A::__SCHEMA_REF, decode: crate::dispatch::decoder::<A>() }
 }
 
 /// What a `#[tool]` needs of its return type, reached through one call ([`output_parts`]) so

@@ -96,7 +96,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let schema = object.schema();
     let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
     let assertions = object.assertions();
-    let fields = object.fields(&quote!(_tool_core::__private::object_schema(&<Self as _tool_core::ToolParam>::SCHEMA)));
+    let fields =
+        object.fields(&quote!(_tool_core::__private::object_schema(<Self as _tool_core::ToolParam>::__SCHEMA_REF)));
     let fast = object.fast();
     let satisfies = object.satisfies();
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`

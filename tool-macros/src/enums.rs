@@ -271,7 +271,7 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             let mut flatten = Vec::new();
             match &variant.shape {
                 Shape::Unit => {}
-                Shape::Newtype(ty) => flatten.push(quote!(&<#ty as _tool_core::ToolParam>::SCHEMA)),
+                Shape::Newtype(ty) => flatten.push(quote!(<#ty as _tool_core::ToolParam>::__SCHEMA_REF)),
                 Shape::Struct(object) => {
                     properties.extend(object.property_list());
                     flatten.extend(object.flatten_list());
@@ -290,7 +290,7 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             (Shape::Struct(object), _) => object_schema(&description, &object.property_list(), &object.flatten_list()),
             (Shape::Newtype(ty), Some(doc)) => quote! {
                 _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
-                    schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                    schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
                     keywords: &[_tool_core::schema::Keyword {
                         kind: _tool_core::schema::KeywordKind::Description,
                         value: _tool_core::schema::KeywordValue::Text(#doc),

@@ -31,7 +31,7 @@ pub fn expand(
         let keywords = param.keywords();
         quote! {
             _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
-                schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
                 keywords: #keywords,
             })
         }
@@ -63,7 +63,7 @@ pub fn expand(
                 #assertions
                 #const_inline
                 _tool_core::__private::validate_constrained(
-                    &<Self as _tool_core::ToolParam>::SCHEMA,
+                    <Self as _tool_core::ToolParam>::__SCHEMA_REF,
                     <#ty as _tool_core::ToolParam>::__CHECK,
                     #patterns,
                     value,

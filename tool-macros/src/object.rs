@@ -118,7 +118,7 @@ impl Object {
         self.flattened()
             .map(|p| {
                 let ty = &p.field.ty;
-                quote!(&<#ty as _tool_core::ToolParam>::SCHEMA)
+                quote!(<#ty as _tool_core::ToolParam>::__SCHEMA_REF)
             })
             .collect()
     }

@@ -255,7 +255,7 @@ impl Param {
         quote! {
             _tool_core::schema::Property {
                 name: #name,
-                schema: &<#ty as _tool_core::ToolParam>::SCHEMA,
+                schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
                 keywords: #keywords,
                 required: #required,
             }
@@ -437,7 +437,7 @@ impl Param {
             if let JsonValue::String(text) = &default.value {
                 out.push(quote_spanned! {default.span=>
                     ::core::assert!(
-                        _tool_core::__private::string_default_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #text),
+                        _tool_core::__private::string_default_fits(<#ty as _tool_core::ToolParam>::__SCHEMA_REF, #text),
                         "`default` is not one of the enum's values"
                     )
                 });
@@ -459,7 +459,7 @@ impl Param {
                 );
                 out.push(quote_spanned! {num.span=>
                     ::core::assert!(
-                        _tool_core::__private::integer_bound_fits(&<#ty as _tool_core::ToolParam>::SCHEMA, #n),
+                        _tool_core::__private::integer_bound_fits(<#ty as _tool_core::ToolParam>::__SCHEMA_REF, #n),
                         #message
                     )
                 });

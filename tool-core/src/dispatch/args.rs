@@ -26,11 +26,7 @@ pub trait ToolObject: ToolParam {
 ///
 /// Derive it with `#[derive(serde::Deserialize, ToolArgs)]`; the derive also implements
 /// [`ToolParam`] so the struct can be nested in another.
-pub trait ToolArgs: ToolObject + DeserializeOwned {
-    /// [`ToolParam::SCHEMA`], reached through this trait.
-    #[doc(hidden)]
-    const __ARGS_SCHEMA: &'static Schema = &Self::SCHEMA;
-}
+pub trait ToolArgs: ToolObject + DeserializeOwned {}
 
 impl<T: ToolObject + DeserializeOwned> ToolArgs for T {}
 

@@ -33,6 +33,12 @@ pub trait ToolParam {
     /// The type's schema, as a compile-time constant.
     const SCHEMA: Schema;
 
+    /// [`ToolParam::SCHEMA`] as a `'static` reference, for the schemas that hold this one.
+    /// Generated code names this rather than `&<T as ToolParam>::SCHEMA`, which the compiler
+    /// would promote anew at every use: a measured share of the derive's build time.
+    #[doc(hidden)]
+    const __SCHEMA_REF: &'static Schema = &Self::SCHEMA;
+
     /// Whether a field of this type may be absent (`Option<T>`), so it stays out of
     /// `required`.
     const OPTIONAL: bool = false;
