@@ -5,10 +5,10 @@ pub use inventory;
 pub use serde;
 pub use serde_json;
 
-pub use crate::dispatch::{call, call_async, decode_for as decode, ready};
+pub use crate::dispatch::{call, call_async, decode_for as decode};
 pub use crate::param::wrong_type;
 pub use crate::registry::Registration;
-pub use crate::tool::ToolDefParts;
+pub use crate::tool::{ToolDefParts, ToolOptions};
 pub use crate::validate::apply::{check_pattern, validate_constrained};
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_properties};
 pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};

@@ -30,8 +30,8 @@ struct ToolFn {
     krate: TokenStream,
     /// `#[tool(strict)]`, `#[tool(strict = false)]`, or neither.
     strict: Option<SpannedValue<bool>>,
-    /// `title` and the MCP hints, as `ToolDef` fields.
-    annotations: TokenStream,
+    /// The other keys, as the `ToolDef`'s `ToolOptions`.
+    options: TokenStream,
 }
 
 /// Expands `#[tool]`; on error, the errors plus the item unchanged, so the rest of the crate
@@ -211,7 +211,7 @@ impl ToolFn {
             output,
             krate: krate.unwrap_or_else(|| quote!(::tool_core)),
             strict: attr.strict,
-            annotations: annotations(&attr),
+            options: options(&attr),
             item,
         })
     }
@@ -227,50 +227,39 @@ impl ToolFn {
         let args_ty = self.args.clone().unwrap_or_else(|| syn::parse_quote!(_tool_core::NoArgs));
         let output = &self.output;
         let context = self.takes_context.then(|| quote!(__tool_context,));
-        let call_args = self.args.as_ref().map(|_| quote!(__tool_args));
-        let is_async = item.sig.asyncness.is_some();
-        let shim = if is_async {
+        let context_param = if self.takes_context { quote!(__tool_context) } else { quote!(_) };
+        let (args_param, call_args) = if self.args.is_some() {
+            (quote!(__tool_args), quote!(__tool_args))
+        } else {
+            (quote!(_), TokenStream::new())
+        };
+        let decoded = quote!((__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options));
+        // One call into the runtime: decoding's error, the fn's `Err` and its panic are
+        // handled there, once, rather than in each tool's shim.
+        let shim = if item.sig.asyncness.is_some() {
             quote! {
                 fn __tool_shim<'a>(
-                    __tool_context: &'a _tool_core::ToolContext,
+                    #context_param: &'a _tool_core::ToolContext,
                     __tool_arguments: _tool_core::Arguments<'a>,
                     __tool_options: &'a _tool_core::DecodeOptions,
                 ) -> _tool_core::ToolFuture<'a> {
-                    let _ = __tool_context;
-                    match (__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options) {
-                        ::core::result::Result::Ok(__tool_args) => {
-                            let _ = &__tool_args;
-                            _tool_core::__private::call_async::<#output, _>(__TOOL_NAME, __TOOL_OUTPUT.convert, #fn_ident(#context #call_args))
-                        }
-                        ::core::result::Result::Err(__tool_error) => {
-                            _tool_core::__private::ready(::core::result::Result::Err(__tool_error))
-                        }
-                    }
+                    _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
                 }
                 const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Async(__tool_shim);
             }
         } else {
             quote! {
                 fn __tool_shim(
-                    __tool_context: &_tool_core::ToolContext,
+                    #context_param: &_tool_core::ToolContext,
                     __tool_arguments: _tool_core::Arguments<'_>,
                     __tool_options: &_tool_core::DecodeOptions,
                 ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
-                    let _ = __tool_context;
-                    let __tool_args = (__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options)?;
-                    let _ = &__tool_args;
-                    _tool_core::__private::call::<#output>(__TOOL_NAME, __TOOL_OUTPUT.convert, move || #fn_ident(#context #call_args))
+                    _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
                 }
                 const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Sync(__tool_shim);
             }
         };
-        let annotations = &self.annotations;
-        let strict = if let Some(strict) = &self.strict {
-            let value = **strict;
-            quote!(::core::option::Option::Some(#value))
-        } else {
-            quote!(::core::option::Option::None)
-        };
+        let options = &self.options;
         // Asking for strict mode on a schema strict mode cannot express fails here, spanned
         // at `strict`, with the reason.
         let require_strict = if let Some(strict) = self.strict.as_ref().filter(|strict| ***strict) {
@@ -291,10 +280,9 @@ impl ToolFn {
                 description: #description,
                 schema: __TOOL_ARGS.schema,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
-                handler: __TOOL_HANDLER,
-                strict: #strict,
                 output: __TOOL_OUTPUT.schema,
-                #annotations
+                handler: __TOOL_HANDLER,
+                options: #options,
             });
             #[automatically_derived]
             impl _tool_core::Tool for #type_ident {
@@ -333,27 +321,42 @@ fn optional<T: quote::ToTokens>(value: Option<&T>) -> TokenStream {
     value.map_or_else(|| quote!(::core::option::Option::None), |value| quote!(::core::option::Option::Some(#value)))
 }
 
-/// `title: …, annotations: …` members of the `ToolDef`.
-fn annotations(attr: &ToolAttr) -> TokenStream {
-    let title = optional(attr.title.as_ref());
-    let read_only = optional(attr.read_only.as_ref());
-    let destructive = optional(attr.destructive.as_ref());
-    let idempotent = optional(attr.idempotent.as_ref());
-    let open_world = optional(attr.open_world.as_ref());
-    let sequential = attr.sequential.is_present();
-    let requires_approval = attr.requires_approval.is_present();
-    let group = optional(attr.group.as_deref());
-    quote! {
-        group: #group,
-        sequential: #sequential,
-        requires_approval: #requires_approval,
-        title: #title,
-        annotations: _tool_core::Annotations {
-            read_only: #read_only,
-            destructive: #destructive,
-            idempotent: #idempotent,
-            open_world: #open_world,
-        },
+/// The `ToolOptions` of the `ToolDef`: the keys set, over the defaults (a tool that sets
+/// none names `ToolOptions::DEFAULT`, which is less for the compiler to check).
+fn options(attr: &ToolAttr) -> TokenStream {
+    let mut members = Vec::new();
+    if let Some(strict) = &attr.strict {
+        let value = **strict;
+        members.push(quote!(strict: ::core::option::Option::Some(#value)));
+    }
+    if let Some(title) = &attr.title {
+        members.push(quote!(title: ::core::option::Option::Some(#title)));
+    }
+    let hints = [&attr.read_only, &attr.destructive, &attr.idempotent, &attr.open_world];
+    if hints.iter().any(|hint| hint.is_some()) {
+        let [read_only, destructive, idempotent, open_world] = hints.map(|hint| optional(hint.as_ref()));
+        members.push(quote! {
+            annotations: _tool_core::Annotations {
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            }
+        });
+    }
+    if attr.sequential.is_present() {
+        members.push(quote!(sequential: true));
+    }
+    if attr.requires_approval.is_present() {
+        members.push(quote!(requires_approval: true));
+    }
+    if let Some(group) = &attr.group {
+        members.push(quote!(group: ::core::option::Option::Some(#group)));
+    }
+    if members.is_empty() {
+        quote!(_tool_core::__private::ToolOptions::DEFAULT)
+    } else {
+        quote!(_tool_core::__private::ToolOptions { #(#members,)* .._tool_core::__private::ToolOptions::DEFAULT })
     }
 }
 

@@ -167,33 +167,44 @@ fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
     serde_json::from_str(text).map_err(|error| ToolError::InvalidJson { message: error.to_string() })
 }
 
-/// Runs a plain tool fn, turning its output, its `Err` and its panic into a result.
+/// Runs a plain tool fn on its decoded arguments, turning its output, its `Err` and its
+/// panic into a result. What a `#[tool]` shim calls: the decoding's error passes through
+/// here rather than through a `?` in each generated shim.
 ///
 /// # Errors
-/// [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`] for a panic.
+/// The decoding's error; [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`]
+/// for a panic.
 #[inline]
-pub fn call<O>(
+pub fn call<A, O>(
     tool: &'static str,
+    decoded: Result<A, ToolError>,
     convert: fn(O) -> Result<ToolOutput, String>,
-    f: impl FnOnce() -> O,
+    f: impl FnOnce(A) -> O,
 ) -> Result<ToolOutput, ToolError> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    let args = decoded?;
+    match catch_unwind(AssertUnwindSafe(move || f(args))) {
         Ok(output) => finish(tool, convert, output),
         Err(payload) => Err(panicked(tool, &*payload)),
     }
 }
 
-/// Wraps an async tool fn's future so that its output, `Err` and panic become a result.
-pub fn call_async<'a, O, F>(
+/// Starts an async tool fn on its decoded arguments, wrapping its future so that its
+/// output, `Err` and panic become a result (a decoding error is an already finished one).
+pub fn call_async<'a, A, O, F>(
     tool: &'static str,
+    decoded: Result<A, ToolError>,
     convert: fn(O) -> Result<ToolOutput, String>,
-    future: F,
+    start: impl FnOnce(A) -> F,
 ) -> ToolFuture<'a>
 where
     O: 'a,
     F: Future<Output = O> + Send + 'a,
 {
-    let guarded = CatchUnwind(Box::pin(future));
+    let args = match decoded {
+        Ok(args) => args,
+        Err(error) => return ready(Err(error)),
+    };
+    let guarded = CatchUnwind(Box::pin(start(args)));
     Box::pin(async move {
         match guarded.await {
             Ok(output) => finish(tool, convert, output),
@@ -202,7 +213,7 @@ where
     })
 }
 
-/// An error result as an already finished future (a decode failure of an async tool).
+/// An error result as an already finished future.
 #[must_use]
 pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
     Box::pin(core::future::ready(result))

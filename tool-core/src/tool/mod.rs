@@ -53,14 +53,34 @@ pub struct ToolDefParts {
     pub description: &'static str,
     pub schema: &'static Schema,
     pub rust_path: &'static str,
+    pub output: Option<&'static Schema>,
+    pub handler: Handler,
+    pub options: ToolOptions,
+}
+
+/// The `#[tool(..)]` keys beside `name`: a tool that sets none names
+/// [`ToolOptions::DEFAULT`] rather than spelling out each default.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct ToolOptions {
     pub strict: Option<bool>,
     pub title: Option<&'static str>,
     pub annotations: Annotations,
-    pub output: Option<&'static Schema>,
-    pub handler: Handler,
     pub sequential: bool,
     pub requires_approval: bool,
     pub group: Option<&'static str>,
+}
+
+impl ToolOptions {
+    /// No key set.
+    pub const DEFAULT: ToolOptions = ToolOptions {
+        strict: None,
+        title: None,
+        annotations: Annotations { read_only: None, destructive: None, idempotent: None, open_world: None },
+        sequential: false,
+        requires_approval: false,
+        group: None,
+    };
 }
 
 /// The parameters to send in a strict-capable dialect, and whether strict mode is on.
@@ -79,20 +99,8 @@ impl ToolDef {
     #[doc(hidden)]
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
-        let ToolDefParts {
-            name,
-            description,
-            schema,
-            rust_path,
-            strict,
-            title,
-            annotations,
-            output,
-            handler,
-            sequential,
-            requires_approval,
-            group,
-        } = parts;
+        let ToolDefParts { name, description, schema, rust_path, output, handler, options } = parts;
+        let ToolOptions { strict, title, annotations, sequential, requires_approval, group } = options;
         ToolDef {
             name,
             description,
