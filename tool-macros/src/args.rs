@@ -85,7 +85,7 @@ pub fn bounded(generics: &Generics) -> Generics {
     let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
     let clause = generics.make_where_clause();
     for param in params {
-        clause.predicates.push(syn::parse_quote!(#param: _tool_core::ToolParam));
+        clause.predicates.push(syn::parse_quote!(#param: __tc_ToolParam));
     }
     generics
 }
@@ -96,8 +96,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let schema = object.schema();
     let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
     let assertions = object.assertions();
-    let fields =
-        object.fields(&quote!(_tool_core::__private::object_schema(<Self as _tool_core::ToolParam>::__SCHEMA_REF)));
+    let fields = object.fields(&quote!(_tool_core::__private::object_schema(<Self as __tc_ToolParam>::__SCHEMA_REF)));
     let fast = object.fast();
     let satisfies = object.satisfies();
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
@@ -107,15 +106,15 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         #const_item
 
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #args_where {
-            const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Object(&#schema);
+        impl #impl_generics __tc_ToolParam for #ident #ty_generics #args_where {
+            const SCHEMA: __tc_Schema = __tc_Schema::Object(&#schema);
             const FAST: bool = #fast;
             // Checked as data (the trait's `validate` and `coerce` run it): no checking code
             // per struct. The assertions stand here, where the fields' keywords are checked.
-            const __CHECK: _tool_core::__private::Check = {
+            const __CHECK: __tc_Check = {
                 #assertions
                 #const_inline
-                _tool_core::__private::Check::Object(&#fields)
+                __tc_Check::Object(&#fields)
             };
 
             fn satisfies(&self) -> bool {
@@ -138,8 +137,8 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let stubs = quote! {
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
-            const SCHEMA: _tool_core::schema::Schema = _tool_core::schema::Schema::Any;
+        impl #impl_generics __tc_ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: __tc_Schema = __tc_Schema::Any;
             fn validate(
                 _: &mut _tool_core::__private::serde_json::Value,
                 _: &mut _tool_core::Pointer,

@@ -145,8 +145,8 @@ pub fn expand(
         #string_param
         #const_item
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
-            const SCHEMA: _tool_core::schema::Schema = #schema;
+        impl #impl_generics __tc_ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: __tc_Schema = #schema;
             // serde accepts shapes of an enum with data that its `anyOf` does not (a unit
             // variant as `{"V": null}`, unknown keys in untagged struct variants).
             const FAST: bool = #fast;
@@ -199,7 +199,7 @@ fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -
 }
 
 fn description_tokens(doc: Option<&Doc>) -> TokenStream {
-    if let Some(doc) = doc { quote!(::core::option::Option::Some(#doc)) } else { quote!(::core::option::Option::None) }
+    if let Some(doc) = doc { quote!(__tc_Some(#doc)) } else { quote!(__tc_None) }
 }
 
 /// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`.
@@ -210,7 +210,7 @@ fn unit_enum(description: Option<&Doc>, variants: &[Variant], enum_names: bool) 
     let listed_again = listed.clone();
     let titles = variants.iter().map(|v| description_tokens(v.description.as_ref()));
     let schema = quote! {
-        _tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
+        __tc_Schema::StringEnum(&_tool_core::schema::StringEnum {
             description: #description,
             values: &[#(#listed),*],
             titles: &[#(#titles),*],
@@ -219,7 +219,7 @@ fn unit_enum(description: Option<&Doc>, variants: &[Variant], enum_names: bool) 
     };
     // Checked as data: no code per enum.
     let check = quote! {
-        const __CHECK: _tool_core::__private::Check = _tool_core::__private::Check::UnitVariant {
+        const __CHECK: __tc_Check = __tc_Check::UnitVariant {
             accepted: &[#(#accepted),*],
             listed: &[#(#listed_again),*],
         };
@@ -228,11 +228,11 @@ fn unit_enum(description: Option<&Doc>, variants: &[Variant], enum_names: bool) 
 }
 
 fn string_enum_of(name: &str) -> TokenStream {
-    described_string_enum_of(name, &quote!(::core::option::Option::None))
+    described_string_enum_of(name, &quote!(__tc_None))
 }
 
 fn described_string_enum_of(name: &str, description: &TokenStream) -> TokenStream {
-    quote!(_tool_core::schema::Schema::StringEnum(&_tool_core::schema::StringEnum {
+    quote!(__tc_Schema::StringEnum(&_tool_core::schema::StringEnum {
         description: #description,
         values: &[#name],
         titles: &[],
@@ -241,11 +241,11 @@ fn described_string_enum_of(name: &str, description: &TokenStream) -> TokenStrea
 }
 
 fn property(name: &str, schema: &TokenStream) -> TokenStream {
-    quote!(_tool_core::schema::Property { name: #name, schema: &#schema, keywords: &[], required: true })
+    quote!(__tc_Property { name: #name, schema: &#schema, keywords: &[], required: true })
 }
 
 fn object_schema(description: &TokenStream, properties: &[TokenStream], flatten: &[TokenStream]) -> TokenStream {
-    quote!(_tool_core::schema::Schema::Object(&_tool_core::schema::ObjectSchema {
+    quote!(__tc_Schema::Object(&__tc_ObjectSchema {
         description: #description,
         properties: &[#(#properties),*],
         flatten: &[#(#flatten),*],
@@ -255,10 +255,10 @@ fn object_schema(description: &TokenStream, properties: &[TokenStream], flatten:
 /// The schema of one variant's branch under `tagging`.
 fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
     let description = description_tokens(variant.description.as_ref());
-    let none = quote!(::core::option::Option::None);
+    let none = quote!(__tc_None);
     let content_schema = match &variant.shape {
         Shape::Unit => None,
-        Shape::Newtype(ty) => Some(quote!(<#ty as _tool_core::ToolParam>::SCHEMA)),
+        Shape::Newtype(ty) => Some(quote!(<#ty as __tc_ToolParam>::SCHEMA)),
         Shape::Struct(object) => Some(object_schema(&none, &object.property_list(), &object.flatten_list())),
     };
     match tagging {
@@ -271,7 +271,7 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             let mut flatten = Vec::new();
             match &variant.shape {
                 Shape::Unit => {}
-                Shape::Newtype(ty) => flatten.push(quote!(<#ty as _tool_core::ToolParam>::__SCHEMA_REF)),
+                Shape::Newtype(ty) => flatten.push(quote!(<#ty as __tc_ToolParam>::__SCHEMA_REF)),
                 Shape::Struct(object) => {
                     properties.extend(object.property_list());
                     flatten.extend(object.flatten_list());
@@ -289,15 +289,15 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
         Tagging::Untagged => match (&variant.shape, &variant.description) {
             (Shape::Struct(object), _) => object_schema(&description, &object.property_list(), &object.flatten_list()),
             (Shape::Newtype(ty), Some(doc)) => quote! {
-                _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
-                    schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
-                    keywords: &[_tool_core::schema::Keyword {
-                        kind: _tool_core::schema::KeywordKind::Description,
-                        value: _tool_core::schema::KeywordValue::Text(#doc),
+                __tc_Schema::Constrained(&_tool_core::schema::Constrained {
+                    schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
+                    keywords: &[__tc_Keyword {
+                        kind: __tc_KeywordKind::Description,
+                        value: __tc_KeywordValue::Text(#doc),
                     }],
                 })
             },
-            _ => content_schema.unwrap_or_else(|| quote!(_tool_core::schema::Schema::Any)),
+            _ => content_schema.unwrap_or_else(|| quote!(__tc_Schema::Any)),
         },
     }
 }
@@ -316,7 +316,7 @@ fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
 fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
     match shape {
         Shape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
-        Shape::Newtype(ty) => quote!(<#ty as _tool_core::ToolParam>::__CHECK.validate(&mut *value, at, out);),
+        Shape::Newtype(ty) => quote!(<#ty as __tc_ToolParam>::__CHECK.validate(&mut *value, at, out);),
         Shape::Struct(object) => {
             let fields = struct_fields(object, extra);
             quote! {
@@ -333,7 +333,7 @@ fn data_enum(description: Option<&Doc>, variants: &[Variant], tagging: &Tagging)
     let description = description_tokens(description);
     let branches = variants.iter().map(|v| branch(v, tagging));
     let schema = quote! {
-        _tool_core::schema::Schema::AnyOf(&_tool_core::schema::AnyOf {
+        __tc_Schema::AnyOf(&_tool_core::schema::AnyOf {
             description: #description,
             branches: &[#(#branches),*],
         })

@@ -83,7 +83,7 @@ impl Key {
             Key::Items => quote!(Items),
             Key::Values => quote!(Values),
         };
-        quote!(_tool_core::schema::KeywordKind::#variant)
+        quote!(__tc_KeywordKind::#variant)
     }
 
     /// The check of a numeric or counting key on a decoded value, spanned at the key so a
@@ -112,7 +112,7 @@ impl Key {
             | Key::Items
             | Key::Values => return None,
         };
-        Some(quote_spanned!(span=> _tool_core::__private::typed::#function))
+        Some(quote_spanned!(span=> __tc_typed::#function))
     }
 
     /// The key that counts the other kind of thing: `min_length` ↔ `min_items`.

@@ -30,15 +30,15 @@ pub fn expand(
     let schema = if param.has_keywords() {
         let keywords = param.keywords();
         quote! {
-            _tool_core::schema::Schema::Constrained(&_tool_core::schema::Constrained {
-                schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
+            __tc_Schema::Constrained(&_tool_core::schema::Constrained {
+                schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
                 keywords: #keywords,
             })
         }
     } else {
-        quote!(<#ty as _tool_core::ToolParam>::SCHEMA)
+        quote!(<#ty as __tc_ToolParam>::SCHEMA)
     };
-    let fast = if param.fast_compatible() { quote!(<#ty as _tool_core::ToolParam>::FAST) } else { quote!(false) };
+    let fast = if param.fast_compatible() { quote!(<#ty as __tc_ToolParam>::FAST) } else { quote!(false) };
     let satisfies = param.satisfies_at(&quote!(&self.0));
     let (const_item, const_inline) = const_checks(&param.const_checks(), !generics.params.is_empty());
     let assertions = param.assertions();
@@ -47,8 +47,8 @@ pub fn expand(
         #const_item
 
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolParam for #ident #ty_generics #where_clause {
-            const SCHEMA: _tool_core::schema::Schema = #schema;
+        impl #impl_generics __tc_ToolParam for #ident #ty_generics #where_clause {
+            const SCHEMA: __tc_Schema = #schema;
             const FAST: bool = #fast;
 
             fn satisfies(&self) -> bool {
@@ -63,8 +63,8 @@ pub fn expand(
                 #assertions
                 #const_inline
                 _tool_core::__private::validate_constrained(
-                    <Self as _tool_core::ToolParam>::__SCHEMA_REF,
-                    <#ty as _tool_core::ToolParam>::__CHECK,
+                    <Self as __tc_ToolParam>::__SCHEMA_REF,
+                    <#ty as __tc_ToolParam>::__CHECK,
                     #patterns,
                     value,
                     at,
@@ -73,7 +73,7 @@ pub fn expand(
             }
 
             fn coerce(value: &mut _tool_core::__private::serde_json::Value) {
-                <#ty as _tool_core::ToolParam>::coerce(value);
+                <#ty as __tc_ToolParam>::coerce(value);
             }
         }
     })

@@ -91,7 +91,7 @@ impl Object {
         let properties = self.property_list();
         let flatten = self.flatten_list();
         quote! {
-            _tool_core::schema::ObjectSchema {
+            __tc_ObjectSchema {
                 description: #description,
                 properties: &[#(#properties),*],
                 flatten: &[#(#flatten),*],
@@ -101,11 +101,7 @@ impl Object {
 
     /// `Option<&str>` tokens for the description.
     pub fn description_tokens(&self) -> TokenStream {
-        if let Some(doc) = &self.description {
-            quote!(::core::option::Option::Some(#doc))
-        } else {
-            quote!(::core::option::Option::None)
-        }
+        if let Some(doc) = &self.description { quote!(__tc_Some(#doc)) } else { quote!(__tc_None) }
     }
 
     /// One `Property { .. }` per own field.
@@ -118,7 +114,7 @@ impl Object {
         self.flattened()
             .map(|p| {
                 let ty = &p.field.ty;
-                quote!(<#ty as _tool_core::ToolParam>::__SCHEMA_REF)
+                quote!(<#ty as __tc_ToolParam>::__SCHEMA_REF)
             })
             .collect()
     }
@@ -129,14 +125,14 @@ impl Object {
         let fields = self.params.iter().map(|p| {
             let ty = &p.field.ty;
             if p.flatten {
-                quote!(_tool_core::__private::Field::Flatten(<#ty as _tool_core::ToolObject>::__FIELDS))
+                quote!(__tc_Field::Flatten(<#ty as _tool_core::ToolObject>::__FIELDS))
             } else {
                 p.field_entry()
             }
         });
         let patterns = Param::pattern_check(self.own());
         quote! {
-            _tool_core::__private::Fields {
+            __tc_Fields {
                 object: #object,
                 fields: &[#(#fields),*],
                 patterns: #patterns,
@@ -150,7 +146,7 @@ impl Object {
             return quote!(false);
         }
         let types = self.params.iter().map(|p| &p.field.ty);
-        quote!(true #(&& <#types as _tool_core::ToolParam>::FAST)*)
+        quote!(true #(&& <#types as __tc_ToolParam>::FAST)*)
     }
 
     /// A `bool` expression over `self`: whether every field satisfies its keywords.

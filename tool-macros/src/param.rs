@@ -168,9 +168,9 @@ impl Param {
     /// `Option<PatternCheck>` tokens for the keywords of `params`.
     pub fn pattern_check<'p>(mut params: impl Iterator<Item = &'p Param>) -> TokenStream {
         if params.any(Param::has_pattern) {
-            quote!(::core::option::Option::Some(_tool_core::__private::check_pattern))
+            quote!(__tc_Some(_tool_core::__private::check_pattern))
         } else {
-            quote!(::core::option::Option::None)
+            quote!(__tc_None)
         }
     }
 
@@ -186,9 +186,9 @@ impl Param {
         let mut json = |key: Key, text: &str| {
             let kind = key.kind();
             keywords.push(quote! {
-                _tool_core::schema::Keyword {
+                __tc_Keyword {
                     kind: #kind,
-                    value: _tool_core::schema::KeywordValue::Json(#text),
+                    value: __tc_KeywordValue::Json(#text),
                 }
             });
         };
@@ -223,9 +223,9 @@ impl Param {
             let kind = if which == Element::Items { Key::Items.kind() } else { Key::Values.kind() };
             let nested = element.keywords();
             keywords.push(quote! {
-                _tool_core::schema::Keyword {
+                __tc_Keyword {
                     kind: #kind,
-                    value: _tool_core::schema::KeywordValue::Keywords(#nested),
+                    value: __tc_KeywordValue::Keywords(#nested),
                 }
             });
         }
@@ -234,9 +234,9 @@ impl Param {
             keywords.insert(
                 0,
                 quote! {
-                    _tool_core::schema::Keyword {
+                    __tc_Keyword {
                         kind: #description_kind,
-                        value: _tool_core::schema::KeywordValue::Text(#doc),
+                        value: __tc_KeywordValue::Text(#doc),
                     }
                 },
             );
@@ -251,11 +251,11 @@ impl Param {
         let keywords = self.keywords();
         // A field serde fills when absent is never required; any other, unless its type may
         // be absent (an `Option`).
-        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as _tool_core::ToolParam>::OPTIONAL) };
+        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as __tc_ToolParam>::OPTIONAL) };
         quote! {
-            _tool_core::schema::Property {
+            __tc_Property {
                 name: #name,
-                schema: <#ty as _tool_core::ToolParam>::__SCHEMA_REF,
+                schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
                 keywords: #keywords,
                 required: #required,
             }
@@ -268,9 +268,9 @@ impl Param {
         let ty = self.schema_ty();
         let aliases = &self.aliases;
         quote! {
-            _tool_core::__private::Field::Own {
+            __tc_Field::Own {
                 aliases: &[#(#aliases),*],
-                check: <#ty as _tool_core::ToolParam>::__CHECK,
+                check: <#ty as __tc_ToolParam>::__CHECK,
             }
         }
     }
@@ -314,8 +314,8 @@ impl Param {
             let ty = self.ty_at(span);
             quote_spanned!(span=> #function::<#ty>(#value, #rest))
         };
-        let typed = |name: TokenStream, span: Span| Some(quote_spanned!(span=> _tool_core::__private::typed::#name));
-        let mut checks = vec![quote!(<#ty as _tool_core::ToolParam>::satisfies(#value))];
+        let typed = |name: TokenStream, span: Span| Some(quote_spanned!(span=> __tc_typed::#name));
+        let mut checks = vec![quote!(<#ty as __tc_ToolParam>::satisfies(#value))];
         for (key, num) in f.bounds() {
             checks.push(call(key.typed_check(num.span), num.span, bound_tokens(num)));
         }
@@ -437,7 +437,7 @@ impl Param {
             if let JsonValue::String(text) = &default.value {
                 out.push(quote_spanned! {default.span=>
                     ::core::assert!(
-                        _tool_core::__private::string_default_fits(<#ty as _tool_core::ToolParam>::__SCHEMA_REF, #text),
+                        _tool_core::__private::string_default_fits(<#ty as __tc_ToolParam>::__SCHEMA_REF, #text),
                         "`default` is not one of the enum's values"
                     )
                 });
@@ -445,7 +445,7 @@ impl Param {
             let has_default = self.has_default;
             out.push(quote_spanned! {default.span=>
                 ::core::assert!(
-                    <#ty as _tool_core::ToolParam>::OPTIONAL || #has_default,
+                    <#ty as __tc_ToolParam>::OPTIONAL || #has_default,
                     "`default` describes a field that may be absent: make the field an `Option` or add `#[serde(default)]`"
                 )
             });
@@ -459,7 +459,7 @@ impl Param {
                 );
                 out.push(quote_spanned! {num.span=>
                     ::core::assert!(
-                        _tool_core::__private::integer_bound_fits(<#ty as _tool_core::ToolParam>::__SCHEMA_REF, #n),
+                        _tool_core::__private::integer_bound_fits(<#ty as __tc_ToolParam>::__SCHEMA_REF, #n),
                         #message
                     )
                 });

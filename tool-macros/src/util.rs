@@ -92,6 +92,8 @@ pub fn wrap_in_const(krate: &TokenStream, items: TokenStream) -> TokenStream {
         #[allow(unused_qualifications, non_upper_case_globals)]
         const _: () = {
             use #krate as _tool_core;
+            #[allow(unused_imports)]
+            use _tool_core::__private::names::*;
             #items
         };
     }
