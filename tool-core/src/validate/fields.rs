@@ -127,7 +127,7 @@ pub fn validate_object(value: &mut Value, fields: &Fields, extra: &[&str], at: &
     validate_properties(map, fields, extra, at, out);
 }
 
-/// [`validate_object`] of an object already known to be one.
+/// `validate_object` of an object already known to be one.
 pub fn validate_properties(
     map: &mut Map<String, Value>,
     fields: &Fields,
