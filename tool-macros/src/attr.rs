@@ -1,17 +1,19 @@
 //! The attributes our macros read, as darling receivers: `#[tool(..)]` ([`ToolAttr`]),
 //! `#[tool_args(..)]` on the container ([`ArgsInput`]), `#[param(..)]` on fields
-//! ([`ParamField`]), and the literal values their keys take ([`Num`], [`Count`], [`JsonLit`]).
+//! ([`ParamField`], whose keywords are read by the table in `keyword.rs` into [`Keywords`]),
+//! and the literal values their keys take ([`Num`], [`Count`], [`JsonLit`]).
 //!
-//! darling reports every unknown key (with "did you mean"), duplicate key and malformed
-//! value at once; the meaning-level rules live in `check.rs`.
+//! Every unknown key (with "did you mean"), duplicate key and malformed value is reported at
+//! once, in darling's words; the meaning-level rules live in `check.rs`.
 
+use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use darling::{FromDeriveInput, FromField, FromMeta, FromVariant};
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
 
-use crate::keyword::Key;
+use crate::keyword::{KEYS, Key, Shape};
 
 /// `#[tool(name = "..", description = "..", crate = ::path)]`.
 #[derive(Debug, Default, FromMeta)]
@@ -90,99 +92,14 @@ pub struct ParamField {
     pub ty: Type,
     /// `///` and `#[serde]` attributes.
     pub attrs: Vec<Attribute>,
-    // #[param(description = "City name")]
-    /// Overrides the doc comment.
-    pub description: Option<SpannedValue<String>>,
-    // #[param(minimum = 1)]
-    /// `minimum`.
-    pub minimum: Option<Num>,
-    /// `maximum`.
-    pub maximum: Option<Num>,
-    /// `exclusiveMinimum`.
-    pub exclusive_minimum: Option<Num>,
-    /// `exclusiveMaximum`.
-    pub exclusive_maximum: Option<Num>,
-    /// `multipleOf`.
-    pub multiple_of: Option<Num>,
-    // #[param(min_length = 1)]
-    /// `minLength`.
-    pub min_length: Option<Count>,
-    /// `maxLength`.
-    pub max_length: Option<Count>,
-    // #[param(pattern = "^[a-z]+$")]
-    /// `pattern`.
-    pub pattern: Option<SpannedValue<String>>,
-    // #[param(enum = ["celsius", "fahrenheit"])]
-    /// `enum`.
-    #[darling(rename = "enum")]
-    pub enum_values: Option<JsonLit>,
-    // #[param(min_items = 1)]
-    /// `minItems`.
-    pub min_items: Option<Count>,
-    /// `maxItems`.
-    pub max_items: Option<Count>,
-    // #[param(unique_items)] or #[param(unique_items = true)]
-    /// `uniqueItems`.
-    pub unique_items: Option<SpannedValue<bool>>,
-    // #[param(default = 5)]
-    /// `default`.
-    pub default: Option<JsonLit>,
-    // #[param(format = "email")]
-    /// `format`.
-    pub format: Option<SpannedValue<String>>,
-    // #[param(examples = ["Paris", "Tokyo"])]
-    /// `examples`.
-    pub examples: Option<JsonLit>,
     // #[param(as = String)]
     /// `as = Type`: the schema and validation of `Type` stand for the field's own type, whose
     /// serde form they describe (a foreign type, or one read `#[serde(with = ..)]`).
     #[darling(rename = "as")]
     pub as_type: Option<SpannedValue<Type>>,
-    // #[param(items(max_length = 32))]
-    /// Keywords on every element of a sequence.
-    pub items: Option<SpannedValue<ElementKeywords>>,
-    // #[param(values(minimum = 0))]
-    /// Keywords on every value of a map.
-    pub values: Option<SpannedValue<ElementKeywords>>,
-    // #[param(min_properties = 1)]
-    /// `minProperties`.
-    pub min_properties: Option<Count>,
-    /// `maxProperties`.
-    pub max_properties: Option<Count>,
-}
-
-/// The keywords `items(..)` and `values(..)` take: those that describe one value.
-#[derive(Debug, Clone, FromMeta)]
-pub struct ElementKeywords {
-    /// `description`.
-    pub description: Option<SpannedValue<String>>,
-    /// `minimum`.
-    pub minimum: Option<Num>,
-    /// `maximum`.
-    pub maximum: Option<Num>,
-    /// `exclusiveMinimum`.
-    pub exclusive_minimum: Option<Num>,
-    /// `exclusiveMaximum`.
-    pub exclusive_maximum: Option<Num>,
-    /// `multipleOf`.
-    pub multiple_of: Option<Num>,
-    /// `minLength`.
-    pub min_length: Option<Count>,
-    /// `maxLength`.
-    pub max_length: Option<Count>,
-    /// `pattern`.
-    pub pattern: Option<SpannedValue<String>>,
-    /// `enum`.
-    #[darling(rename = "enum")]
-    pub enum_values: Option<JsonLit>,
-    /// `minItems` (of nested sequences).
-    pub min_items: Option<Count>,
-    /// `maxItems`.
-    pub max_items: Option<Count>,
-    /// `uniqueItems`.
-    pub unique_items: Option<SpannedValue<bool>>,
-    /// `format`.
-    pub format: Option<SpannedValue<String>>,
+    /// Every other key: the keywords, read by the table in `keyword.rs`.
+    #[darling(flatten)]
+    pub keywords: Keywords,
 }
 
 /// Which elements `items(..)` or `values(..)` constrain.
@@ -192,6 +109,16 @@ pub enum Element {
     Items,
     /// A map's values.
     Values,
+}
+
+impl Element {
+    /// The key that holds these elements' keywords.
+    pub const fn key(self) -> Key {
+        match self {
+            Element::Items => Key::Items,
+            Element::Values => Key::Values,
+        }
+    }
 }
 
 impl ParamField {
@@ -213,77 +140,235 @@ impl ParamField {
     /// The keywords on the elements (`items(..)`) or values (`values(..)`), as a field of
     /// the element type (`<Vec<String> as ArrayParam>::Item`), with the span of the key.
     pub fn element(&self, which: Element) -> Option<(Span, ParamField)> {
-        let keywords = match which {
-            Element::Items => self.items.as_ref()?,
-            Element::Values => self.values.as_ref()?,
-        };
+        let keywords = self.keywords.nested(which.key())?;
         let parent = self.as_type.as_deref().unwrap_or(&self.ty);
         let projection: Type = match which {
             Element::Items => syn::parse_quote!(<#parent as _tool_core::ArrayParam>::Item),
             Element::Values => syn::parse_quote!(<#parent as _tool_core::MapParam>::Value),
         };
-        let k = (**keywords).clone();
         let field = ParamField {
             ident: None,
             ty: projection.clone(),
             attrs: Vec::new(),
-            description: k.description,
-            minimum: k.minimum,
-            maximum: k.maximum,
-            exclusive_minimum: k.exclusive_minimum,
-            exclusive_maximum: k.exclusive_maximum,
-            multiple_of: k.multiple_of,
-            min_length: k.min_length,
-            max_length: k.max_length,
-            pattern: k.pattern,
-            enum_values: k.enum_values,
-            min_items: k.min_items,
-            max_items: k.max_items,
-            unique_items: k.unique_items,
-            default: None,
-            format: k.format,
-            examples: None,
             as_type: Some(SpannedValue::new(projection, keywords.span())),
-            items: None,
-            values: None,
-            min_properties: None,
-            max_properties: None,
+            keywords: (**keywords).clone(),
         };
         Some((keywords.span(), field))
     }
 
-    /// The map size keywords that are set.
-    pub fn property_counts(&self) -> impl Iterator<Item = (Key, Count)> {
-        [(Key::MinProperties, self.min_properties), (Key::MaxProperties, self.max_properties)]
-            .into_iter()
-            .filter_map(|(key, count)| Some((key, count?)))
-    }
-
     /// The numeric keywords that are set.
     pub fn bounds(&self) -> impl Iterator<Item = (Key, &Num)> {
-        [
-            (Key::Minimum, &self.minimum),
-            (Key::Maximum, &self.maximum),
-            (Key::ExclusiveMinimum, &self.exclusive_minimum),
-            (Key::ExclusiveMaximum, &self.exclusive_maximum),
-            (Key::MultipleOf, &self.multiple_of),
-        ]
-        .into_iter()
-        .filter_map(|(key, num)| Some((key, num.as_ref()?)))
+        self.keywords.iter().filter_map(|(key, value)| match value {
+            KeyValue::Number(num) => Some((key, num)),
+            _ => None,
+        })
+    }
+
+    /// The counting keywords among `keys` that are set.
+    fn counts(&self, keys: [Key; 2]) -> impl Iterator<Item = (Key, Count)> {
+        keys.into_iter().filter_map(|key| Some((key, self.keywords.count(key)?)))
     }
 
     /// The string length keywords that are set.
     pub fn lengths(&self) -> impl Iterator<Item = (Key, Count)> {
-        [(Key::MinLength, self.min_length), (Key::MaxLength, self.max_length)]
-            .into_iter()
-            .filter_map(|(key, count)| Some((key, count?)))
+        self.counts([Key::MinLength, Key::MaxLength])
     }
 
     /// The array size keywords that are set.
     pub fn item_counts(&self) -> impl Iterator<Item = (Key, Count)> {
-        [(Key::MinItems, self.min_items), (Key::MaxItems, self.max_items)]
-            .into_iter()
-            .filter_map(|(key, count)| Some((key, count?)))
+        self.counts([Key::MinItems, Key::MaxItems])
+    }
+
+    /// The map size keywords that are set.
+    pub fn property_counts(&self) -> impl Iterator<Item = (Key, Count)> {
+        self.counts([Key::MinProperties, Key::MaxProperties])
+    }
+}
+
+/// The keywords of one `#[param(..)]` (or of one `items(..)`/`values(..)` in it), in
+/// [`Key`]'s order, each read as its row of [`KEYS`](crate::keyword::KEYS) says.
+#[derive(Debug, Clone, Default)]
+pub struct Keywords(Vec<(Key, KeyValue)>);
+
+/// A keyword's value, as its [`Shape`] reads it.
+#[derive(Debug, Clone)]
+pub enum KeyValue {
+    /// [`Shape::Text`].
+    Text(SpannedValue<String>),
+    /// [`Shape::Number`].
+    Number(Num),
+    /// [`Shape::Count`].
+    Count(Count),
+    /// [`Shape::Flag`].
+    Flag(SpannedValue<bool>),
+    /// [`Shape::Json`].
+    Json(JsonLit),
+    /// [`Shape::Nested`].
+    Nested(SpannedValue<Keywords>),
+}
+
+impl KeyValue {
+    /// Reads `item`, the key's meta item, as `shape` says.
+    fn read(shape: Shape, item: &NestedMeta) -> darling::Result<KeyValue> {
+        Ok(match shape {
+            Shape::Text => KeyValue::Text(value_of(item)?),
+            Shape::Number => KeyValue::Number(value_of(item)?),
+            Shape::Count => KeyValue::Count(value_of(item)?),
+            Shape::Flag => KeyValue::Flag(value_of(item)?),
+            Shape::Json => KeyValue::Json(value_of(item)?),
+            Shape::Nested => {
+                let elements: SpannedValue<ElementKeywords> = value_of(item)?;
+                let span = elements.span();
+                KeyValue::Nested(SpannedValue::new(elements.into_inner().0, span))
+            }
+        })
+    }
+
+    /// The span of the value.
+    pub fn span(&self) -> Span {
+        match self {
+            KeyValue::Text(text) => text.span(),
+            KeyValue::Number(num) => num.span,
+            KeyValue::Count(count) => count.span,
+            KeyValue::Flag(flag) => flag.span(),
+            KeyValue::Json(json) => json.span,
+            KeyValue::Nested(nested) => nested.span(),
+        }
+    }
+
+    /// The value as JSON text; `None` for nested keywords, which are keywords, not a value.
+    pub fn json(&self) -> Option<String> {
+        Some(match self {
+            KeyValue::Text(text) => json_string(text),
+            KeyValue::Number(num) => num.json.clone(),
+            KeyValue::Count(count) => count.value.to_string(),
+            KeyValue::Flag(flag) => (**flag).to_string(),
+            KeyValue::Json(json) => json.json.clone(),
+            KeyValue::Nested(_) => return None,
+        })
+    }
+}
+
+/// `T` read from a key's meta item, as darling reads a field of a derived receiver.
+fn value_of<T: FromMeta>(item: &NestedMeta) -> darling::Result<T> {
+    match item {
+        NestedMeta::Meta(meta) => T::from_meta(meta),
+        NestedMeta::NameValueInvalidExpr(invalid) => T::from_invalid_expr(invalid),
+        NestedMeta::Lit(lit) => Err(darling::Error::unsupported_format("literal").with_span(lit)),
+    }
+}
+
+impl Keywords {
+    /// Reads the keys of `items`; `elements` when they describe the elements of a sequence
+    /// or the values of a map, where only the keys that describe one value are known.
+    fn read(items: &[NestedMeta], elements: bool) -> darling::Result<Keywords> {
+        let mut errors = darling::Error::accumulator();
+        let mut keywords: Vec<(Key, KeyValue)> = Vec::new();
+        let known = || KEYS.iter().filter(move |spec| spec.on_elements || !elements).map(|spec| spec.name);
+        for item in items {
+            let path = match item {
+                NestedMeta::Meta(meta) => meta.path(),
+                NestedMeta::NameValueInvalidExpr(invalid) => &invalid.path,
+                NestedMeta::Lit(lit) => {
+                    errors.push(darling::Error::unsupported_format("literal").with_span(lit));
+                    continue;
+                }
+            };
+            let name = darling::util::path_to_string(path);
+            let Some(key) = Key::from_name(&name).filter(|key| key.spec().on_elements || !elements) else {
+                errors
+                    .push(darling::Error::unknown_field_with_alts(&name, &known().collect::<Vec<_>>()).with_span(item));
+                continue;
+            };
+            if keywords.iter().any(|(set, _)| *set == key) {
+                errors.push(darling::Error::duplicate_field(&name).with_span(item));
+                continue;
+            }
+            let value = KeyValue::read(key.spec().shape, item).map_err(|e| e.with_span(item).at(&name));
+            if let Some(value) = errors.handle(value) {
+                keywords.push((key, value));
+            }
+        }
+        keywords.sort_by_key(|(key, _)| *key);
+        errors.finish_with(Keywords(keywords))
+    }
+
+    /// The keywords that are set, in [`Key`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (Key, &KeyValue)> {
+        self.0.iter().map(|(key, value)| (*key, value))
+    }
+
+    /// The value of `key`, if set.
+    pub fn get(&self, key: Key) -> Option<&KeyValue> {
+        self.0.iter().find(|(set, _)| *set == key).map(|(_, value)| value)
+    }
+
+    /// Whether no keyword is set.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The value of a [`Shape::Text`] key.
+    pub fn text(&self, key: Key) -> Option<&SpannedValue<String>> {
+        match self.get(key)? {
+            KeyValue::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`Shape::Number`] key.
+    pub fn num(&self, key: Key) -> Option<&Num> {
+        match self.get(key)? {
+            KeyValue::Number(num) => Some(num),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`Shape::Count`] key.
+    pub fn count(&self, key: Key) -> Option<Count> {
+        match self.get(key)? {
+            KeyValue::Count(count) => Some(*count),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`Shape::Flag`] key.
+    pub fn flag(&self, key: Key) -> Option<&SpannedValue<bool>> {
+        match self.get(key)? {
+            KeyValue::Flag(flag) => Some(flag),
+            _ => None,
+        }
+    }
+
+    /// The value of a [`Shape::Json`] key.
+    pub fn json(&self, key: Key) -> Option<&JsonLit> {
+        match self.get(key)? {
+            KeyValue::Json(json) => Some(json),
+            _ => None,
+        }
+    }
+
+    /// The keywords of a [`Shape::Nested`] key, spanned at the key.
+    pub fn nested(&self, key: Key) -> Option<&SpannedValue<Keywords>> {
+        match self.get(key)? {
+            KeyValue::Nested(nested) => Some(nested),
+            _ => None,
+        }
+    }
+}
+
+impl FromMeta for Keywords {
+    fn from_list(items: &[NestedMeta]) -> darling::Result<Self> {
+        Keywords::read(items, false)
+    }
+}
+
+/// The keywords in `items(..)` or `values(..)`: those that describe one value.
+struct ElementKeywords(Keywords);
+
+impl FromMeta for ElementKeywords {
+    fn from_list(items: &[NestedMeta]) -> darling::Result<Self> {
+        Keywords::read(items, true).map(ElementKeywords)
     }
 }
 
@@ -489,4 +574,47 @@ fn quote_stand_in(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream 
         }
     }
     out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KeyValue, ParamField};
+    use crate::keyword::Key;
+
+    fn read(field: syn::Field) -> darling::Result<ParamField> {
+        ParamField::read(&field)
+    }
+
+    #[test]
+    fn keywords_are_read_by_the_table_in_key_order() {
+        let field = read(syn::parse_quote!(
+            #[param(unique_items, max_items = 3, items(max_length = 8, description = "a tag"), as = Vec<String>, description = "tags")]
+            tags: Vec<String>
+        ))
+        .expect("valid keywords");
+        let keys: Vec<Key> = field.keywords.iter().map(|(key, _)| key).collect();
+        assert_eq!(keys, [Key::Description, Key::MaxItems, Key::UniqueItems, Key::Items]);
+        assert!(matches!(field.keywords.get(Key::UniqueItems), Some(KeyValue::Flag(flag)) if **flag));
+        assert_eq!(field.keywords.count(Key::MaxItems).map(|count| count.value), Some(3));
+        let items = field.keywords.nested(Key::Items).expect("items(..)");
+        assert_eq!(items.count(Key::MaxLength).map(|count| count.value), Some(8));
+        assert!(field.as_type.is_some(), "`as` is the receiver's own key");
+    }
+
+    #[test]
+    fn unknown_duplicate_and_malformed_keys_are_all_reported() {
+        let error = read(syn::parse_quote!(
+            #[param(maxlength = 3, minimum = 1, minimum = 2, min_length = -1, items(default = 1, min_properties = 1))]
+            x: Vec<String>
+        ))
+        .expect_err("four mistakes");
+        let messages: Vec<String> = error.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].contains("Unknown field: `maxlength`. Did you mean `max_length`?"), "{messages:?}");
+        assert!(messages[1].contains("Duplicate field `minimum`"), "{messages:?}");
+        assert!(messages[2].contains("expected a non-negative integer"), "{messages:?}");
+        // `items(..)` knows only the keys that describe one value.
+        assert!(messages[3].contains("Unknown field: `default`"), "{messages:?}");
+        assert!(messages[3].contains("Unknown field: `min_properties`"), "{messages:?}");
+    }
 }

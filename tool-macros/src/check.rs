@@ -6,7 +6,7 @@
 //! all the mistakes in a struct. Type mismatches (`minimum` on a `String`) are left to
 //! rustc, through the assertions `param.rs` emits.
 
-use crate::attr::{Count, Element, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::attr::{Element, JsonLit, JsonValue, NumValue, ParamField};
 use crate::keyword::Key;
 use crate::util::Result;
 
@@ -37,45 +37,46 @@ const FORMATS: &[&str] = &[
 pub fn field(f: &ParamField) -> Result {
     let mut errors = darling::Error::accumulator();
     // A lower bound above an upper bound admits no value at all: certainly a typo.
-    errors.handle(order(f.minimum.as_ref(), "minimum", f.maximum.as_ref(), "maximum", false));
-    errors.handle(order(
-        f.exclusive_minimum.as_ref(),
-        "exclusive_minimum",
-        f.exclusive_maximum.as_ref(),
-        "exclusive_maximum",
-        true,
-    ));
-    errors.handle(order(f.minimum.as_ref(), "minimum", f.exclusive_maximum.as_ref(), "exclusive_maximum", true));
-    errors.handle(order(f.exclusive_minimum.as_ref(), "exclusive_minimum", f.maximum.as_ref(), "maximum", true));
-    errors.handle(counts(f.min_length, "min_length", f.max_length, "max_length"));
-    errors.handle(counts(f.min_items, "min_items", f.max_items, "max_items"));
-    errors.handle(counts(f.min_properties, "min_properties", f.max_properties, "max_properties"));
+    let bounds = [
+        (Key::Minimum, Key::Maximum, false),
+        (Key::ExclusiveMinimum, Key::ExclusiveMaximum, true),
+        (Key::Minimum, Key::ExclusiveMaximum, true),
+        (Key::ExclusiveMinimum, Key::Maximum, true),
+    ];
+    for (low, high, strict) in bounds {
+        errors.handle(order(f, low, high, strict));
+    }
+    for (low, high) in
+        [(Key::MinLength, Key::MaxLength), (Key::MinItems, Key::MaxItems), (Key::MinProperties, Key::MaxProperties)]
+    {
+        errors.handle(counts(f, low, high));
+    }
     for which in [Element::Items, Element::Values] {
         if let Some((_, element)) = f.element(which) {
             errors.handle(field(&element));
         }
     }
-    if let Some(factor) = &f.multiple_of
+    if let Some(factor) = f.keywords.num(Key::MultipleOf)
         && factor.value.as_f64() <= 0.0
     {
         errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {}", factor.json)));
     }
-    let pattern = f.pattern.as_ref().and_then(|pattern| match regex::Regex::new(pattern) {
+    let pattern = f.keywords.text(Key::Pattern).and_then(|pattern| match regex::Regex::new(pattern) {
         Ok(regex) => Some(regex),
         Err(e) => {
             errors.push(error(pattern.span(), format!("`pattern` is not a valid regular expression:\n{e}")));
             None
         }
     });
-    if let Some(format) = &f.format
+    if let Some(format) = f.keywords.text(Key::Format)
         && !FORMATS.contains(&format.as_str())
     {
         errors.push(darling::Error::unknown_value_with_alts(format, FORMATS.iter()).with_span(&format.span()));
     }
-    if let Some(values) = &f.enum_values {
+    if let Some(values) = f.keywords.json(Key::Enum) {
         errors.handle(enum_values(values));
     }
-    if let Some(default) = &f.default {
+    if let Some(default) = f.keywords.json(Key::Default) {
         errors.handle(default_fits(f, default, pattern.as_ref()));
     }
     errors.handle(counted_thing(f));
@@ -116,10 +117,10 @@ fn counted_thing(f: &ParamField) -> Result {
         )
     );
     let mut errors = darling::Error::accumulator();
-    if let (true, Some(items)) = (scalar, &f.items) {
+    if let (true, Some(items)) = (scalar, f.keywords.nested(Key::Items)) {
         errors.push(error(items.span(), "`items(..)` constrains the elements of a sequence (`Vec`, a set, an array); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
     }
-    if let (true, Some(values)) = (scalar, &f.values) {
+    if let (true, Some(values)) = (scalar, f.keywords.nested(Key::Values)) {
         errors.push(error(values.span(), "`values(..)` constrains the values of a map (`HashMap`, `BTreeMap`); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
     }
     if collection {
@@ -153,8 +154,9 @@ fn error(span: proc_macro2::Span, message: String) -> darling::Error {
     darling::Error::custom(message).with_span(&span)
 }
 
-fn order(low: Option<&Num>, low_key: &str, high: Option<&Num>, high_key: &str, strict: bool) -> Result {
-    let (Some(low), Some(high)) = (low, high) else { return Ok(()) };
+fn order(f: &ParamField, low_key: Key, high_key: Key, strict: bool) -> Result {
+    let (Some(low), Some(high)) = (f.keywords.num(low_key), f.keywords.num(high_key)) else { return Ok(()) };
+    let (low_key, high_key) = (low_key.name(), high_key.name());
     let (a, b) = (low.value.as_f64(), high.value.as_f64());
     if a > b || (strict && a >= b) {
         let relation = if a > b { "greater than" } else { "equal to" };
@@ -166,11 +168,12 @@ fn order(low: Option<&Num>, low_key: &str, high: Option<&Num>, high_key: &str, s
     Ok(())
 }
 
-fn counts(low: Option<Count>, low_key: &str, high: Option<Count>, high_key: &str) -> Result {
-    match (low, high) {
-        (Some(low), Some(high)) if low.value > high.value => {
-            Err(error(high.span, format!("`{low_key}` ({}) is greater than `{high_key}` ({})", low.value, high.value)))
-        }
+fn counts(f: &ParamField, low_key: Key, high_key: Key) -> Result {
+    match (f.keywords.count(low_key), f.keywords.count(high_key)) {
+        (Some(low), Some(high)) if low.value > high.value => Err(error(
+            high.span,
+            format!("`{}` ({}) is greater than `{}` ({})", low_key.name(), low.value, high_key.name(), high.value),
+        )),
         _ => Ok(()),
     }
 }
@@ -225,8 +228,8 @@ fn same(a: &JsonValue, b: &JsonValue) -> bool {
     }
 }
 
-/// A bound keyword, its name, and whether a value satisfies it.
-type BoundRule<'a> = (&'a Option<Num>, &'a str, fn(f64, f64) -> bool);
+/// A bound keyword and whether a value satisfies it.
+type BoundRule = (Key, fn(f64, f64) -> bool);
 
 /// A `default` the schema itself rejects would be sent back as an error the first time it
 /// is used, so it is refused here, naming the keyword it breaks.
@@ -238,20 +241,20 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
     match &default.value {
         JsonValue::Number(n) => {
             let x = n.as_f64();
-            let rules: [BoundRule<'_>; 4] = [
-                (&f.minimum, "minimum", |x, b| x >= b),
-                (&f.maximum, "maximum", |x, b| x <= b),
-                (&f.exclusive_minimum, "exclusive_minimum", |x, b| x > b),
-                (&f.exclusive_maximum, "exclusive_maximum", |x, b| x < b),
+            let rules: [BoundRule; 4] = [
+                (Key::Minimum, |x, b| x >= b),
+                (Key::Maximum, |x, b| x <= b),
+                (Key::ExclusiveMinimum, |x, b| x > b),
+                (Key::ExclusiveMaximum, |x, b| x < b),
             ];
-            for (bound, key, holds) in rules {
-                if let Some(bound) = bound
+            for (key, holds) in rules {
+                if let Some(bound) = f.keywords.num(key)
                     && !holds(x, bound.value.as_f64())
                 {
-                    breaks(key, &bound.json);
+                    breaks(key.name(), &bound.json);
                 }
             }
-            if let Some(factor) = &f.multiple_of {
+            if let Some(factor) = f.keywords.num(Key::MultipleOf) {
                 let q = x / factor.value.as_f64();
                 if (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
                     breaks("multiple_of", &factor.json);
@@ -260,13 +263,13 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
         }
         JsonValue::String(text) => {
             let length = text.chars().count() as u64;
-            if let Some(min) = f.min_length.filter(|min| length < min.value) {
+            if let Some(min) = f.keywords.count(Key::MinLength).filter(|min| length < min.value) {
                 breaks("min_length", &min.value.to_string());
             }
-            if let Some(max) = f.max_length.filter(|max| length > max.value) {
+            if let Some(max) = f.keywords.count(Key::MaxLength).filter(|max| length > max.value) {
                 breaks("max_length", &max.value.to_string());
             }
-            if let (Some(regex), Some(source)) = (pattern, &f.pattern)
+            if let (Some(regex), Some(source)) = (pattern, f.keywords.text(Key::Pattern))
                 && !regex.is_match(text)
             {
                 breaks("pattern", &crate::attr::json_string(source));
@@ -274,16 +277,16 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
         }
         JsonValue::Array(items) => {
             let length = items.len() as u64;
-            if let Some(min) = f.min_items.filter(|min| length < min.value) {
+            if let Some(min) = f.keywords.count(Key::MinItems).filter(|min| length < min.value) {
                 breaks("min_items", &min.value.to_string());
             }
-            if let Some(max) = f.max_items.filter(|max| length > max.value) {
+            if let Some(max) = f.keywords.count(Key::MaxItems).filter(|max| length > max.value) {
                 breaks("max_items", &max.value.to_string());
             }
         }
         JsonValue::Bool(_) => {}
     }
-    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = &f.enum_values
+    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = f.keywords.json(Key::Enum)
         && !allowed.iter().any(|item| same(&item.value, &default.value))
     {
         breaks("enum", json);

@@ -1,14 +1,20 @@
-//! The `#[param]` keywords as data: one table saying, for each key, its name, the
-//! `KeywordKind` it becomes in the schema (whose meaning on a JSON value the runtime's
-//! `validate/apply.rs` interprets) and the typed check on a decoded one. Every link between the macro and the runtime goes through an
-//! exhaustive `match` here, never an identifier built from a string, so a key without a
+//! The `#[param]` keywords as data: [`KEYS`], one row per key (its name, how its value is
+//! written, whether it may describe elements, the kind of field it needs), and exhaustive
+//! `match`es for what a row cannot hold as data: the `KeywordKind` the schema states it as
+//! (whose meaning on a JSON value the runtime's `validate/apply.rs` interprets) and the
+//! typed check on a decoded value. Every link between the macro and the runtime goes
+//! through a `match` here, never an identifier built from a string, so a key without a
 //! check is a compile error in this file rather than a missing function in a user's build.
+//!
+//! Parsing (`attr.rs`), the schema tokens, the trait assertions and the typed checks
+//! (`param.rs`) all read this table, so a new keyword is a row and two `match` arms here,
+//! plus its rule in `check.rs` if it has one.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-/// A `#[param]` key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A `#[param]` key. The order is the order keywords are written in a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Key {
     Description,
     Minimum,
@@ -23,40 +29,91 @@ pub enum Key {
     Enum,
     MinItems,
     MaxItems,
+    MinProperties,
+    MaxProperties,
     UniqueItems,
     Default,
     Examples,
-    MinProperties,
-    MaxProperties,
     Items,
     Values,
 }
 
+/// How a key's value is written in `#[param(..)]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A string literal: `pattern = "^[a-z]+$"`.
+    Text,
+    /// A number, kept exact when it is an integer: `minimum = 1`, `maximum = 0.5`.
+    Number,
+    /// A non-negative integer: `min_length = 1`.
+    Count,
+    /// A flag: `unique_items`, or `unique_items = false`.
+    Flag,
+    /// A literal or an array of literals: `enum = ["a", "b"]`, `default = 5`.
+    Json,
+    /// Keywords on the elements of a sequence or the values of a map: `items(max_length = 8)`.
+    Nested,
+}
+
+/// One row of [`KEYS`].
+#[derive(Debug)]
+pub struct Spec {
+    /// The key this row describes (its index in [`KEYS`]).
+    pub key: Key,
+    /// The key as written in `#[param(..)]`.
+    pub name: &'static str,
+    /// How its value is written.
+    pub shape: Shape,
+    /// Whether it describes one value, so it may also sit in `items(..)` and `values(..)`.
+    pub on_elements: bool,
+    /// The kind of field it needs, asserted at the key; `None` where any field takes it or
+    /// its value decides (`enum`, `default`).
+    pub fits: Option<Fit>,
+}
+
+const fn row(key: Key, name: &'static str, shape: Shape, on_elements: bool, fits: Option<Fit>) -> Spec {
+    Spec { key, name, shape, on_elements, fits }
+}
+
+/// Every key, in [`Key`]'s order.
+pub const KEYS: [Spec; 20] = [
+    row(Key::Description, "description", Shape::Text, true, None),
+    row(Key::Minimum, "minimum", Shape::Number, true, Some(Fit::Number)),
+    row(Key::Maximum, "maximum", Shape::Number, true, Some(Fit::Number)),
+    row(Key::ExclusiveMinimum, "exclusive_minimum", Shape::Number, true, Some(Fit::Number)),
+    row(Key::ExclusiveMaximum, "exclusive_maximum", Shape::Number, true, Some(Fit::Number)),
+    row(Key::MultipleOf, "multiple_of", Shape::Number, true, Some(Fit::Number)),
+    row(Key::MinLength, "min_length", Shape::Count, true, Some(Fit::String)),
+    row(Key::MaxLength, "max_length", Shape::Count, true, Some(Fit::String)),
+    row(Key::Pattern, "pattern", Shape::Text, true, Some(Fit::String)),
+    row(Key::Format, "format", Shape::Text, true, Some(Fit::String)),
+    row(Key::Enum, "enum", Shape::Json, true, None),
+    row(Key::MinItems, "min_items", Shape::Count, true, Some(Fit::Array)),
+    row(Key::MaxItems, "max_items", Shape::Count, true, Some(Fit::Array)),
+    row(Key::MinProperties, "min_properties", Shape::Count, false, Some(Fit::Map)),
+    row(Key::MaxProperties, "max_properties", Shape::Count, false, Some(Fit::Map)),
+    row(Key::UniqueItems, "unique_items", Shape::Flag, true, Some(Fit::Array)),
+    row(Key::Default, "default", Shape::Json, false, None),
+    row(Key::Examples, "examples", Shape::Json, false, None),
+    row(Key::Items, "items", Shape::Nested, false, Some(Fit::Array)),
+    row(Key::Values, "values", Shape::Nested, false, Some(Fit::Map)),
+];
+
 impl Key {
+    /// Its row of [`KEYS`].
+    #[allow(clippy::indexing_slicing)] // in range: the assertion below KEYS proves each row sits at its key's index
+    pub const fn spec(self) -> &'static Spec {
+        &KEYS[self as usize]
+    }
+
     /// The key as written in `#[param(..)]`.
     pub const fn name(self) -> &'static str {
-        match self {
-            Key::Description => "description",
-            Key::Minimum => "minimum",
-            Key::Maximum => "maximum",
-            Key::ExclusiveMinimum => "exclusive_minimum",
-            Key::ExclusiveMaximum => "exclusive_maximum",
-            Key::MultipleOf => "multiple_of",
-            Key::MinLength => "min_length",
-            Key::MaxLength => "max_length",
-            Key::Pattern => "pattern",
-            Key::Format => "format",
-            Key::Enum => "enum",
-            Key::MinItems => "min_items",
-            Key::MaxItems => "max_items",
-            Key::UniqueItems => "unique_items",
-            Key::Default => "default",
-            Key::Examples => "examples",
-            Key::MinProperties => "min_properties",
-            Key::MaxProperties => "max_properties",
-            Key::Items => "items",
-            Key::Values => "values",
-        }
+        self.spec().name
+    }
+
+    /// The key written `name`.
+    pub fn from_name(name: &str) -> Option<Key> {
+        KEYS.iter().find(|spec| spec.name == name).map(|spec| spec.key)
     }
 
     /// The `KeywordKind` the schema states it as.
@@ -86,9 +143,10 @@ impl Key {
         quote!(__tc_KeywordKind::#variant)
     }
 
-    /// The check of a numeric or counting key on a decoded value, spanned at the key so a
-    /// type it does not fit fails there: `typed::NAME::<T>(value, bound)`. `None` for keys
-    /// checked only on the JSON (map sizes) or with a check of their own shape.
+    /// The check of the key on a decoded value, spanned at the key so a type it does not fit
+    /// fails there: `typed::NAME::<T>(value, its value)`. `None` for keys checked only on the
+    /// JSON (map sizes, keywords on elements, `unique_items`), whose field kind `param.rs`
+    /// asserts instead, and for those a value decides (`enum`, `default`).
     pub fn typed_check(self, span: Span) -> Option<TokenStream> {
         let function = match self {
             Key::Minimum => quote_spanned!(span=> minimum),
@@ -100,9 +158,9 @@ impl Key {
             Key::MaxLength => quote_spanned!(span=> max_length),
             Key::MinItems => quote_spanned!(span=> min_items),
             Key::MaxItems => quote_spanned!(span=> max_items),
+            Key::Pattern => quote_spanned!(span=> pattern),
+            Key::Format => quote_spanned!(span=> format),
             Key::Description
-            | Key::Pattern
-            | Key::Format
             | Key::Enum
             | Key::UniqueItems
             | Key::Default
@@ -153,47 +211,26 @@ impl Fit {
     }
 }
 
+// `Key::spec` indexes the table by the key: each row must sit at its key's position.
+const _: () = {
+    let (mut rest, mut i): (&[Spec], usize) = (&KEYS, 0);
+    while let [spec, tail @ ..] = rest {
+        assert!(spec.key as usize == i, "KEYS lists every key once, in Key's order");
+        (rest, i) = (tail, i + 1);
+    }
+    assert!(Key::Values as usize + 1 == KEYS.len(), "a key declared after `Values` needs its row in KEYS");
+};
+
 #[cfg(test)]
 mod tests {
-    use super::Key;
-
-    /// Every key, in declaration order: each position is checked against the enum's
-    /// discriminant, and the last against `Key::Values`, the last variant.
-    const ALL: [Key; 20] = [
-        Key::Description,
-        Key::Minimum,
-        Key::Maximum,
-        Key::ExclusiveMinimum,
-        Key::ExclusiveMaximum,
-        Key::MultipleOf,
-        Key::MinLength,
-        Key::MaxLength,
-        Key::Pattern,
-        Key::Format,
-        Key::Enum,
-        Key::MinItems,
-        Key::MaxItems,
-        Key::UniqueItems,
-        Key::Default,
-        Key::Examples,
-        Key::MinProperties,
-        Key::MaxProperties,
-        Key::Items,
-        Key::Values,
-    ];
-
-    const fn position(key: Key) -> usize {
-        key as usize
-    }
+    use super::KEYS;
 
     #[test]
     fn the_readme_documents_every_key() {
         let docs = include_str!("../../tool-core/docs/tool_args.md");
         let table = &docs[docs.find("#### `#[param(..)]` keys").expect("the table")..];
-        for (i, key) in ALL.iter().enumerate() {
-            assert_eq!(position(*key), i, "ALL lists every key once, in order");
-            assert!(table.contains(&format!("`{}", key.name())), "the #[param] table lacks `{}`", key.name());
+        for spec in &KEYS {
+            assert!(table.contains(&format!("`{}", spec.name)), "the #[param] table lacks `{}`", spec.name);
         }
-        assert_eq!(position(Key::Values) + 1, ALL.len(), "a key declared after `Values` must be listed here");
     }
 }

@@ -5,7 +5,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use crate::attr::{Element, JsonLit, JsonValue, Num, NumValue, ParamField};
+use crate::attr::{Element, JsonLit, JsonValue, KeyValue, Num, NumValue, ParamField};
 use crate::keyword::{Fit, Key};
 use crate::serde_attr::{self, RenameRule};
 use crate::util::{Doc, Result, unraw};
@@ -54,12 +54,14 @@ impl Param {
             .rename
             .clone()
             .unwrap_or_else(|| rename_all.map_or_else(|| own.clone(), |rule| rule.apply_to_field(&own)));
-        let description = match &field.description {
+        let description = match field.keywords.text(Key::Description) {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&field.attrs),
         };
         let has_default = serde.default || container_default;
-        if let Some(default) = field.default.as_ref().filter(|_| !has_default && !is_option(schema_ty(&field))) {
+        if let Some(default) =
+            field.keywords.json(Key::Default).filter(|_| !has_default && !is_option(schema_ty(&field)))
+        {
             return Err(darling::Error::custom(format!(
                 "`default = {}` is what the model reads, but serde fills nothing when the field is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it",
                 default.json
@@ -92,13 +94,13 @@ impl Param {
             ))
             .with_span(&field.ty));
         }
-        if let Some(default) = &field.default {
+        if let Some(default) = field.keywords.json(Key::Default) {
             return Err(darling::Error::custom(
                 "`default` belongs on the field that uses the newtype: whether a value may be absent is that field's business",
             )
             .with_span(&default.span));
         }
-        let description = match &field.description {
+        let description = match field.keywords.text(Key::Description) {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&field.attrs).or(container_description),
         };
@@ -115,20 +117,7 @@ impl Param {
 
     /// Whether the field carries a keyword or a description of its own.
     pub fn has_keywords(&self) -> bool {
-        let f = &self.field;
-        self.description.is_some()
-            || f.bounds().next().is_some()
-            || f.lengths().next().is_some()
-            || f.item_counts().next().is_some()
-            || f.pattern.is_some()
-            || f.format.is_some()
-            || f.enum_values.is_some()
-            || f.unique_items.is_some()
-            || f.default.is_some()
-            || f.examples.is_some()
-            || f.items.is_some()
-            || f.values.is_some()
-            || f.property_counts().next().is_some()
+        self.description.is_some() || !self.field.keywords.is_empty()
     }
 
     /// The type whose schema and validation the property has: `#[param(as = ..)]`, else the
@@ -144,7 +133,7 @@ impl Param {
             .into_iter()
             .filter_map(|which| {
                 let (span, field) = self.field.element(which)?;
-                let description = field.description.as_ref().map(|text| Doc::Text((**text).clone()));
+                let description = field.keywords.text(Key::Description).map(|text| Doc::Text((**text).clone()));
                 let param = Param {
                     field,
                     name: String::new(),
@@ -162,7 +151,8 @@ impl Param {
     /// Whether a `pattern` keyword is on the field or its elements: the full path then needs
     /// the regex engine, which is linked only where a pattern is.
     pub fn has_pattern(&self) -> bool {
-        self.field.pattern.is_some() || self.elements().iter().any(|(_, _, element)| element.has_pattern())
+        self.field.keywords.get(Key::Pattern).is_some()
+            || self.elements().iter().any(|(_, _, element)| element.has_pattern())
     }
 
     /// `Option<PatternCheck>` tokens for the keywords of `params`.
@@ -179,68 +169,26 @@ impl Param {
         respan(self.schema_ty(), span)
     }
 
-    /// `Keyword { .. }` values for the schema, in a fixed order.
+    /// `Keyword { .. }` values for the schema, in [`Key`]'s order.
     pub fn keywords(&self) -> TokenStream {
-        let f = &self.field;
-        let mut keywords = Vec::new();
-        let mut json = |key: Key, text: &str| {
+        let keyword = |key: Key, value: TokenStream| {
             let kind = key.kind();
-            keywords.push(quote! {
-                __tc_Keyword {
-                    kind: #kind,
-                    value: __tc_KeywordValue::Json(#text),
-                }
-            });
+            quote!(__tc_Keyword { kind: #kind, value: #value })
         };
-        for (key, num) in f.bounds() {
-            json(key, &num.json);
-        }
-        for (key, count) in f.lengths() {
-            json(key, &count.value.to_string());
-        }
-        if let Some(pattern) = &f.pattern {
-            json(Key::Pattern, &crate::attr::json_string(pattern));
-        }
-        if let Some(format) = &f.format {
-            json(Key::Format, &crate::attr::json_string(format));
-        }
-        if let Some(values) = &f.enum_values {
-            json(Key::Enum, &values.json);
-        }
-        for (key, count) in f.item_counts().chain(f.property_counts()) {
-            json(key, &count.value.to_string());
-        }
-        if let Some(unique) = &f.unique_items {
-            json(Key::UniqueItems, if **unique { "true" } else { "false" });
-        }
-        if let Some(default) = &f.default {
-            json(Key::Default, &default.json);
-        }
-        if let Some(examples) = &f.examples {
-            json(Key::Examples, &examples.json);
-        }
-        for (which, _, element) in self.elements() {
-            let kind = if which == Element::Items { Key::Items.kind() } else { Key::Values.kind() };
+        // The description is the doc comment's when `description` is not set.
+        let description =
+            self.description.as_ref().map(|doc| keyword(Key::Description, quote!(__tc_KeywordValue::Text(#doc))));
+        let mut elements = self.elements().into_iter();
+        let rest = self.field.keywords.iter().filter(|(key, _)| *key != Key::Description).filter_map(|(key, value)| {
+            if let Some(text) = value.json() {
+                return Some(keyword(key, quote!(__tc_KeywordValue::Json(#text))));
+            }
+            // `elements()` lists `items` and `values` in this order too.
+            let (_, _, element) = elements.next()?;
             let nested = element.keywords();
-            keywords.push(quote! {
-                __tc_Keyword {
-                    kind: #kind,
-                    value: __tc_KeywordValue::Keywords(#nested),
-                }
-            });
-        }
-        if let Some(doc) = &self.description {
-            let description_kind = Key::Description.kind();
-            keywords.insert(
-                0,
-                quote! {
-                    __tc_Keyword {
-                        kind: #description_kind,
-                        value: __tc_KeywordValue::Text(#doc),
-                    }
-                },
-            );
-        }
+            Some(keyword(key, quote!(__tc_KeywordValue::Keywords(#nested))))
+        });
+        let keywords: Vec<TokenStream> = description.into_iter().chain(rest).collect();
         quote!(&[#(#keywords),*])
     }
 
@@ -278,16 +226,16 @@ impl Param {
     /// Whether the fast path may decode this field with serde and check it typed: not for
     /// keywords serde's decoding loses (`unique_items` on a `Vec`) or that compare arrays.
     pub fn fast_compatible(&self) -> bool {
-        let unique = self.field.unique_items.as_ref().is_some_and(|unique| **unique);
-        let array_enum = self
-            .field
-            .enum_values
-            .as_ref()
+        let keywords = &self.field.keywords;
+        let unique = keywords.flag(Key::UniqueItems).is_some_and(|unique| **unique);
+        let array_enum = keywords
+            .json(Key::Enum)
             .is_some_and(|e| matches!(&e.value, JsonValue::Array(items) if items.iter().any(|i| matches!(i.value, JsonValue::Array(_)))));
         // A stand-in type (`as`) checks the JSON; the field's own type has no typed checks.
         // Keywords on elements and map sizes are checked on the JSON only.
-        let json_only =
-            self.field.items.is_some() || self.field.values.is_some() || self.field.property_counts().next().is_some();
+        let json_only = keywords.get(Key::Items).is_some()
+            || keywords.get(Key::Values).is_some()
+            || self.field.property_counts().next().is_some();
         !self.flatten && !unique && !array_enum && !json_only && self.field.as_type.is_none()
     }
 
@@ -310,44 +258,49 @@ impl Param {
             // keywords against the stand-in type.
             return quote!(true);
         }
-        let call = |function: Option<TokenStream>, span: Span, rest: TokenStream| {
+        let call = |function: TokenStream, span: Span, rest: TokenStream| {
             let ty = self.ty_at(span);
             quote_spanned!(span=> #function::<#ty>(#value, #rest))
         };
-        let typed = |name: TokenStream, span: Span| Some(quote_spanned!(span=> __tc_typed::#name));
         let mut checks = vec![quote!(<#ty as __tc_ToolParam>::satisfies(#value))];
-        for (key, num) in f.bounds() {
-            checks.push(call(key.typed_check(num.span), num.span, bound_tokens(num)));
-        }
         // Counting characters is the costly part of a length check: count once for both.
-        let lengths = match (f.min_length, f.max_length) {
+        let both_lengths = match (f.keywords.count(Key::MinLength), f.keywords.count(Key::MaxLength)) {
             (Some(min), Some(max)) => {
                 let (low, high) = (min.value, max.value);
-                checks.push(call(typed(quote!(length_between), min.span), min.span, quote!(#low, #high)));
-                vec![]
+                let between = quote_spanned!(min.span=> __tc_typed::length_between);
+                checks.push(call(between, min.span, quote!(#low, #high)));
+                true
             }
-            (min, max) => vec![(Key::MinLength, min), (Key::MaxLength, max)],
+            _ => false,
         };
-        let counts = lengths.into_iter().chain([(Key::MinItems, f.min_items), (Key::MaxItems, f.max_items)]);
-        for (key, count) in counts {
-            if let Some(count) = count {
-                let n = count.value;
-                checks.push(call(key.typed_check(count.span), count.span, quote!(#n)));
-            }
+        for (key, value) in f.keywords.iter() {
+            let span = value.span();
+            let Some(function) = key.typed_check(span) else { continue };
+            let argument = match value {
+                KeyValue::Count(_) if both_lengths && matches!(key, Key::MinLength | Key::MaxLength) => continue,
+                KeyValue::Count(count) => {
+                    let n = count.value;
+                    quote!(#n)
+                }
+                KeyValue::Number(num) => bound_tokens(num),
+                KeyValue::Text(pattern) if key == Key::Pattern => {
+                    let source = pattern.as_str();
+                    let check = call(function, span, quote!(&__TOOL_PATTERN));
+                    checks.push(quote!({
+                        static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
+                        #check
+                    }));
+                    continue;
+                }
+                KeyValue::Text(text) => {
+                    let text = text.as_str();
+                    quote!(#text)
+                }
+                KeyValue::Flag(_) | KeyValue::Json(_) | KeyValue::Nested(_) => continue,
+            };
+            checks.push(call(function, span, argument));
         }
-        if let Some(pattern) = &f.pattern {
-            let source = pattern.as_str();
-            let check = call(typed(quote!(pattern), pattern.span()), pattern.span(), quote!(&__TOOL_PATTERN));
-            checks.push(quote!({
-                static __TOOL_PATTERN: _tool_core::__private::Pattern = _tool_core::__private::Pattern::new(#source);
-                #check
-            }));
-        }
-        if let Some(format) = &f.format {
-            let name = format.as_str();
-            checks.push(call(typed(quote!(format), format.span()), format.span(), quote!(#name)));
-        }
-        if let Some(JsonLit { value: JsonValue::Array(items), json, span }) = &f.enum_values {
+        if let Some(JsonLit { value: JsonValue::Array(items), json, span }) = f.keywords.json(Key::Enum) {
             let function = match items.first().map(|item| &item.value) {
                 Some(JsonValue::String(_)) => Some(quote!(enum_str)),
                 Some(JsonValue::Number(_)) => Some(quote!(enum_number)),
@@ -355,7 +308,7 @@ impl Param {
                 _ => None, // arrays of arrays: never on the fast path (`fast_compatible`)
             };
             if let Some(function) = function {
-                let check = call(typed(function, *span), *span, quote!(&__TOOL_ENUM));
+                let check = call(quote_spanned!(*span=> __tc_typed::#function), *span, quote!(&__TOOL_ENUM));
                 checks.push(quote!({
                     static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
                     #check
@@ -366,42 +319,22 @@ impl Param {
     }
 
     /// Trait assertions spanned at the keywords `satisfies` does not already name the type
-    /// for: `unique_items`, `default`, and `enum` values that need a float or an array.
+    /// for: those without a typed check (`unique_items`, map sizes, `items`, `values`), every
+    /// keyword of a stand-in type (`as`), and `enum` and `default` values that need a float,
+    /// a string or an array.
     pub fn assertions(&self) -> TokenStream {
         let f = &self.field;
         let mut out = Vec::new();
         let mut assert = |fit: Fit, span: Span| out.push(fit.assertion(span, &self.ty_at(span)));
-        if let Some(unique) = &f.unique_items {
-            assert(Fit::Array, unique.span());
-        }
-        if let Some(items) = &f.items {
-            assert(Fit::Array, items.span());
-        }
-        if let Some(values) = &f.values {
-            assert(Fit::Map, values.span());
-        }
-        for (_, count) in f.property_counts() {
-            assert(Fit::Map, count.span);
-        }
-        if f.as_type.is_some() {
-            // `satisfies` names the keywords' traits for other fields; here it cannot.
-            for (_, num) in f.bounds() {
-                assert(Fit::Number, num.span);
-            }
-            for (_, count) in f.lengths() {
-                assert(Fit::String, count.span);
-            }
-            for (_, count) in f.item_counts() {
-                assert(Fit::Array, count.span);
-            }
-            if let Some(pattern) = &f.pattern {
-                assert(Fit::String, pattern.span());
-            }
-            if let Some(format) = &f.format {
-                assert(Fit::String, format.span());
+        for (key, value) in f.keywords.iter() {
+            let span = value.span();
+            if let Some(fit) = key.spec().fits
+                && (f.as_type.is_some() || key.typed_check(span).is_none())
+            {
+                assert(fit, span);
             }
         }
-        if let Some(JsonLit { value: JsonValue::Array(items), .. }) = &f.enum_values {
+        if let Some(JsonLit { value: JsonValue::Array(items), .. }) = f.keywords.json(Key::Enum) {
             for item in items {
                 match &item.value {
                     JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert(Fit::Float, item.span),
@@ -410,7 +343,7 @@ impl Param {
                 }
             }
         }
-        if let Some(default) = &f.default {
+        if let Some(default) = f.keywords.json(Key::Default) {
             match &default.value {
                 JsonValue::String(_) => assert(Fit::String, default.span),
                 JsonValue::Number(NumValue::Float(x)) if x.fract() != 0.0 => assert(Fit::Float, default.span),
@@ -432,7 +365,7 @@ impl Param {
     pub fn const_checks(&self) -> Vec<TokenStream> {
         let f = &self.field;
         let mut out = Vec::new();
-        if let Some(default) = &f.default {
+        if let Some(default) = f.keywords.json(Key::Default) {
             let ty = self.ty_at(default.span);
             if let JsonValue::String(text) = &default.value {
                 out.push(quote_spanned! {default.span=>

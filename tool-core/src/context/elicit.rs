@@ -6,11 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::render::dialect::quoted_in;
+use crate::render::dialect::{ELICITATION_FORMATS, elicitation_refusal, format_in};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, StringEnum};
-
-/// The `format`s MCP's string schema allows.
-const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
 /// Why `schema` cannot be an elicitation's requested schema, or `None` when it can.
 #[must_use]
@@ -29,7 +26,7 @@ pub const fn elicitation_problem(schema: &Schema) -> Option<&'static str> {
         }
         let mut k = 0;
         while k < property.keywords.len() {
-            if let Some(problem) = keyword_problem(&property.keywords[k]) {
+            if let Some(problem) = elicitation_refusal(&property.keywords[k]) {
                 return Some(problem);
             }
             k += 1;
@@ -52,7 +49,7 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
         Schema::Constrained(constrained) => {
             let mut k = 0;
             while k < constrained.keywords.len() {
-                if let Some(problem) = keyword_problem(&constrained.keywords[k]) {
+                if let Some(problem) = elicitation_refusal(&constrained.keywords[k]) {
                     return Some(problem);
                 }
                 k += 1;
@@ -60,7 +57,7 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
             property_problem(constrained.schema)
         }
         Schema::Text(form) => match form.format {
-            Some(format) if !crate::render::dialect::format_in(Some(KeywordValue::Text(format)), FORMATS) => Some(
+            Some(format) if !format_in(Some(KeywordValue::Text(format)), ELICITATION_FORMATS) => Some(
                 "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
             ),
             _ => None,
@@ -70,34 +67,6 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
         ),
         Schema::Object(_) | Schema::Map { .. } | Schema::AnyOf(_) | Schema::Any | Schema::Tuple(_) => Some(
             "an elicitation field must be a string, number, integer, boolean or unit enum: MCP asks the user for a flat object of primitives",
-        ),
-    }
-}
-
-const fn keyword_problem(keyword: &Keyword) -> Option<&'static str> {
-    use KeywordKind as K;
-    match keyword.kind {
-        K::Description
-        | K::Minimum
-        | K::Maximum
-        | K::MinLength
-        | K::MaxLength
-        | K::Default
-        | K::Enum
-        | K::MinItems
-        | K::MaxItems
-        | K::Examples => None,
-        K::Format => match keyword.value {
-            KeywordValue::Json(json) if quoted_in(json, FORMATS) => None,
-            _ => {
-                Some("an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows)")
-            }
-        },
-        K::Pattern | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Some(
-            "MCP's elicitation schema has no `pattern`, `exclusive_minimum`, `exclusive_maximum`, `multiple_of` or `unique_items`: the user could not see the rule",
-        ),
-        K::MinProperties | K::MaxProperties | K::Items | K::Values => Some(
-            "MCP's elicitation schema has no maps and no keywords on elements (`items(..)`, `values(..)`): the user could not see the rule",
         ),
     }
 }
@@ -197,7 +166,7 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         let value = match keyword.value {
             KeywordValue::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
             KeywordValue::Text(text) => Value::String(text.to_owned()),
-            // Refused by `keyword_problem` before a form is built.
+            // Refused by `elicitation_refusal` before a form is built.
             KeywordValue::Keywords(_) => continue,
         };
         out[keyword.kind.json_name()] = value;

@@ -1,9 +1,12 @@
 //! [`Dialect`]: the providers' variants of JSON Schema, and what each does with every
 //! keyword the macros emit: keep it, drop it, or (Anthropic strict) move it into the
 //! description text, as Anthropic's official SDK does. Whatever a dialect drops or moves is
-//! still enforced at dispatch, which always validates against the full schema.
+//! still enforced at dispatch, which always validates against the full schema. MCP
+//! elicitation forms, which refuse what they cannot show, decide here too: every `match` on a
+//! keyword's place is in this file and names every keyword, so a new one is placed
+//! everywhere at once.
 
-use crate::schema::{KeywordKind, KeywordValue, Schema};
+use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
 
 /// A provider's flavour of schema, rendered at compile time from the same tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +106,40 @@ pub(crate) const fn format_in(value: Option<KeywordValue>, list: &[&str]) -> boo
 const fn is_string_list(json: &str) -> bool {
     let bytes = json.as_bytes();
     bytes.len() > 1 && bytes[1] == b'"'
+}
+
+/// The `format`s an MCP elicitation form's string allows.
+pub(crate) const ELICITATION_FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
+
+/// Why an MCP elicitation form (`ToolContext::elicit`) refuses `keyword`, or `None` when the
+/// form keeps it: the form has no place to show the user most constraints. It sits beside
+/// [`Dialect::place`] so that a new keyword is placed in every form in this one file.
+pub(crate) const fn elicitation_refusal(keyword: &Keyword) -> Option<&'static str> {
+    use KeywordKind as K;
+    match keyword.kind {
+        K::Description
+        | K::Minimum
+        | K::Maximum
+        | K::MinLength
+        | K::MaxLength
+        | K::Default
+        | K::Enum
+        | K::MinItems
+        | K::MaxItems
+        | K::Examples => None,
+        K::Format => match keyword.value {
+            KeywordValue::Json(json) if quoted_in(json, ELICITATION_FORMATS) => None,
+            _ => {
+                Some("an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows)")
+            }
+        },
+        K::Pattern | K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Some(
+            "MCP's elicitation schema has no `pattern`, `exclusive_minimum`, `exclusive_maximum`, `multiple_of` or `unique_items`: the user could not see the rule",
+        ),
+        K::MinProperties | K::MaxProperties | K::Items | K::Values => Some(
+            "MCP's elicitation schema has no maps and no keywords on elements (`items(..)`, `values(..)`): the user could not see the rule",
+        ),
+    }
 }
 
 impl Dialect {
