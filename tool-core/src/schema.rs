@@ -186,6 +186,8 @@ pub enum KeywordKind {
     Default,
     Format,
     Examples,
+    /// `deprecated`: the field is kept for old callers and should not be used.
+    Deprecated,
     MinProperties,
     MaxProperties,
     /// Keywords on every element of an array ([`KeywordValue::Keywords`]).
@@ -215,6 +217,7 @@ impl KeywordKind {
             Self::Default => "default",
             Self::Format => "format",
             Self::Examples => "examples",
+            Self::Deprecated => "deprecated",
             Self::MinProperties => "minProperties",
             Self::MaxProperties => "maxProperties",
             Self::Items => "items",

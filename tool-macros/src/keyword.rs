@@ -34,6 +34,7 @@ pub enum Key {
     UniqueItems,
     Default,
     Examples,
+    Deprecated,
     Items,
     Values,
 }
@@ -76,7 +77,7 @@ const fn row(key: Key, name: &'static str, shape: Shape, on_elements: bool, fits
 }
 
 /// Every key, in [`Key`]'s order.
-pub const KEYS: [Spec; 20] = [
+pub const KEYS: [Spec; 21] = [
     row(Key::Description, "description", Shape::Text, true, None),
     row(Key::Minimum, "minimum", Shape::Number, true, Some(Fit::Number)),
     row(Key::Maximum, "maximum", Shape::Number, true, Some(Fit::Number)),
@@ -95,6 +96,7 @@ pub const KEYS: [Spec; 20] = [
     row(Key::UniqueItems, "unique_items", Shape::Flag, true, Some(Fit::Array)),
     row(Key::Default, "default", Shape::Json, false, None),
     row(Key::Examples, "examples", Shape::Json, false, None),
+    row(Key::Deprecated, "deprecated", Shape::Flag, false, None),
     row(Key::Items, "items", Shape::Nested, false, Some(Fit::Array)),
     row(Key::Values, "values", Shape::Nested, false, Some(Fit::Map)),
 ];
@@ -135,6 +137,7 @@ impl Key {
             Key::UniqueItems => quote!(UniqueItems),
             Key::Default => quote!(Default),
             Key::Examples => quote!(Examples),
+            Key::Deprecated => quote!(Deprecated),
             Key::MinProperties => quote!(MinProperties),
             Key::MaxProperties => quote!(MaxProperties),
             Key::Items => quote!(Items),
@@ -165,6 +168,7 @@ impl Key {
             | Key::UniqueItems
             | Key::Default
             | Key::Examples
+            | Key::Deprecated
             | Key::MinProperties
             | Key::MaxProperties
             | Key::Items

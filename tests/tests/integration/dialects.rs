@@ -277,3 +277,48 @@ fn what_a_dialect_drops_is_still_enforced() {
         .expect_err("too long");
     assert!(error.to_string().contains("/name: must be at most 40 characters long"));
 }
+
+/// Search arguments, one kept for old callers.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[allow(dead_code)]
+pub(crate) struct SearchArgs {
+    /// What to look for.
+    query: String,
+    /// Use `query`.
+    #[param(deprecated)]
+    text: Option<String>,
+}
+
+/// Searches.
+#[tool]
+fn search_legacy(args: SearchArgs) -> String {
+    args.query
+}
+
+/// `deprecated`, the newest keyword: kept as JSON Schema states it, moved into the description
+/// where a dialect lacks it, an annotation at dispatch, refused by an elicitation form.
+#[test]
+fn deprecated_is_placed_in_every_dialect() {
+    let registry = Registry::collect().expect("unique names");
+    let def = registry.get("search_legacy").expect("registered").def().expect("a #[tool] fn");
+    let property = |text: &str, pointer: &str| parse(text).pointer(pointer).cloned().expect("the property");
+    let kept = property(def.parameters_json(), "/properties/text");
+    assert_eq!(kept["deprecated"], true, "{kept}");
+    let described = json!("Use `query`.\n\n{deprecated: true}");
+    let dialects = def.dialects();
+    let moved = [
+        (dialects.openai_strict().expect("strict"), "/properties/text"),
+        (dialects.anthropic_strict().expect("strict"), "/properties/text/anyOf/0"),
+        (dialects.gemini_parameters(), "/properties/text"),
+    ];
+    for (text, pointer) in moved {
+        let property = property(text, pointer);
+        assert!(property.get("deprecated").is_none() && property["description"] == described, "{text}");
+    }
+    // An annotation: the field is still accepted, and checked as its type says.
+    let output = registry.call("search_legacy", json!({"query": "rust", "text": "old"})).expect("accepted");
+    assert_eq!(output.to_text(), "rust");
+    assert!(registry.call("search_legacy", json!({"query": "rust", "text": 5})).is_err());
+    let refusal = tool_core::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
+    assert!(refusal.is_some_and(|why| why.contains("`deprecated`")), "{refusal:?}");
+}

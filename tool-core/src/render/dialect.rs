@@ -127,6 +127,7 @@ pub(crate) const fn elicitation_refusal(keyword: &Keyword) -> Option<&'static st
         | K::MinItems
         | K::MaxItems
         | K::Examples => None,
+        K::Deprecated => Some("MCP's elicitation schema has no `deprecated`: ask only for the fields the tool uses"),
         K::Format => match keyword.value {
             KeywordValue::Json(json) if quoted_in(json, ELICITATION_FORMATS) => None,
             _ => {
@@ -174,6 +175,7 @@ impl Dialect {
                 | K::MaxLength
                 | K::UniqueItems
                 | K::Default
+                | K::Deprecated
                 | K::MinProperties
                 | K::MaxProperties => Placement::Describe,
             },
@@ -199,6 +201,7 @@ impl Dialect {
                 | K::UniqueItems
                 | K::Default
                 | K::Examples
+                | K::Deprecated
                 | K::MinProperties
                 | K::MaxProperties => Placement::Describe,
             },
@@ -222,7 +225,9 @@ impl Dialect {
                     _ => Placement::Describe,
                 },
                 K::Examples => Placement::Drop,
-                K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems => Placement::Describe,
+                K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems | K::Deprecated => {
+                    Placement::Describe
+                }
             },
         }
     }

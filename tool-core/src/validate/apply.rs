@@ -73,6 +73,7 @@ pub fn apply(
             KeywordKind::Description
             | KeywordKind::Default
             | KeywordKind::Examples
+            | KeywordKind::Deprecated
             | KeywordKind::Items
             | KeywordKind::Values => {}
         }
