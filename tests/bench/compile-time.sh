@@ -114,32 +114,49 @@ RS
     } > "$dir/src/main.rs"
 }
 
-# Seconds to build crate $1 alone from clean in profile $2 (dev or release).
-build_time() {
-    local dir="$work/$1" profile=$2 flag=''
+# Seconds to build crate $1 alone from clean in profile $2 (dev or release), once.
+build_once() {
+    local dir="$work/$1" flag=''
+    [ "$2" = release ] && flag=--release
+    (cd "$dir" && cargo clean -q -p "$1" $flag)
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && cargo build -q $flag)
+    end=$(date +%s.%N)
+    echo "$end - $start" | bc
+}
+
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
+# Medians of `runs` builds of tools_$1 and serde_$1 in profile $2, alternating the two so
+# that a change in the machine's load weighs on both alike.
+build_pair() {
+    local n=$1 profile=$2 flag='' tools=() serde=()
     [ "$profile" = release ] && flag=--release
-    (cd "$dir" && cargo build -q $flag) # dependencies, once
-    local times=()
+    (cd "$work/tools_$n" && cargo build -q $flag) # dependencies, once
+    (cd "$work/serde_$n" && cargo build -q $flag)
     for _ in $(seq 1 "$runs"); do
-        (cd "$dir" && cargo clean -q -p "$1" $flag)
-        local start end
-        start=$(date +%s.%N)
-        (cd "$dir" && cargo build -q $flag)
-        end=$(date +%s.%N)
-        times+=("$(echo "$end - $start" | bc)")
+        tools+=("$(build_once "tools_$n" "$profile")")
+        serde+=("$(build_once "serde_$n" "$profile")")
     done
-    printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
+    result[tools,$n,$profile]=$(median "${tools[@]}")
+    result[serde,$n,$profile]=$(median "${serde[@]}")
 }
 
 binary_size() { stat -c %s "$work/target/release/$1"; }
+
+if [ -n "${ONLY_WRITE:-}" ]; then # the crates alone, for `front-end.sh`
+    for n in 50 200; do write_crate "tools_$n" tools "$n"; write_crate "serde_$n" serde "$n"; done
+    exit 0
+fi
 
 declare -A result
 for n in 50 200; do
     write_crate "tools_$n" tools "$n"
     write_crate "serde_$n" serde "$n"
+    build_pair "$n" debug
+    build_pair "$n" release
     for kind in tools serde; do
-        result[$kind,$n,debug]=$(build_time "${kind}_$n" dev)
-        result[$kind,$n,release]=$(build_time "${kind}_$n" release)
         result[$kind,$n,size]=$(binary_size "${kind}_$n")
     done
     # The binaries must work: a valid call, and (ours) a refused one.

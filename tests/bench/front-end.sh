@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The compiler's front end on N = 50 tools, counted in instructions (callgrind), which do not
+# move with the machine's load the way build times do: `cargo check` of the benchmark crates
+# of `compile-time.sh` (our macros, against serde's derive and a hand-written `match`), the
+# dependencies checked beforehand so that only the crate itself is counted. This is where
+# the two differ (their code generation is alike: our expansion lowers to less LLVM IR).
+#
+#   bash tests/bench/front-end.sh     # needs valgrind (apt-get install valgrind); ~3 minutes
+#
+# Not part of CI.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work="$root/target/compile-bench"
+[ -d "$work/tools_50" ] && [ -d "$work/serde_50" ] || ONLY_WRITE=1 bash "$root/tests/bench/compile-time.sh"
+export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
+wrapper="$work/count-rustc.sh"
+# Run as RUSTC_WRAPPER: counts the rustc that checks $COUNT_CRATE, runs the others as they are.
+cat > "$wrapper" <<'SH'
+#!/usr/bin/env bash
+for arg in "$@"; do
+    if [ "$arg" = "$COUNT_CRATE" ]; then
+        exec valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2> "$COUNT_LOG"
+    fi
+done
+exec "$@"
+SH
+chmod +x "$wrapper"
+count() { # instructions of `cargo check` of crate $1, from clean
+    (cd "$work/$1" && cargo check -q && cargo clean -q -p "$1")
+    (cd "$work/$1" && COUNT_CRATE=$1 COUNT_LOG="$work/$1.callgrind" RUSTC_WRAPPER="$wrapper" cargo check -q)
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/$1.callgrind"
+}
+serde=$(count serde_50)
+tools=$(count tools_50)
+echo "cargo check, N = 50, instructions: serde-only $serde, tool-core $tools"
+awk -v t="$tools" -v s="$serde" 'BEGIN { printf "ratio %.3f; per tool beyond serde-only: %.1f M\n", t / s, (t - s) / 50 / 1e6 }'
