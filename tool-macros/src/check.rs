@@ -80,6 +80,62 @@ pub fn field(f: &ParamField) -> Result {
         errors.handle(default_fits(f, default, pattern.as_ref()));
     }
     errors.handle(counted_thing(f));
+    errors.handle(bounds_in_range(f));
+    errors.finish()
+}
+
+/// The range of `ty` when it is written as a primitive integer (or an `Option` of one), so a
+/// bound outside it is refused while expanding; other types (aliases, newtypes, `NonZero*`)
+/// are checked against their schema in `const` evaluation (`Param::const_checks`).
+pub fn primitive_integer_range(ty: &syn::Type) -> Option<(i128, i128)> {
+    let syn::Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident == "Option" && path.path.segments.len() == 1 {
+        let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else { return None };
+        return match arguments.args.first() {
+            Some(syn::GenericArgument::Type(inner)) if arguments.args.len() == 1 => primitive_integer_range(inner),
+            _ => None,
+        };
+    }
+    if path.path.segments.len() != 1 || !last.arguments.is_none() {
+        return None;
+    }
+    let name = last.ident.to_string();
+    Some(match name.as_str() {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" => (0, u64::MAX.into()),
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" => (i64::MIN.into(), i64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// An integer bound outside the range of a primitive integer field constrains nothing.
+fn bounds_in_range(f: &ParamField) -> Result {
+    let ty = f.as_type.as_deref().unwrap_or(&f.ty);
+    let Some((low, high)) = primitive_integer_range(ty) else { return Ok(()) };
+    let mut errors = darling::Error::accumulator();
+    for (key, num) in f.bounds().filter(|(key, _)| *key != Key::MultipleOf) {
+        if let NumValue::Int(n) = num.value
+            && !(low..=high).contains(&n)
+        {
+            let ty = quote::ToTokens::to_token_stream(ty).to_string().replace(' ', "");
+            errors.push(error(
+                num.span,
+                format!(
+                    "`{} = {n}` is outside the range of `{ty}` ({low} to {high}), so it constrains nothing; check the bound or the type",
+                    key.name()
+                ),
+            ));
+        }
+    }
     errors.finish()
 }
 
@@ -341,5 +397,16 @@ mod tests {
     fn exclusive_bounds_that_touch_admit_nothing() {
         let field: syn::Field = syn::parse_quote!(#[param(exclusive_minimum = 1, maximum = 1)] x: f64);
         assert_eq!(errors(field), ["`exclusive_minimum` (1) is equal to `maximum` (1): no value satisfies both"]);
+    }
+
+    #[test]
+    fn primitive_integer_ranges_are_read_from_the_syntax() {
+        use super::primitive_integer_range as range;
+        assert_eq!(range(&syn::parse_quote!(u8)), Some((0, 255)));
+        assert_eq!(range(&syn::parse_quote!(Option<i16>)), Some((-32_768, 32_767)));
+        // Anything else is left to the const check against the type's schema.
+        for ty in [syn::parse_quote!(usize), syn::parse_quote!(Percent), syn::parse_quote!(std::num::NonZeroU8)] {
+            assert_eq!(range(&ty), None);
+        }
     }
 }

@@ -61,17 +61,21 @@ impl Object {
 
     /// A never-called fn that names each keyword's trait against its field's type, as the
     /// real impls do: emitted beside the errors of a failed expansion, so a keyword on the
-    /// wrong type is reported in the same build as a bad regex.
+    /// wrong type (or an integer bound outside its type, in `const` evaluation) is reported
+    /// in the same build as a bad regex.
     pub fn type_checks(&self, ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
         let generics = crate::args::bounded(generics);
         let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
         let satisfies =
             self.own().filter_map(|p| p.field.ident.as_ref().map(|field| p.satisfies_at(&quote!(&__tool_self.#field))));
         let assertions = self.assertions();
+        let (const_item, const_inline) = crate::util::const_checks(&self.const_checks(), !generics.params.is_empty());
         quote! {
+            #const_item
             #[allow(dead_code, unused_variables, clippy::all)]
             fn __tool_type_checks #impl_generics (__tool_self: &#ident #ty_generics) -> bool #where_clause {
                 #assertions
+                #const_inline
                 true #(&& #satisfies)*
             }
         }

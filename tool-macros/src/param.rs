@@ -383,7 +383,9 @@ impl Param {
                 )
             });
         }
-        for (key, num) in f.bounds() {
+        // A primitive integer's range is known while expanding (`check.rs`): no item needed.
+        let known_range = crate::check::primitive_integer_range(self.schema_ty()).is_some();
+        for (key, num) in f.bounds().filter(|_| !known_range) {
             if let (NumValue::Int(n), false) = (num.value, key == Key::MultipleOf) {
                 let ty = self.ty_at(num.span);
                 let message = format!(

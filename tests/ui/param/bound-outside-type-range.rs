@@ -1,9 +1,14 @@
+type Percent = u8;
+
 #[derive(serde::Deserialize, tool_core::ToolArgs)]
 struct Args {
     #[param(maximum = 300)]
     percent: u8,
     #[param(minimum = -1)]
-    count: u32,
+    count: Option<u32>,
+    // Through an alias the range is the schema's, checked in const evaluation.
+    #[param(maximum = 256)]
+    share: Percent,
 }
 
 fn main() {}
