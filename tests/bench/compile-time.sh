@@ -164,7 +164,7 @@ for n in 50 200; do
     "$work/target/release/serde_$n" tool_001 '{"name":"ok","count":5,"ratio":0.5,"flag":true,"note":null,"tags":[],"mode":"fast","inner":{"label":"x"}}' | grep -qx ok
 done
 
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { printf "%.2f" "$(echo "scale=4; $1 / $2" | bc)"; }
 per_tool() { echo "scale=1; ($1 - $2) * 1000 / 150" | bc; } # ms between N = 50 and N = 200
 echo "| $((runs)) run(s), median | serde-only, N=200 | tool-core, N=200 | ratio | per tool, serde-only | per tool, tool-core |"
 echo "|---|---|---|---|---|---|"
