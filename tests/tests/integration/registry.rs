@@ -2,7 +2,7 @@
 //! registries built from chosen tools, merged with a prefix, with one removed.
 
 use serde_json::json;
-use tool_core::{Registry, RegistryError, Tool, ToolError, tool};
+use tool_core::{DynamicTool, Registry, RegistryError, Tool, ToolContext, ToolError, ToolOutput, tool};
 
 mod nested {
     pub mod deeper {
@@ -88,6 +88,26 @@ fn merge_with_prefix_and_remove() {
     assert!(all.remove("mcp_weather_echo-text").is_none());
     assert_eq!(all.names(), ["echo-text", "mcp_weather_deep_tool"]);
     assert!(matches!(all.call("mcp_weather_echo-text", "{}"), Err(ToolError::UnknownTool { .. })));
+}
+
+#[test]
+fn a_colliding_merge_names_the_tool_already_there_first() {
+    let handler = |_: ToolContext, _| async { Ok(ToolOutput::text("")) };
+    let dynamic = || DynamicTool::new("echo-text", "", r#"{"type":"object"}"#, handler).expect("valid");
+    let mut with_static = Registry::new();
+    with_static.add(EchoTool).expect("new");
+    let mut with_dynamic = Registry::new();
+    with_dynamic.add_dynamic(dynamic()).expect("new");
+    let duplicate = |first, second| RegistryError::DuplicateName { name: "echo-text".to_owned(), first, second };
+    assert_eq!(
+        with_dynamic.clone().merge_prefixed("", &with_static).expect_err("collides"),
+        duplicate("a tool made at run time", "integration::registry::echo")
+    );
+    assert_eq!(
+        with_static.clone().merge_prefixed("", &with_dynamic).expect_err("collides"),
+        duplicate("integration::registry::echo", "a tool made at run time")
+    );
+    assert_eq!(with_static.len(), 1);
 }
 
 #[test]

@@ -68,12 +68,9 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::DuplicateName`] naming both tools when two share a name.
     pub fn collect() -> Result<Self, RegistryError> {
-        let mut registry = Self::new();
-        for registration in inventory::iter::<Registration> {
-            registry.insert(Entry::from_def(registration.0))?;
-        }
-        registry.reindex();
-        Ok(registry)
+        Self::from_entries(
+            inventory::iter::<Registration>.into_iter().map(|registration| Entry::from_def(registration.0)).collect(),
+        )
     }
 
     /// Adds one tool (a generated `…Tool` value or a `&'static ToolDef`).
@@ -103,16 +100,15 @@ impl Registry {
     /// [`RegistryError::InvalidName`] when a prefixed name is not a valid tool name, and
     /// [`RegistryError::DuplicateName`] when it is taken; nothing is added then.
     pub fn merge_prefixed(&mut self, prefix: &str, other: &Registry) -> Result<&mut Self, RegistryError> {
-        let mut merged = self.clone();
+        let mut entries = self.entries.clone();
         for entry in &other.entries {
             let name = format!("{prefix}{}", entry.name);
             if !is_valid_tool_name(&name) {
                 return Err(RegistryError::InvalidName { name });
             }
-            merged.insert(entry.renamed(name))?;
+            entries.push(entry.renamed(name));
         }
-        merged.reindex();
-        *self = merged;
+        self.set_entries(entries)?;
         Ok(self)
     }
 
@@ -307,6 +303,35 @@ impl Registry {
 
     fn reindex(&mut self) {
         self.entries.sort_by(|a, b| a.name.cmp(&b.name));
+        self.index_sorted();
+    }
+
+    fn index_sorted(&mut self) {
         self.index = self.entries.iter().enumerate().map(|(i, entry)| (Arc::clone(&entry.name), i)).collect();
+    }
+
+    /// A registry of `entries`; see [`Registry::set_entries`].
+    fn from_entries(entries: Vec<Entry>) -> Result<Self, RegistryError> {
+        let mut registry = Self::new();
+        registry.set_entries(entries)?;
+        Ok(registry)
+    }
+
+    /// Replaces the tools with `entries`, or fails, changing nothing, when two share a name,
+    /// naming them in the order given. Sorting first finds every duplicate among neighbours,
+    /// so a collection of n tools costs O(n log n) rather than a scan per tool.
+    fn set_entries(&mut self, mut entries: Vec<Entry>) -> Result<(), RegistryError> {
+        // Stable: two entries of one name stay in the order given.
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Some(pair) = entries.windows(2).find(|pair| pair[0].name == pair[1].name) {
+            return Err(RegistryError::DuplicateName {
+                name: pair[0].name.to_string(),
+                first: pair[0].origin(),
+                second: pair[1].origin(),
+            });
+        }
+        self.entries = entries;
+        self.index_sorted();
+        Ok(())
     }
 }

@@ -88,29 +88,24 @@ impl Registry {
     /// [`RegistryError::NoneCollected`] naming the first crate with no tool linked;
     /// [`RegistryError::DuplicateName`] when two share a name.
     pub fn collect_crates(crates: &[&ToolCrate]) -> Result<Self, RegistryError> {
-        let mut registry = Self::new();
+        let mut entries = Vec::new();
         for krate in crates {
             let found = Self::collect_selected(&format!("crate {}", krate.path), |def| in_module(def, krate.path))?;
-            for entry in found.entries {
-                registry.insert(entry)?;
-            }
+            entries.extend(found.entries);
         }
-        registry.reindex();
-        Ok(registry)
+        Self::from_entries(entries)
     }
 
     fn collect_selected(selection: &str, selected: impl Fn(&ToolDef) -> bool) -> Result<Self, RegistryError> {
-        let mut registry = Self::new();
-        for registration in inventory::iter::<Registration> {
-            if selected(registration.0) {
-                registry.insert(super::Entry::from_def(registration.0))?;
-            }
-        }
-        if registry.is_empty() {
+        let entries: Vec<_> = inventory::iter::<Registration>
+            .into_iter()
+            .filter(|registration| selected(registration.0))
+            .map(|registration| super::Entry::from_def(registration.0))
+            .collect();
+        if entries.is_empty() {
             return Err(RegistryError::NoneCollected { selection: selection.to_owned() });
         }
-        registry.reindex();
-        Ok(registry)
+        Self::from_entries(entries)
     }
 }
 

@@ -1,5 +1,4 @@
-//! Rendering a [`Schema`] tree to JSON text, in each [`Dialect`]: a length pass sizes the
-//! buffer, a second pass fills it. Tools render theirs on first use: rendering in `const`
+//! Rendering a [`Schema`] tree to JSON text, in each [`Dialect`]. Tools render theirs on first use: rendering in `const`
 //! evaluation made every build pay about 30 ms per tool for text written once.
 
 pub(crate) mod dialect;
@@ -21,11 +20,9 @@ pub fn to_json(schema: &Schema) -> String {
 /// [`to_json`] in a given dialect.
 #[must_use]
 pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {
-    let mut counter = Writer::new(&mut [], dialect);
-    counter.schema(schema, &[], false);
-    let mut buf = vec![0u8; counter.len()];
-    Writer::new(&mut buf, dialect).schema(schema, &[], false);
-    String::from_utf8(buf).unwrap_or_default()
+    let mut writer = Writer::new(dialect);
+    writer.schema(schema, &[], false);
+    writer.finish()
 }
 
 /// [`to_json`] stating every rule dispatch enforces, the integer types' full ranges included
@@ -36,9 +33,7 @@ pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {
 /// parser's to decide.
 #[must_use]
 pub fn to_json_exact(schema: &Schema) -> String {
-    let mut counter = Writer::new(&mut [], Dialect::JsonSchema).with_full_ranges();
-    counter.schema(schema, &[], false);
-    let mut buf = vec![0u8; counter.len()];
-    Writer::new(&mut buf, Dialect::JsonSchema).with_full_ranges().schema(schema, &[], false);
-    String::from_utf8(buf).unwrap_or_default()
+    let mut writer = Writer::new(Dialect::JsonSchema).with_full_ranges();
+    writer.schema(schema, &[], false);
+    writer.finish()
 }

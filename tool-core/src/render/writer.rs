@@ -1,17 +1,14 @@
 //! The JSON writer that walks a [`Schema`] tree in one [`Dialect`].
-//!
-//! With an empty buffer it only counts bytes, so the length pass and the writing pass share
-//! one code path and can never disagree.
 
 use crate::render::dialect::{Dialect, Placement};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// A JSON writer over a fixed buffer; with an empty buffer it only counts bytes.
-pub(crate) struct Writer<'a> {
-    buf: &'a mut [u8],
-    len: usize,
+/// A JSON writer into a growing buffer, in one pass: it runs once per text and process, so
+/// a pass that sized the buffer first would cost more than the few reallocations it saves.
+pub(crate) struct Writer {
+    out: Vec<u8>,
     dialect: Dialect,
     /// State every integer type's full range, informative or not.
     full_ranges: bool,
@@ -39,9 +36,9 @@ enum TypeValue {
     Str(&'static str),
 }
 
-impl<'a> Writer<'a> {
-    pub(crate) fn new(buf: &'a mut [u8], dialect: Dialect) -> Self {
-        Writer { buf, len: 0, dialect, full_ranges: false }
+impl Writer {
+    pub(crate) fn new(dialect: Dialect) -> Self {
+        Writer { out: Vec::with_capacity(256), dialect, full_ranges: false }
     }
 
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
@@ -50,49 +47,42 @@ impl<'a> Writer<'a> {
         self
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.len
+    /// The text written.
+    pub(crate) fn finish(self) -> String {
+        // Only whole `str`s and ASCII are ever written, so the bytes are UTF-8.
+        String::from_utf8(self.out).unwrap_or_default()
     }
 
     fn byte(&mut self, b: u8) {
-        if self.len < self.buf.len() {
-            self.buf[self.len] = b;
-        }
-        self.len += 1;
+        self.out.push(b);
     }
 
     pub(crate) fn raw(&mut self, s: &str) {
-        let bytes = s.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            self.byte(bytes[i]);
-            i += 1;
-        }
+        self.out.extend_from_slice(s.as_bytes());
     }
 
-    /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes.
+    /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes. Runs
+    /// that need no escape are copied whole.
     fn escaped(&mut self, s: &str) {
         let bytes = s.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            match b {
-                b'"' => self.raw("\\\""),
-                b'\\' => self.raw("\\\\"),
-                b'\n' => self.raw("\\n"),
-                b'\r' => self.raw("\\r"),
-                b'\t' => self.raw("\\t"),
-                0x08 => self.raw("\\b"),
-                0x0c => self.raw("\\f"),
-                0..0x20 => {
-                    self.raw("\\u00");
-                    self.byte(HEX[(b >> 4) as usize]);
-                    self.byte(HEX[(b & 0xf) as usize]);
-                }
-                _ => self.byte(b),
-            }
-            i += 1;
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            let escape: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0x08 => b"\\b",
+                0x0c => b"\\f",
+                0..0x20 => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]],
+                _ => continue,
+            };
+            self.out.extend_from_slice(&bytes[start..i]);
+            self.out.extend_from_slice(escape);
+            start = i + 1;
         }
+        self.out.extend_from_slice(&bytes[start..]);
     }
 
     /// Writes `s` as a quoted JSON string.
@@ -295,9 +285,12 @@ impl<'a> Writer<'a> {
         }
         // JSON Schema keeps every keyword; the others skip the probe.
         let moved = !self.is(Dialect::JsonSchema) && {
-            let mut probe = Writer { buf: &mut [], len: 0, dialect: self.dialect, full_ranges: self.full_ranges };
-            probe.described(schema, keywords);
-            probe.len() > 0
+            // Written and taken back: whether anything is moved is whether it writes.
+            let mark = self.out.len();
+            self.described(schema, keywords);
+            let wrote = self.out.len() > mark;
+            self.out.truncate(mark);
+            wrote
         };
         // A unit enum's variant doc comments: listed in the description, which every
         // dialect accepts (Gemini and the strict modes have no `oneOf` of `const`s).
@@ -350,12 +343,7 @@ impl<'a> Writer<'a> {
             KeywordValue::Json(json) if add_null => {
                 // An `enum` list of a nullable field must admit `null` too, or the schema
                 // would reject the `None` it advertises.
-                let bytes = json.as_bytes();
-                let mut i = 0;
-                while i + 1 < bytes.len() {
-                    self.byte(bytes[i]);
-                    i += 1;
-                }
+                self.raw(json.strip_suffix(']').unwrap_or(json));
                 self.raw(",null]");
             }
             KeywordValue::Json(json) => self.raw(json),
@@ -610,4 +598,19 @@ fn has_properties(object: &ObjectSchema) -> bool {
         i += 1;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dialect, Writer};
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let every_ascii: String = (0u8..0x80).map(char::from).collect();
+        for text in [every_ascii.as_str(), "", "plain", "\"", "ends with \\", "ünïcödé 🎉\u{7f}\u{1f}x"] {
+            let mut writer = Writer::new(Dialect::JsonSchema);
+            writer.string(text);
+            assert_eq!(writer.finish(), serde_json::to_string(text).expect("a str serializes"), "{text:?}");
+        }
+    }
 }
