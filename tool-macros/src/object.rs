@@ -72,7 +72,7 @@ impl Object {
         let (const_item, const_inline) = crate::util::const_checks(&self.const_checks(), !generics.params.is_empty());
         quote! {
             #const_item
-            #[allow(dead_code, unused_variables, clippy::all)]
+            #[allow(dead_code, unused_variables)]
             fn __tool_type_checks #impl_generics (__tool_self: &#ident #ty_generics) -> bool #where_clause {
                 #assertions
                 #const_inline

@@ -236,6 +236,7 @@ impl ToolFn {
         let decoded = quote!((__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options));
         // One call into the runtime: decoding's error, the fn's `Err` and its panic are
         // handled there, once, rather than in each tool's shim.
+        let handler = if item.sig.asyncness.is_some() { quote!(Async) } else { quote!(Sync) };
         let shim = if item.sig.asyncness.is_some() {
             quote! {
                 fn __tool_shim<'a>(
@@ -245,7 +246,6 @@ impl ToolFn {
                 ) -> _tool_core::ToolFuture<'a> {
                     _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
                 }
-                const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Async(__tool_shim);
             }
         } else {
             quote! {
@@ -256,7 +256,6 @@ impl ToolFn {
                 ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
                     _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
                 }
-                const __TOOL_HANDLER: _tool_core::Handler = _tool_core::Handler::Sync(__tool_shim);
             }
         };
         let options = &self.options;
@@ -281,7 +280,7 @@ impl ToolFn {
                 schema: __TOOL_ARGS.schema,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 output: __TOOL_OUTPUT.schema,
-                handler: __TOOL_HANDLER,
+                handler: _tool_core::Handler::#handler(__tool_shim),
                 options: #options,
             });
             #[automatically_derived]
