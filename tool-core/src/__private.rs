@@ -6,21 +6,21 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::dispatch::{call, call_async, decode_for as decode};
-pub use crate::param::wrong_type;
+pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::{ToolDefParts, ToolOptions};
 pub use crate::validate::apply::{check_pattern, validate_constrained};
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_properties};
 pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 pub use crate::validate::shape::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
-pub use crate::validate::typed;
+pub use crate::validate::violation::wrong_type;
 
 /// Short names for what generated code writes for every field and keyword, glob-imported at
 /// the top of each expansion: fewer tokens for the macro to build and for the compiler to
 /// parse and resolve (a measured share of the build). The `__tc_` prefix keeps them clear of
 /// the user's names, which the expansion's field types are resolved among.
 pub mod names {
-    pub use super::{Check as __tc_Check, Field as __tc_Field, Fields as __tc_Fields, typed as __tc_typed};
+    pub use super::{Check as __tc_Check, Field as __tc_Field, Fields as __tc_Fields, satisfies as __tc_satisfies};
     pub use crate::param::ToolParam as __tc_ToolParam;
     pub use crate::schema::{
         Keyword as __tc_Keyword, KeywordKind as __tc_KeywordKind, KeywordValue as __tc_KeywordValue,

@@ -147,7 +147,7 @@ impl Key {
     }
 
     /// The check of the key on a decoded value, spanned at the key so a type it does not fit
-    /// fails there: `typed::NAME::<T>(value, its value)`. `None` for keys checked only on the
+    /// fails there: `satisfies::NAME::<T>(value, its value)`. `None` for keys checked only on the
     /// JSON (map sizes, keywords on elements, `unique_items`), whose field kind `param.rs`
     /// asserts instead, and for those a value decides (`enum`, `default`).
     pub fn typed_check(self, span: Span) -> Option<TokenStream> {
@@ -174,7 +174,7 @@ impl Key {
             | Key::Items
             | Key::Values => return None,
         };
-        Some(quote_spanned!(span=> __tc_typed::#function))
+        Some(quote_spanned!(span=> __tc_satisfies::#function))
     }
 
     /// The key that counts the other kind of thing: `min_length` ↔ `min_items`.

@@ -267,7 +267,7 @@ impl Param {
         let both_lengths = match (f.keywords.count(Key::MinLength), f.keywords.count(Key::MaxLength)) {
             (Some(min), Some(max)) => {
                 let (low, high) = (min.value, max.value);
-                let between = quote_spanned!(min.span=> __tc_typed::length_between);
+                let between = quote_spanned!(min.span=> __tc_satisfies::length_between);
                 checks.push(call(between, min.span, quote!(#low, #high)));
                 true
             }
@@ -308,7 +308,7 @@ impl Param {
                 _ => None, // arrays of arrays: never on the fast path (`fast_compatible`)
             };
             if let Some(function) = function {
-                let check = call(quote_spanned!(*span=> __tc_typed::#function), *span, quote!(&__TOOL_ENUM));
+                let check = call(quote_spanned!(*span=> __tc_satisfies::#function), *span, quote!(&__TOOL_ENUM));
                 checks.push(quote!({
                     static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
                     #check

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam, wrong_type};
+use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 use crate::schema::Schema;
 use crate::validate::fields::Check;
 use crate::validate::keywords as check;
-use crate::validate::violation::{Pointer, Violations};
+use crate::validate::violation::{Pointer, Violations, wrong_type};
 
 impl<T: ToolParam> ToolParam for Option<T> {
     const SCHEMA: Schema = Schema::Nullable(&T::SCHEMA);

@@ -8,6 +8,7 @@
 
 mod container;
 pub use container::MapKey;
+pub mod satisfies;
 mod ecosystem;
 mod scalar;
 mod text;
@@ -157,14 +158,3 @@ pub trait MapParam: ToolParam {
     type Value: ToolParam;
 }
 
-/// Records that `value` is not of the `expected` JSON type.
-#[doc(hidden)]
-pub fn wrong_type(value: &Value, expected: &str, at: &Pointer, out: &mut Violations) {
-    let got = type_name(value);
-    let message = if value.is_null() || value.is_array() || value.is_object() {
-        format!("expected {expected}, got {}", preview(value))
-    } else {
-        format!("expected {expected}, got {got} {}", preview(value))
-    };
-    out.push(at, "type", message);
-}

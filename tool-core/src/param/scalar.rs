@@ -5,10 +5,10 @@ use std::borrow::Cow;
 
 use serde_json::{Number, Value};
 
-use super::{BoolParam, FloatParam, NumberParam, StringParam, ToolParam, wrong_type};
+use super::{BoolParam, FloatParam, NumberParam, StringParam, ToolParam};
 use crate::schema::Schema;
 use crate::validate::coerce;
-use crate::validate::violation::{Pointer, Violations};
+use crate::validate::violation::{Pointer, Violations, wrong_type};
 
 /// The largest magnitude below which every integer is exactly a float (2^53).
 const F64_EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;

@@ -17,10 +17,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Number, Value};
 
 use super::scalar::validate_integer;
-use super::{NumberParam, StringParam, ToolParam, wrong_type};
+use super::{NumberParam, StringParam, ToolParam};
 use crate::schema::{Schema, TextForm};
 use crate::validate::coerce;
-use crate::validate::violation::{Pointer, Violations, preview};
+use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 
 /// Checks that `value` is a string in `form`: its `format` (when `check_format`) and then
 /// `T`'s own parser, whose message the violation carries.

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::{ArrayParam, ToolParam, wrong_type};
+use super::{ArrayParam, ToolParam};
 use crate::schema::Schema;
-use crate::validate::violation::{Pointer, Violations};
+use crate::validate::violation::{Pointer, Violations, wrong_type};
 
 /// Checks the length of a tuple's array; the positions present are checked by the caller.
 fn validate_length(items: &[Value], length: usize, at: &Pointer, out: &mut Violations) {

@@ -156,7 +156,7 @@ impl DynamicTool {
             Value::Object(map) => (self.handler)(context, map),
             other => {
                 let mut violations = crate::validate::violation::Violations::new();
-                crate::param::wrong_type(
+                crate::validate::violation::wrong_type(
                     &other,
                     "an object",
                     &crate::validate::violation::Pointer::root(),

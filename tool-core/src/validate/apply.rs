@@ -2,7 +2,7 @@
 //! tree: one exhaustive `match` over [`KeywordKind`], so a new keyword does not compile until
 //! it says what it checks. Derived types generate no keyword code for the full path; they
 //! hand their properties' keywords to [`apply`]. (The fast path checks the same keywords on
-//! decoded values, in `typed`.)
+//! decoded values, in `param::satisfies`.)
 //!
 //! A keyword's value is the JSON text the macro rendered; the texts that cost something to
 //! turn into a checker (a `pattern`'s regex, an `enum`'s values) are turned once per distinct

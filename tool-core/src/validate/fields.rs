@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::param::wrong_type;
+use crate::validate::violation::wrong_type;
 use crate::schema::{ObjectSchema, Schema};
 use crate::validate::apply::{PatternCheck, apply};
 use crate::validate::shape::{missing, reject_unknown, validate_unit_variant};

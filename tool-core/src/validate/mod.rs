@@ -1,8 +1,9 @@
 //! Validation: the keyword checks on a parsed value (`keywords`, one function per keyword),
 //! what each keyword of the compile-time tree means (`apply`, which calls them), the
-//! properties of an object walked as data (`fields`), the same keywords on decoded Rust
-//! values for the fast path (`typed`), the enum shapes (`shape`), `format`s, lenient
-//! decoding (`coerce`), and the violations they report with their paths (`violation`).
+//! properties of an object walked as data (`fields`), the enum shapes (`shape`), `format`s,
+//! lenient decoding (`coerce`), and the violations they report with their paths
+//! (`violation`). It knows JSON values and the schema tree, not Rust types: the same
+//! keywords on decoded Rust values, for the fast path, are `param::satisfies`.
 
 pub(crate) mod apply;
 pub(crate) mod coerce;
@@ -10,5 +11,4 @@ pub mod fields;
 pub(crate) mod format;
 pub mod keywords;
 pub mod shape;
-pub mod typed;
 pub(crate) mod violation;

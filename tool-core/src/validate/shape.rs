@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::param::wrong_type;
+use crate::validate::violation::wrong_type;
 use crate::validate::violation::{Pointer, Violations, preview};
 
 /// Records that the required property `name` is absent from the object at `at`.

@@ -167,6 +167,17 @@ impl<'a> IntoIterator for &'a Violations {
     }
 }
 
+/// Records that `value` is not of the `expected` JSON type.
+pub fn wrong_type(value: &Value, expected: &str, at: &Pointer, out: &mut Violations) {
+    let got = type_name(value);
+    let message = if value.is_null() || value.is_array() || value.is_object() {
+        format!("expected {expected}, got {}", preview(value))
+    } else {
+        format!("expected {expected}, got {got} {}", preview(value))
+    };
+    out.push(at, "type", message);
+}
+
 /// A short, bounded rendering of a received value for messages: `"abc"`, `12`, `an object`.
 #[must_use]
 pub fn preview(value: &Value) -> String {

@@ -5,7 +5,7 @@
 
 use core::cmp::Ordering;
 
-use crate::param::{ArrayParam, BoolParam, NumberParam, StringParam};
+use super::{ArrayParam, BoolParam, NumberParam, StringParam};
 use crate::validate::keywords::{Bound, EnumSet, Pattern, compare, is_multiple};
 
 #[inline]
