@@ -8,8 +8,8 @@
 
 mod container;
 pub use container::MapKey;
-pub mod satisfies;
 mod ecosystem;
+pub mod satisfies;
 mod scalar;
 mod text;
 mod tuple;
@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::schema::Schema;
 use crate::validate::fields::Check;
-use crate::validate::violation::{Pointer, Violations, preview, type_name};
+use crate::validate::violation::{Pointer, Violations};
 
 /// A type that can appear in a tool's arguments: it states its JSON Schema and checks a JSON
 /// value against it.
@@ -157,4 +157,3 @@ pub trait MapParam: ToolParam {
     /// The type of the values, whose keywords `#[param(values(..))]` states.
     type Value: ToolParam;
 }
-
