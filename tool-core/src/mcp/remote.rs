@@ -24,7 +24,13 @@ use crate::tool::dynamic::{DynamicTool, intern};
 use crate::tool::output::ToolOutput;
 
 /// The calls in flight whose progress a remote server may report, by progress token.
-type InFlight = Arc<Mutex<HashMap<ProgressToken, ToolContext>>>;
+type InFlight = Arc<Mutex<HashMap<ProgressToken, Listening>>>;
+
+/// A call in flight: whose progress to report, and the last value reported.
+struct Listening {
+    context: ToolContext,
+    last: f64,
+}
 
 /// The client side of a connection: routes the server's progress to the calls.
 #[derive(Clone, Default)]
@@ -34,8 +40,16 @@ struct Forwarder {
 
 impl ClientHandler for Forwarder {
     async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
-        let context =
-            self.in_flight.lock().unwrap_or_else(PoisonError::into_inner).get(&params.progress_token).cloned();
+        // Progress only increases (MCP requires it of the sender), but rmcp handles each
+        // notification in a task of its own, so two can arrive swapped: a value not above
+        // the last one reported is stale and is dropped rather than shown going backwards.
+        let context = {
+            let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+            in_flight.get_mut(&params.progress_token).filter(|call| params.progress > call.last).map(|call| {
+                call.last = params.progress;
+                call.context.clone()
+            })
+        };
         if let Some(context) = context {
             context.report_progress(params.progress, params.total, params.message.as_deref());
         }
@@ -167,6 +181,9 @@ fn local_name(server: &str, tool: &str) -> String {
 }
 
 /// One forwarded call.
+/// How often a finished call yields to the notification tasks still queued for it.
+const PROGRESS_SETTLE_YIELDS: usize = 8;
+
 async fn forward(
     peer: Peer<RoleClient>,
     in_flight: InFlight,
@@ -184,11 +201,20 @@ async fn forward(
         .map_err(|e| failed(format!("the MCP server could not be reached: {e}")))?;
     let token = handle.progress_token.clone();
     let id = handle.id.clone();
-    in_flight.lock().unwrap_or_else(PoisonError::into_inner).insert(token.clone(), context.clone());
+    in_flight
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(token.clone(), Listening { context: context.clone(), last: f64::NEG_INFINITY });
     let answer = tokio::select! {
         answer = handle.rx => Some(answer),
         () = context.cancelled() => None,
     };
+    // rmcp hands each notification to a task of its own, so progress the server sent before
+    // its answer may still be queued when the answer arrives: let those tasks run before
+    // the call stops listening, or the caller would miss the last steps.
+    for _ in 0..PROGRESS_SETTLE_YIELDS {
+        tokio::task::yield_now().await;
+    }
     in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(&token);
     let Some(answer) = answer else {
         let notice = CancelledNotificationParam::new(Some(id), Some("the caller cancelled the call".to_owned()));
