@@ -236,27 +236,32 @@ impl ToolFn {
         let decoded = quote!((__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options));
         // One call into the runtime: decoding's error, the fn's `Err` and its panic are
         // handled there, once, rather than in each tool's shim.
-        let handler = if item.sig.asyncness.is_some() { quote!(Async) } else { quote!(Sync) };
-        let shim = if item.sig.asyncness.is_some() {
-            quote! {
-                fn __tool_shim<'a>(
-                    #context_param: &'a _tool_core::ToolContext,
-                    __tool_arguments: _tool_core::Arguments<'a>,
-                    __tool_options: &'a _tool_core::DecodeOptions,
-                ) -> _tool_core::ToolFuture<'a> {
-                    _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
-                }
-            }
+        let (handler, shim) = if item.sig.asyncness.is_some() {
+            (
+                quote!(Async),
+                quote! {
+                    fn __tool_shim<'a>(
+                        #context_param: &'a _tool_core::ToolContext,
+                        __tool_arguments: _tool_core::Arguments<'a>,
+                        __tool_options: &'a _tool_core::DecodeOptions,
+                    ) -> _tool_core::ToolFuture<'a> {
+                        _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
+                    }
+                },
+            )
         } else {
-            quote! {
-                fn __tool_shim(
-                    #context_param: &_tool_core::ToolContext,
-                    __tool_arguments: _tool_core::Arguments<'_>,
-                    __tool_options: &_tool_core::DecodeOptions,
-                ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
-                    _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
-                }
-            }
+            (
+                quote!(Sync),
+                quote! {
+                    fn __tool_shim(
+                        #context_param: &_tool_core::ToolContext,
+                        __tool_arguments: _tool_core::Arguments<'_>,
+                        __tool_options: &_tool_core::DecodeOptions,
+                    ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
+                        _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
+                    }
+                },
+            )
         };
         let options = &self.options;
         // Asking for strict mode on a schema strict mode cannot express fails here, spanned

@@ -180,10 +180,10 @@ fn local_name(server: &str, tool: &str) -> String {
     name
 }
 
-/// One forwarded call.
 /// How often a finished call yields to the notification tasks still queued for it.
 const PROGRESS_SETTLE_YIELDS: usize = 8;
 
+/// One forwarded call.
 async fn forward(
     peer: Peer<RoleClient>,
     in_flight: InFlight,

@@ -3,8 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::violation::wrong_type;
-use crate::validate::violation::{Pointer, Violations, preview};
+use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 
 /// Records that the required property `name` is absent from the object at `at`.
 pub fn missing(name: &str, at: &Pointer, out: &mut Violations) {
