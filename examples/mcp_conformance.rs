@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tool_core::mcp::{HttpOptions, McpServer};
-use tool_core::{Content, Elicitation, LogLevel, Registry, SamplingRequest, ToolArgs, ToolContext, tool};
+use tool_core::{
+    Content, Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, context::SamplingRequest, tool,
+};
 
 /// A 1x1 PNG, the suite's test image.
 const IMAGE: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tool_core::{Elicitation, LogLevel, Registry, ToolArgs, ToolContext, tool};
+use tool_core::{Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, tool};
 
 /// Temperature units.
 #[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]

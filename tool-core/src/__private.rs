@@ -5,12 +5,14 @@ pub use inventory;
 pub use serde;
 pub use serde_json;
 
-pub use crate::dispatch::{call, call_async, decode_for as decode};
+pub use crate::context::{elicitation_problem, elicitation_schema};
+pub use crate::dispatch::{Arguments, ToolFuture, call, call_async, decode_for as decode};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
-pub use crate::tool::{ToolDefParts, ToolOptions};
-pub use crate::validate::apply::{check_pattern, validate_constrained};
-pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_properties};
+pub use crate::tool::name::is_valid_tool_name;
+pub use crate::tool::{AsyncHandler, Handler, SyncHandler, ToolDefParts, ToolOptions};
+pub use crate::validate::apply::check_pattern;
+pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_constrained, validate_properties};
 pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 pub use crate::validate::shape::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
 pub use crate::validate::violation::wrong_type;
@@ -29,7 +31,7 @@ pub mod names {
     pub use core::option::Option::{None as __tc_None, Some as __tc_Some};
 }
 
-use crate::dispatch::args::ToolObject;
+use crate::param::ToolObject;
 use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
@@ -39,11 +41,8 @@ pub struct ArgsParts<A> {
     /// The arguments' schema.
     pub schema: &'static crate::schema::Schema,
     /// Decodes them.
-    pub decode: for<'a> fn(
-        &'static str,
-        crate::tool::Arguments<'a>,
-        &crate::tool::DecodeOptions,
-    ) -> Result<A, crate::error::ToolError>,
+    pub decode:
+        for<'a> fn(&'static str, Arguments<'a>, &crate::dispatch::DecodeOptions) -> Result<A, crate::error::ToolError>,
 }
 
 /// The [`ArgsParts`] of `A`.
@@ -59,12 +58,12 @@ pub struct OutputParts<O> {
     /// The structured output's schema, if the type states one.
     pub schema: Option<&'static crate::schema::Schema>,
     /// Turns the fn's result into the tool's output.
-    pub convert: fn(O) -> Result<crate::tool::output::ToolOutput, String>,
+    pub convert: fn(O) -> Result<crate::output::ToolOutput, String>,
 }
 
 /// The [`OutputParts`] of `O`.
 #[must_use]
-pub const fn output_parts<O: crate::tool::output::IntoToolOutput>() -> OutputParts<O> {
+pub const fn output_parts<O: crate::output::IntoToolOutput>() -> OutputParts<O> {
     OutputParts { schema: O::OUTPUT_SCHEMA, convert: O::into_tool_output }
 }
 
@@ -120,15 +119,21 @@ pub const fn integer_bound_fits(schema: &crate::schema::Schema, bound: i128) -> 
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolObject>() {}
 
-/// Fails compilation with `$dialect`'s reason when a tool asks for strict mode that its
+/// Why `OpenAI` strict mode cannot express `schema`, if it cannot: what
+/// `#[tool(strict)]` checks at compile time.
+#[must_use]
+pub const fn strict_problem(schema: &crate::schema::Schema) -> Option<&'static str> {
+    crate::render::Dialect::OpenAiStrict.strict_problem(schema)
+}
+
+/// Fails compilation with strict mode's reason when a tool asks for strict mode that its
 /// schema cannot have.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __require_strict {
     ($schema:expr) => {
-        const _: () =
-            if let ::core::option::Option::Some(problem) = $crate::Dialect::OpenAiStrict.strict_problem($schema) {
-                ::core::panic!("{}", problem)
-            };
+        const _: () = if let ::core::option::Option::Some(problem) = $crate::__private::strict_problem($schema) {
+            ::core::panic!("{}", problem)
+        };
     };
 }

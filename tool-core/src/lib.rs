@@ -4,12 +4,14 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
-mod context;
+pub mod content;
+pub mod context;
 mod dispatch;
 mod error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod param;
+mod output;
+pub mod param;
 pub mod provider;
 mod registry;
 pub mod render;
@@ -20,42 +22,16 @@ mod validate;
 #[doc(hidden)]
 pub mod __private;
 
-pub use crate::context::{
-    CancellationToken, Cancelled, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
-    LogLevel, LogMessage, Progress, Role, SamplingMessage, SamplingRequest, SamplingResponse, State, StateError,
-    ToolContext, elicitation_problem, elicitation_schema,
-};
-pub use crate::dispatch::args::{NoArgs, ToolArgs, ToolObject};
-pub use crate::dispatch::decode;
-pub use crate::error::ToolError;
-pub use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
-pub use crate::registry::{Entry, Registry, RegistryError, ToolCrate, is_valid_tool_name};
-pub use crate::render::dialect::Dialect;
-pub use crate::schema::Schema;
-pub use crate::tool::content::{Content, Media, Resource, ResourceContents, ResourceLink};
+pub use crate::content::Content;
+pub use crate::context::ToolContext;
+pub use crate::dispatch::{Arguments, DecodeOptions, decode};
+pub use crate::error::{RegistryError, ToolError};
+pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
+pub use crate::param::{ToolArgs, ToolParam};
+pub use crate::registry::{Entry, Registry, ToolCrate};
 pub use crate::tool::dynamic::DynamicTool;
-pub use crate::tool::output::{IntoToolOutput, Json, Structured, ToolOutput};
-pub use crate::tool::{
-    Annotations, Arguments, AsyncHandler, DecodeOptions, Dialects, Handler, StrictChoice, SyncHandler, Tool, ToolDef,
-    ToolFuture,
-};
+pub use crate::tool::{Annotations, Tool, ToolDef};
 pub use crate::validate::violation::{Pointer, Violation, Violations};
-
-pub use crate::param::MapKey;
-
-/// The JSON Schema of `T`, rendered from its compile-time tree (a `#[tool]` keeps its own
-/// as [`ToolDef::parameters_json`]).
-#[must_use]
-pub fn render_schema<T: ToolParam + ?Sized>() -> String {
-    render::to_json(&T::SCHEMA)
-}
-
-/// The JSON Schema of `T` with every rule dispatch enforces, the integer types' full ranges
-/// included ([`render::to_json_exact`]).
-#[must_use]
-pub fn render_schema_exact<T: ToolParam + ?Sized>() -> String {
-    render::to_json_exact(&T::SCHEMA)
-}
 
 #[cfg(feature = "macros")]
 #[doc = include_str!("../docs/tool_args.md")]

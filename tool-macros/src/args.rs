@@ -79,19 +79,8 @@ fn check_shape(input: &DeriveInput) -> Result {
     Err(darling::Error::custom(message).with_span(&input.ident))
 }
 
-/// `generics` with `T: ToolParam` added for every type parameter.
-pub fn bounded(generics: &Generics) -> Generics {
-    let mut generics = generics.clone();
-    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
-    let clause = generics.make_where_clause();
-    for param in params {
-        clause.predicates.push(syn::parse_quote!(#param: __tc_ToolParam));
-    }
-    generics
-}
-
 fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> TokenStream {
-    let generics = bounded(generics);
+    let generics = crate::util::bounded(generics);
     let (impl_generics, ty_generics, _) = generics.split_for_impl();
     let schema = object.schema();
     let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
@@ -101,8 +90,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let satisfies = object.satisfies();
     // The schema and `Fields` are constants, not statics: the compiler shares a constant
     // sub-tree (a keyword list, a property) with every identical one in the program, while a
-    // static's memory is its own. Statics spared a little `const` validation (7.65G -> 7.61G
-    // instructions for 50 tools) and cost 446 KiB of relocated data in 200 like tools.
+    // static's memory is its own, so statics would add relocated data per tool for little
+    // saved `const` validation.
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
     // comes from the blanket impl over `ToolObject + DeserializeOwned`.
     let args_where = &generics.where_clause;
@@ -112,7 +101,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         #[automatically_derived]
         impl #impl_generics __tc_ToolParam for #ident #ty_generics #args_where {
             const SCHEMA: __tc_Schema = __tc_Schema::Object(&#schema);
-            const FAST: bool = #fast;
+            const SERDE_EXACT: bool = #fast;
             // Checked as data (the trait's `validate` and `coerce` run it): no checking code
             // per struct. The assertions stand here, where the fields' keywords are checked.
             const __CHECK: __tc_Check = {
@@ -127,7 +116,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
         }
 
         #[automatically_derived]
-        impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #args_where {}
+        impl #impl_generics _tool_core::param::ToolObject for #ident #ty_generics #args_where {}
     }
 }
 
@@ -156,7 +145,7 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
         .then(|| {
             quote! {
                 #[automatically_derived]
-                impl #impl_generics _tool_core::ToolObject for #ident #ty_generics #where_clause {}
+                impl #impl_generics _tool_core::param::ToolObject for #ident #ty_generics #where_clause {}
             }
         });
     let stubs = wrap_in_const(&krate, quote!(#stubs #args_stub));

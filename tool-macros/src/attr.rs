@@ -143,8 +143,8 @@ impl ParamField {
         let keywords = self.keywords.nested(which.key())?;
         let parent = self.as_type.as_deref().unwrap_or(&self.ty);
         let projection: Type = match which {
-            Element::Items => syn::parse_quote!(<#parent as _tool_core::ArrayParam>::Item),
-            Element::Values => syn::parse_quote!(<#parent as _tool_core::MapParam>::Value),
+            Element::Items => syn::parse_quote!(<#parent as _tool_core::param::ArrayParam>::Item),
+            Element::Values => syn::parse_quote!(<#parent as _tool_core::param::MapParam>::Value),
         };
         let field = ParamField {
             ident: None,

@@ -75,7 +75,7 @@ pub fn expand(
     if variants.is_empty() {
         return Err(darling::Error::custom("an enum needs at least one variant to be a parameter").with_span(ident));
     }
-    let generics = crate::args::bounded(generics);
+    let generics = crate::util::bounded(generics);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let all_unit = variants.iter().all(|v| matches!(v.shape, Shape::Unit));
     let fast = all_unit && matches!(tagging, Tagging::External);
@@ -130,7 +130,7 @@ pub fn expand(
         });
         quote! {
             #[automatically_derived]
-            impl #impl_generics _tool_core::StringParam for #ident #ty_generics #where_clause {
+            impl #impl_generics _tool_core::param::StringParam for #ident #ty_generics #where_clause {
                 #[allow(unreachable_patterns)] // a `#[serde(skip)]` variant has no string
                 fn with_str<__R>(&self, f: impl ::core::ops::FnOnce(&str) -> __R) -> ::core::option::Option<__R> {
                     ::core::option::Option::Some(f(match self {
@@ -149,7 +149,7 @@ pub fn expand(
             const SCHEMA: __tc_Schema = #schema;
             // serde accepts shapes of an enum with data that its `anyOf` does not (a unit
             // variant as `{"V": null}`, unknown keys in untagged struct variants).
-            const FAST: bool = #fast;
+            const SERDE_EXACT: bool = #fast;
             #check
             #validate
         }
@@ -403,7 +403,7 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
                 quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);)
             }
             Shape::Newtype(ty) => quote! {
-                _tool_core::__private::validate_properties(map, <#ty as _tool_core::ToolObject>::__FIELDS, &[#tag], at, out);
+                _tool_core::__private::validate_properties(map, <#ty as _tool_core::param::ToolObject>::__FIELDS, &[#tag], at, out);
             },
             Shape::Struct(object) => struct_fields(object, &[tag]),
         };

@@ -8,10 +8,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Generics;
 
-use crate::args::bounded;
 use crate::attr::ParamField;
 use crate::check;
 use crate::param::Param;
+use crate::util::bounded;
 use crate::util::{Doc, Result, const_checks};
 
 /// The `ToolParam` impl of a newtype whose one field is `field`.
@@ -38,7 +38,7 @@ pub fn expand(
     } else {
         quote!(<#ty as __tc_ToolParam>::SCHEMA)
     };
-    let fast = if param.fast_compatible() { quote!(<#ty as __tc_ToolParam>::FAST) } else { quote!(false) };
+    let fast = if param.fast_compatible() { quote!(<#ty as __tc_ToolParam>::SERDE_EXACT) } else { quote!(false) };
     let satisfies = param.satisfies_at(&quote!(&self.0));
     let (const_item, const_inline) = const_checks(&param.const_checks(), !generics.params.is_empty());
     let assertions = param.assertions();
@@ -49,7 +49,7 @@ pub fn expand(
         #[automatically_derived]
         impl #impl_generics __tc_ToolParam for #ident #ty_generics #where_clause {
             const SCHEMA: __tc_Schema = #schema;
-            const FAST: bool = #fast;
+            const SERDE_EXACT: bool = #fast;
 
             fn satisfies(&self) -> bool {
                 #satisfies

@@ -64,7 +64,7 @@ impl Object {
     /// wrong type (or an integer bound outside its type, in `const` evaluation) is reported
     /// in the same build as a bad regex.
     pub fn type_checks(&self, ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
-        let generics = crate::args::bounded(generics);
+        let generics = crate::util::bounded(generics);
         let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
         let satisfies =
             self.own().filter_map(|p| p.field.ident.as_ref().map(|field| p.satisfies_at(&quote!(&__tool_self.#field))));
@@ -129,7 +129,7 @@ impl Object {
         let fields = self.params.iter().map(|p| {
             let ty = &p.field.ty;
             if p.flatten {
-                quote!(__tc_Field::Flatten(<#ty as _tool_core::ToolObject>::__FIELDS))
+                quote!(__tc_Field::Flatten(<#ty as _tool_core::param::ToolObject>::__FIELDS))
             } else {
                 p.field_entry()
             }
@@ -150,7 +150,7 @@ impl Object {
             return quote!(false);
         }
         let types = self.params.iter().map(|p| &p.field.ty);
-        quote!(true #(&& <#types as __tc_ToolParam>::FAST)*)
+        quote!(true #(&& <#types as __tc_ToolParam>::SERDE_EXACT)*)
     }
 
     /// A `bool` expression over `self`: whether every field satisfies its keywords.

@@ -224,7 +224,7 @@ impl ToolFn {
         let name = &self.name;
         let description = &self.description;
         let type_ident = tool_type_ident(fn_ident);
-        let args_ty = self.args.clone().unwrap_or_else(|| syn::parse_quote!(_tool_core::NoArgs));
+        let args_ty = self.args.clone().unwrap_or_else(|| syn::parse_quote!(_tool_core::param::NoArgs));
         let output = &self.output;
         let context = self.takes_context.then(|| quote!(__tool_context,));
         let context_param = if self.takes_context { quote!(__tool_context) } else { quote!(_) };
@@ -242,9 +242,9 @@ impl ToolFn {
                 quote! {
                     fn __tool_shim<'a>(
                         #context_param: &'a _tool_core::ToolContext,
-                        __tool_arguments: _tool_core::Arguments<'a>,
+                        __tool_arguments: _tool_core::__private::Arguments<'a>,
                         __tool_options: &'a _tool_core::DecodeOptions,
-                    ) -> _tool_core::ToolFuture<'a> {
+                    ) -> _tool_core::__private::ToolFuture<'a> {
                         _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
                     }
                 },
@@ -255,7 +255,7 @@ impl ToolFn {
                 quote! {
                     fn __tool_shim(
                         #context_param: &_tool_core::ToolContext,
-                        __tool_arguments: _tool_core::Arguments<'_>,
+                        __tool_arguments: _tool_core::__private::Arguments<'_>,
                         __tool_options: &_tool_core::DecodeOptions,
                     ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
                         _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
@@ -285,7 +285,7 @@ impl ToolFn {
                 schema: __TOOL_ARGS.schema,
                 rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
                 output: __TOOL_OUTPUT.schema,
-                handler: _tool_core::Handler::#handler(__tool_shim),
+                handler: _tool_core::__private::Handler::#handler(__tool_shim),
                 options: #options,
             });
             #[automatically_derived]

@@ -112,3 +112,14 @@ pub fn const_checks(checks: &[TokenStream], generic: bool) -> (TokenStream, Toke
         (quote!(#(const _: () = #checks;)*), TokenStream::new())
     }
 }
+
+/// `generics` with `T: ToolParam` added for every type parameter.
+pub fn bounded(generics: &syn::Generics) -> syn::Generics {
+    let mut generics = generics.clone();
+    let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    let clause = generics.make_where_clause();
+    for param in params {
+        clause.predicates.push(syn::parse_quote!(#param: __tc_ToolParam));
+    }
+    generics
+}

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tool_core::agent::{Agent, Api, Conversation, RunError, ScriptedModel};
-use tool_core::{CancellationToken, ToolError};
+use tool_core::{ToolError, context::CancellationToken};
 
 use crate::fixture::{LEDGER_PEAK, answer, calls, registry};
 

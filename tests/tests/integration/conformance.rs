@@ -94,7 +94,7 @@ fn run<T: ToolArgs + std::fmt::Debug>(file: &str, group: &str, kind: Kind, wrapp
     let groups = suite_file(file);
     let found =
         groups.iter().find(|g| g["description"] == group).unwrap_or_else(|| panic!("{file}: no group {group:?}"));
-    let emitted: Value = serde_json::from_str(&tool_core::render_schema::<T>()).expect("emitted schema is JSON");
+    let emitted: Value = serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("emitted schema is JSON");
     let emitted_field = if wrapped { &emitted["properties"]["value"] } else { &emitted };
     assert!(
         states(emitted_field, &found["schema"]),

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use tool_core::provider::{self, CallArguments, CallResult, ToolCall, anthropic, gemini, mcp, openai};
-use tool_core::{Content, Registry, ResourceLink, ToolOutput, tool};
+use tool_core::{Content, Registry, ToolOutput, content::ResourceLink, tool};
 use tool_tests::block_on;
 
 const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 1, 2, 3];

@@ -8,9 +8,10 @@ use serde::Deserialize;
 use serde_json::json;
 use tool_core::provider::{self, CallArguments, ToolCall};
 use tool_core::{
-    CancellationToken, Content, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture,
-    LogLevel, LogMessage, Progress, Registry, Role, SamplingRequest, SamplingResponse, ToolArgs, ToolContext,
-    elicitation_schema, tool,
+    __private::elicitation_schema, Content, Registry, ToolArgs, ToolContext, context::CancellationToken,
+    context::Elicitation, context::ElicitationAnswer, context::ElicitationRequest, context::Host, context::HostError,
+    context::HostFuture, context::LogLevel, context::LogMessage, context::Progress, context::Role,
+    context::SamplingRequest, context::SamplingResponse, tool,
 };
 use tool_tests::block_on;
 

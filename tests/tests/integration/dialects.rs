@@ -6,6 +6,8 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::provider::{StrictChoice, strict_choice};
+use tool_core::render::Dialect;
 use tool_core::{Registry, ToolArgs, tool};
 
 /// A map: strict modes cannot list its keys in advance.
@@ -94,7 +96,7 @@ fn openai_strict_rules_hold_for_every_tool() {
     let registry = Registry::collect().expect("unique names");
     let mut strict_tools = 0;
     for entry in registry.iter() {
-        let Ok(text) = entry.def().expect("a #[tool] fn").dialects().openai_strict() else { continue };
+        let Ok(text) = entry.def().expect("a #[tool] fn").parameters_in(Dialect::OpenAiStrict) else { continue };
         strict_tools += 1;
         let schema = parse(text);
         let name = entry.name();
@@ -146,20 +148,20 @@ fn openai_strict_rules_hold_for_every_tool() {
 #[test]
 fn strict_choice_falls_back_with_a_reason() {
     let registry = Registry::collect().expect("unique names");
-    let scores = registry.get("store_scores").expect("registered").def().expect("a #[tool] fn");
-    assert!(scores.dialects().openai_strict().is_err());
-    let choice = scores.openai_parameters(true);
+    let scores = registry.get("store_scores").expect("registered");
+    assert!(scores.def().expect("a #[tool] fn").parameters_in(Dialect::OpenAiStrict).is_err());
+    let choice = strict_choice(scores, Dialect::OpenAiStrict, true);
     assert!(!choice.strict);
     assert!(choice.fallback.is_some_and(|reason| reason.contains("map")), "{choice:?}");
     assert_eq!(choice.parameters, scores.parameters_json());
-    let loose = registry.get("loose").expect("registered").def().expect("a #[tool] fn");
+    let loose = registry.get("loose").expect("registered");
     assert_eq!(
-        loose.openai_parameters(true),
-        tool_core::StrictChoice { parameters: loose.parameters_json(), strict: false, fallback: None }
+        strict_choice(loose, Dialect::OpenAiStrict, true),
+        StrictChoice { parameters: loose.parameters_json().into(), strict: false, fallback: None }
     );
-    let tight = registry.get("tight").expect("registered").def().expect("a #[tool] fn");
-    assert!(tight.openai_parameters(false).strict);
-    assert!(tight.anthropic_input_schema(false).strict);
+    let tight = registry.get("tight").expect("registered");
+    assert!(strict_choice(tight, Dialect::OpenAiStrict, false).strict);
+    assert!(strict_choice(tight, Dialect::AnthropicStrict, false).strict);
 }
 
 /// Gemini `parameters` (PROVIDERS.md B.4): only its Schema fields, upper-case types,
@@ -193,7 +195,13 @@ fn gemini_parameters_use_only_supported_fields() {
     const TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let schema = parse(entry.def().expect("a #[tool] fn").dialects().gemini_parameters());
+        let schema = parse(
+            entry
+                .def()
+                .expect("a #[tool] fn")
+                .parameters_in(Dialect::GeminiParameters)
+                .expect("Gemini has a form of every schema"),
+        );
         let name = entry.name();
         assert!(keys_outside(&schema, SUPPORTED).is_empty(), "{name}: {:?}", keys_outside(&schema, SUPPORTED));
         let mut nodes = Vec::new();
@@ -227,7 +235,7 @@ fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {
     ];
     let registry = Registry::collect().expect("unique names");
     for entry in registry.iter() {
-        let Ok(text) = entry.def().expect("a #[tool] fn").dialects().anthropic_strict() else { continue };
+        let Ok(text) = entry.def().expect("a #[tool] fn").parameters_in(Dialect::AnthropicStrict) else { continue };
         let schema = parse(text);
         let name = entry.name();
         jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -253,9 +261,15 @@ fn snapshots_of_every_dialect() {
         serde_json::to_string_pretty(&value).expect("pretty")
     };
     insta::assert_snapshot!("parameters", pretty(def.parameters_json()));
-    insta::assert_snapshot!("openai_strict", pretty(def.dialects().openai_strict().expect("strict form")));
-    insta::assert_snapshot!("anthropic_strict", pretty(def.dialects().anthropic_strict().expect("strict form")));
-    insta::assert_snapshot!("gemini_parameters", pretty(def.dialects().gemini_parameters()));
+    insta::assert_snapshot!("openai_strict", pretty(def.parameters_in(Dialect::OpenAiStrict).expect("strict form")));
+    insta::assert_snapshot!(
+        "anthropic_strict",
+        pretty(def.parameters_in(Dialect::AnthropicStrict).expect("strict form"))
+    );
+    insta::assert_snapshot!(
+        "gemini_parameters",
+        pretty(def.parameters_in(Dialect::GeminiParameters).expect("Gemini has a form of every schema"))
+    );
 }
 
 #[test]
@@ -268,8 +282,7 @@ fn what_a_dialect_drops_is_still_enforced() {
         .expect("registered")
         .def()
         .expect("a #[tool] fn")
-        .dialects()
-        .openai_strict()
+        .parameters_in(Dialect::OpenAiStrict)
         .expect("strict");
     assert!(!text.contains("\"maxLength\"") && text.contains(r#""description":"{maxLength: 40}""#), "{text}");
     let error = registry
@@ -305,12 +318,12 @@ fn deprecated_is_placed_in_every_dialect() {
     let kept = property(def.parameters_json(), "/properties/text");
     assert_eq!(kept["deprecated"], true, "{kept}");
     let described = json!("Use `query`.\n\n{deprecated: true}");
-    let dialects = def.dialects();
     let moved = [
-        (dialects.openai_strict().expect("strict"), "/properties/text"),
-        (dialects.anthropic_strict().expect("strict"), "/properties/text/anyOf/0"),
-        (dialects.gemini_parameters(), "/properties/text"),
-    ];
+        (Dialect::OpenAiStrict, "/properties/text"),
+        (Dialect::AnthropicStrict, "/properties/text/anyOf/0"),
+        (Dialect::GeminiParameters, "/properties/text"),
+    ]
+    .map(|(dialect, pointer)| (def.parameters_in(dialect).expect("a form in every dialect"), pointer));
     for (text, pointer) in moved {
         let property = property(text, pointer);
         assert!(property.get("deprecated").is_none() && property["description"] == described, "{text}");
@@ -319,6 +332,6 @@ fn deprecated_is_placed_in_every_dialect() {
     let output = registry.call("search_legacy", json!({"query": "rust", "text": "old"})).expect("accepted");
     assert_eq!(output.to_text(), "rust");
     assert!(registry.call("search_legacy", json!({"query": "rust", "text": 5})).is_err());
-    let refusal = tool_core::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
+    let refusal = tool_core::__private::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
     assert!(refusal.is_some_and(|why| why.contains("`deprecated`")), "{refusal:?}");
 }

@@ -213,14 +213,14 @@ fn lenient_decoding_fixes_common_model_mistakes() {
 #[test]
 fn a_tool_error_is_a_failed_result() {
     let error = registry().call("divide", json!({"a": 1, "b": 0})).expect_err("fails");
-    assert_eq!(error, ToolError::Failed { tool: "divide", message: "division by zero".to_owned() });
+    assert_eq!(error, ToolError::Failed { tool: "divide".to_owned(), message: "division by zero".to_owned() });
     assert_eq!(error.to_string(), "tool \"divide\" failed: division by zero");
 }
 
 #[test]
 fn a_panic_is_caught() {
     let error = registry().call("explode", "{}").expect_err("panics");
-    assert_eq!(error, ToolError::Panicked { tool: "explode", message: "boom".to_owned() });
+    assert_eq!(error, ToolError::Panicked { tool: "explode".to_owned(), message: "boom".to_owned() });
     // The registry is still usable afterwards.
     assert!(registry().call("divide", json!({"a": 4, "b": 2})).is_ok());
 }
@@ -266,7 +266,7 @@ fn async_tools_run_when_awaited() {
         block_on(registry.call_async(&context, "divide", json!({"a": 6, "b": 3}))).expect("runs").to_text(),
         "2"
     );
-    assert_eq!(registry.call("add_async", "{}"), Err(ToolError::RequiresAsync { tool: "add_async" }));
+    assert_eq!(registry.call("add_async", "{}"), Err(ToolError::RequiresAsync { tool: "add_async".to_owned() }));
 }
 
 #[test]
@@ -307,12 +307,12 @@ fn what_serde_alone_would_accept_is_refused() {
 #[allow(clippy::assertions_on_constants)] // the flags are constants; this pins their values
 fn which_types_decode_on_the_fast_path() {
     use tool_core::ToolParam;
-    assert!(<TripArgs as ToolParam>::FAST);
-    assert!(<DivideArgs as ToolParam>::FAST);
-    assert!(<Option<Units> as ToolParam>::FAST);
+    assert!(<TripArgs as ToolParam>::SERDE_EXACT);
+    assert!(<DivideArgs as ToolParam>::SERDE_EXACT);
+    assert!(<Option<Units> as ToolParam>::SERDE_EXACT);
     // serde is laxer than the schema for these, so they always take full validation.
-    assert!(!<super::serde_attrs::Search as ToolParam>::FAST); // flatten
-    assert!(!<super::enums::HasExternal as ToolParam>::FAST); // enum with data
-    assert!(!<std::collections::HashSet<String> as ToolParam>::FAST); // drops duplicates
-    assert!(!<super::schema::Keywords as ToolParam>::FAST); // `unique_items` on a Vec
+    assert!(!<super::serde_attrs::Search as ToolParam>::SERDE_EXACT); // flatten
+    assert!(!<super::enums::HasExternal as ToolParam>::SERDE_EXACT); // enum with data
+    assert!(!<std::collections::HashSet<String> as ToolParam>::SERDE_EXACT); // drops duplicates
+    assert!(!<super::schema::Keywords as ToolParam>::SERDE_EXACT); // `unique_items` on a Vec
 }

@@ -99,9 +99,9 @@ fn a_strict_dialect_describes_what_it_cannot_state_inside_the_elements() {
     let mut registry = Registry::new();
     registry.add(LabelTool).expect("one tool");
     let entry = registry.get("label").expect("added");
-    let choice = entry.anthropic_input_schema(true);
+    let choice = tool_core::provider::strict_choice(entry, tool_core::render::Dialect::AnthropicStrict, true);
     assert!(choice.strict, "{choice:?}");
-    let anthropic: Value = serde_json::from_str(choice.parameters).expect("JSON");
+    let anthropic: Value = serde_json::from_str(&choice.parameters).expect("JSON");
     let items = &anthropic["properties"]["labels"]["items"];
     assert_eq!(
         *items,

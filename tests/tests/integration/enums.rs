@@ -3,10 +3,12 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::provider::strict_choice;
+use tool_core::render::Dialect;
 use tool_core::{DecodeOptions, ToolArgs, ToolError};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON")
+    serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 fn paths<T: ToolArgs + std::fmt::Debug>(arguments: Value) -> Result<T, Vec<(String, &'static str)>> {
@@ -282,14 +284,18 @@ fn variant_doc_comments_reach_every_dialect_and_defaults_survive_in_the_descript
     assert_eq!(parameters["properties"]["mode"]["default"], json!("rail"));
     // OpenAI strict has no `default`: it moves into the description, as do the keywords
     // Anthropic's strict mode lacks; Gemini keeps `default`.
-    let openai: Value = serde_json::from_str(entry.openai_parameters(true).parameters).expect("JSON");
+    let openai: Value =
+        serde_json::from_str(&strict_choice(entry, Dialect::OpenAiStrict, true).parameters).expect("JSON");
     assert_eq!(openai["properties"]["mode"]["description"], json!(format!("{field_doc}\n\n{{default: \"rail\"}}")));
     assert_eq!(openai["properties"]["speed"]["description"], json!("Below the speed limit.\n\n{default: 50}"));
     assert!(openai["properties"]["speed"].get("default").is_none());
-    let anthropic: Value = serde_json::from_str(entry.anthropic_input_schema(true).parameters).expect("JSON");
+    let anthropic: Value =
+        serde_json::from_str(&strict_choice(entry, Dialect::AnthropicStrict, true).parameters).expect("JSON");
     let speed = &anthropic["properties"]["speed"]["description"];
     assert_eq!(*speed, json!("Below the speed limit.\n\n{minimum: 0, maximum: 130, default: 50}"), "{anthropic}");
-    let gemini: Value = serde_json::from_str(&entry.gemini_parameters()).expect("JSON");
+    let gemini: Value =
+        serde_json::from_str(&tool_core::provider::parameters(entry, Dialect::GeminiParameters).expect("a form"))
+            .expect("JSON");
     assert_eq!(
         gemini["properties"]["mode"],
         json!({"description": field_doc, "type": "STRING", "enum": ["walk", "drive", "rail"], "default": "rail"})

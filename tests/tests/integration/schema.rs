@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tool_core::{ToolArgs, tool};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("rendered schemas are JSON")
+    serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("rendered schemas are JSON")
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -112,7 +112,7 @@ fn every_type() {
     assert_eq!(schema_of::<Types>(), expected);
 
     // The exact schema states every range dispatch enforces, for validators elsewhere.
-    let exact: Value = serde_json::from_str(&tool_core::render_schema_exact::<Types>()).expect("JSON");
+    let exact: Value = serde_json::from_str(&tool_core::render::json_schema_exact::<Types>()).expect("JSON");
     let mut full = expected;
     full["properties"]["u32"] = int(0, 4_294_967_295);
     full["properties"]["i32"] = int(-2_147_483_648, 2_147_483_647);
@@ -188,7 +188,7 @@ fn exact_text_and_order() {
         alpha: Option<String>,
     }
     assert_eq!(
-        tool_core::render_schema::<Ordered>(),
+        tool_core::render::json_schema::<Ordered>(),
         r#"{"type":"object","properties":{"zeta":{"description":"Z first","type":"integer","minimum":1,"maximum":10},"alpha":{"type":["string","null"]}},"required":["zeta"],"additionalProperties":false}"#
     );
 }
@@ -218,13 +218,13 @@ fn forecast(args: Inner) -> String {
 #[test]
 fn the_definition_is_spliced_from_the_parameters_written_once() {
     // The schema tree is a compile-time constant; its text is written on first use.
-    const SCHEMA: &tool_core::Schema = &<Inner as tool_core::ToolParam>::SCHEMA;
+    const SCHEMA: &tool_core::schema::Schema = &<Inner as tool_core::ToolParam>::SCHEMA;
     let definition: Value = serde_json::from_str(ForecastTool::DEF.definition_json()).expect("definition is JSON");
     assert_eq!(definition["name"], "forecast");
     assert_eq!(definition["description"], "Get a forecast.\n\nSecond paragraph.");
     assert_eq!(definition["parameters"], schema_of::<Inner>());
     assert_eq!(ForecastTool::DEF.parameters_json(), tool_core::render::to_json(SCHEMA));
-    assert_eq!(ForecastTool::DEF.parameters_json(), tool_core::render_schema::<Inner>());
+    assert_eq!(ForecastTool::DEF.parameters_json(), tool_core::render::json_schema::<Inner>());
     // Spliced once, then the same text every time.
     assert!(core::ptr::eq(ForecastTool::DEF.definition_json(), ForecastTool::DEF.definition_json()));
 }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use tool_core::{DecodeOptions, ToolArgs, ToolError};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON")
+    serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 fn decode<T: ToolArgs>(arguments: Value) -> Result<T, Vec<(String, &'static str)>> {

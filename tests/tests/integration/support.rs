@@ -5,7 +5,7 @@ use tool_core::{DecodeOptions, ToolArgs, ToolError};
 
 /// The JSON Schema of `T`, parsed.
 pub(crate) fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON")
+    serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 /// The `(path, keyword)` of every violation `value` gives as `T`; panics if it decodes.

@@ -12,7 +12,7 @@ use tool_core::provider::{gemini, openai};
 use tool_core::{DecodeOptions, Registry, ToolArgs, ToolError, tool};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
-    serde_json::from_str(&tool_core::render_schema::<T>()).expect("JSON")
+    serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'static str, String)> {

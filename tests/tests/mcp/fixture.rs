@@ -19,7 +19,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tool_core::mcp::{HttpOptions, McpServer};
-use tool_core::{Elicitation, LogLevel, Registry, SamplingRequest, Structured, ToolArgs, ToolContext, tool};
+use tool_core::{
+    Registry, Structured, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, context::SamplingRequest,
+    tool,
+};
 
 /// Arguments whose declaration order is not alphabetical.
 #[derive(Debug, Deserialize, ToolArgs)]

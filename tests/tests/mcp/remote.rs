@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::json;
 use tool_core::agent::{Agent, Api, Conversation, ScriptedModel};
 use tool_core::mcp::{HttpOptions, RemoteServer};
-use tool_core::{CancellationToken, Progress, ToolError};
+use tool_core::{ToolError, context::CancellationToken, context::Progress};
 
 use crate::fixture::{Http, SLOW};
 

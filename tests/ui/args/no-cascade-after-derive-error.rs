@@ -11,5 +11,5 @@ fn weather(args: Args) -> String {
 }
 
 fn main() {
-    let _ = tool_core::render_schema::<Args>();
+    let _ = tool_core::render::json_schema::<Args>();
 }

@@ -8,8 +8,6 @@
 //!    tokio's blocking pool;
 //! 3. in call order, one at a time: `after_call`.
 
-use core::future::Future;
-use core::task::Poll;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,16 +16,16 @@ use tokio::sync::Semaphore;
 use super::Settings;
 use super::events::Event;
 use super::hooks::{ToolRun, Verdict};
-use crate::context::{CancellationToken, ToolContext};
+use crate::context::CancellationToken;
+use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
-use crate::provider::{CallResult, ToolCall, arguments_of};
-use crate::registry::Registry;
-use crate::tool::output::ToolOutput;
-use crate::tool::{Handler, ToolDef, ToolFuture};
+use crate::output::ToolOutput;
+use crate::provider::{CallResult, ToolCall, owned_arguments};
+use crate::registry::{Entry, Registry};
 
-/// A call after phase 1: let through, or already answered.
+/// A call after phase 1: let through with its tool, or already answered.
 enum Gate {
-    Run(ToolCall),
+    Run(ToolCall, Entry),
     Answered(ToolCall, ToolError),
 }
 
@@ -42,10 +40,8 @@ pub(super) async fn run(
     for call in calls {
         gates.push(gate(settings, registry, call, cancel).await);
     }
-    let sequential = settings.sequential
-        || gates.iter().any(
-            |gate| matches!(gate, Gate::Run(call) if registry.get(&call.name).is_some_and(crate::Entry::sequential)),
-        );
+    let sequential =
+        settings.sequential || gates.iter().any(|gate| matches!(gate, Gate::Run(_, entry) if entry.sequential()));
     let bound = if sequential { 1 } else { settings.max_concurrency.max(1) };
     let permits = Arc::new(Semaphore::new(bound));
     let runs = gates.into_iter().map(|gate| {
@@ -53,15 +49,16 @@ pub(super) async fn run(
         async move {
             match gate {
                 Gate::Answered(call, error) => answered(call, Err(error), std::time::Duration::ZERO),
-                Gate::Run(call) => {
+                Gate::Run(call, entry) => {
                     // The semaphore is never closed, so acquiring cannot fail.
                     let _permit = permits.acquire_owned().await.ok();
-                    execute(settings, registry, call, cancel).await
+                    execute(settings, registry, call, &entry, cancel).await
                 }
             }
         }
     });
-    let mut runs = join_in_order(runs.collect()).await;
+    // Polled together on this task, their outputs in the order given.
+    let mut runs = futures_util::future::join_all(runs).await;
     for run in &mut runs {
         settings.hooks.after_call(run);
         settings.emit(Event::ToolFinished {
@@ -82,9 +79,9 @@ async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, canc
         let error = ToolError::Cancelled { tool: call.name.clone() };
         return Gate::Answered(call, error);
     }
-    let Some(entry) = registry.get(&call.name) else {
-        // Dispatch answers an unknown name, with the names there are.
-        return Gate::Run(call);
+    let entry = match registry.lookup(&call.name) {
+        Ok(entry) => entry.clone(),
+        Err(unknown) => return Gate::Answered(call, unknown),
     };
     if let Err(reason) = settings.hooks.authorize(&call) {
         let error = denied(&call, reason);
@@ -121,11 +118,17 @@ async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, canc
         let error = denied(&call, reason);
         return Gate::Answered(call, error);
     }
-    Gate::Run(call)
+    Gate::Run(call, entry)
 }
 
 /// Phase 2 for one call: its own task, timeout and cancellation.
-async fn execute(settings: &Settings, registry: &Arc<Registry>, call: ToolCall, cancel: &CancellationToken) -> ToolRun {
+async fn execute(
+    settings: &Settings,
+    registry: &Arc<Registry>,
+    call: ToolCall,
+    entry: &Entry,
+    cancel: &CancellationToken,
+) -> ToolRun {
     let started = Instant::now();
     settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
     let token = CancellationToken::new();
@@ -134,7 +137,10 @@ async fn execute(settings: &Settings, registry: &Arc<Registry>, call: ToolCall, 
     if let Some(events) = events {
         context = context.with_progress(move |progress| events(&Event::ToolProgress(progress)));
     }
-    let mut task = start(registry, context, call.clone());
+    let mut task: ToolFuture<'static> = match owned_arguments(&call) {
+        Ok(arguments) => registry.start_call(entry, context, arguments),
+        Err(error) => crate::dispatch::ready(Err(error)),
+    };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,
     // its result unread.
     let outcome = tokio::select! {
@@ -155,54 +161,7 @@ async fn execute(settings: &Settings, registry: &Arc<Registry>, call: ToolCall, 
     answered(call, outcome, started.elapsed())
 }
 
-/// The call under way: a plain fn on the blocking pool (it may block); an async one polled
-/// right here, beside the batch's other calls, which costs no hand-off between threads.
-fn start(registry: &Arc<Registry>, context: ToolContext, call: ToolCall) -> ToolFuture<'static> {
-    let registry = Arc::clone(registry);
-    let plain = registry.get(&call.name).and_then(crate::Entry::def).map(ToolDef::handler);
-    if matches!(plain, Some(Handler::Sync(_))) {
-        let name = call.name.clone();
-        let task = tokio::task::spawn_blocking(move || match arguments_of(&call) {
-            Ok(arguments) => registry.call_with(&context, &call.name, arguments),
-            Err(error) => Err(error),
-        });
-        Box::pin(async move {
-            task.await.unwrap_or_else(|join| Err(ToolError::Cancelled { tool: format!("{name} ({join})") }))
-        })
-    } else {
-        Box::pin(async move {
-            match arguments_of(&call) {
-                Ok(arguments) => registry.call_async(&context, &call.name, arguments).await,
-                Err(error) => Err(error),
-            }
-        })
-    }
-}
-
 fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: std::time::Duration) -> ToolRun {
     let result = CallResult { id: call.id.clone(), name: call.name.clone(), outcome };
     ToolRun { call, result, details: None, terminate: false, elapsed }
-}
-
-/// Awaits every future on this task, their outputs in the order given.
-async fn join_in_order<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut pending: Vec<Option<core::pin::Pin<Box<F>>>> = futures.into_iter().map(|f| Some(Box::pin(f))).collect();
-    let mut outputs: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
-    core::future::poll_fn(|cx| {
-        let mut done = true;
-        for (slot, output) in pending.iter_mut().zip(&mut outputs) {
-            if let Some(future) = slot {
-                match future.as_mut().poll(cx) {
-                    Poll::Ready(value) => {
-                        *output = Some(value);
-                        *slot = None;
-                    }
-                    Poll::Pending => done = false,
-                }
-            }
-        }
-        if done { Poll::Ready(()) } else { Poll::Pending }
-    })
-    .await;
-    outputs.into_iter().flatten().collect()
 }

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// A flag a caller raises to ask a running tool to stop; cheap to clone and share.
 ///
 /// ```
-/// # use tool_core::CancellationToken;
+/// # use tool_core::context::CancellationToken;
 /// let token = CancellationToken::new();
 /// let waiting = token.clone();
 /// token.cancel();

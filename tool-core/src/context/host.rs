@@ -10,8 +10,8 @@ use core::pin::Pin;
 use serde_json::Value;
 
 use super::Progress;
+use crate::content::Content;
 use crate::error::ToolError;
-use crate::tool::content::Content;
 
 /// The future a [`Host`] request returns.
 pub type HostFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, HostError>> + Send + 'a>>;

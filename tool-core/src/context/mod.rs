@@ -15,6 +15,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use cancel::{CancellationToken, Cancelled};
+#[doc(hidden)]
 pub use elicit::{elicitation_problem, elicitation_schema};
 pub use host::{
     Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role,
@@ -22,8 +23,8 @@ pub use host::{
 };
 pub use state::{State, StateError};
 
-use crate::dispatch::args::ToolArgs;
-use crate::tool::DecodeOptions;
+use crate::dispatch::DecodeOptions;
+use crate::param::ToolArgs;
 
 /// A progress report from a running tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,7 +211,7 @@ impl ToolContext {
         let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "elicitation" })?;
         let request = ElicitationRequest { message: message.into(), requested_schema: elicitation_schema(&T::SCHEMA) };
         match self.unless_cancelled(host.elicit(request)).await? {
-            ElicitationAnswer::Accept(content) => crate::decode::<T>(content, &DecodeOptions::default())
+            ElicitationAnswer::Accept(content) => crate::dispatch::decode::<T>(content, &DecodeOptions::default())
                 .map(Elicitation::Accepted)
                 .map_err(HostError::InvalidAnswer),
             ElicitationAnswer::Decline => Ok(Elicitation::Declined),

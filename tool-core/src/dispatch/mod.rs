@@ -1,7 +1,10 @@
 //! The steps of a dispatch shim: parse, (coerce,) validate, deserialize, call with panics
 //! caught. `#[tool]` emits a shim that calls these in order; nothing here reads a schema.
 
-pub(crate) mod args;
+pub(crate) mod deny_unknown;
+mod input;
+
+pub use input::{Arguments, DecodeOptions};
 
 use core::future::Future;
 use core::pin::Pin;
@@ -10,13 +13,10 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use serde_json::Value;
-
-use crate::dispatch::args::ToolArgs;
+use crate::dispatch::deny_unknown::DenyUnknown;
 use crate::error::ToolError;
-use crate::render::strict::Strict;
-use crate::tool::output::ToolOutput;
-use crate::tool::{Arguments, DecodeOptions, ToolFuture};
+use crate::output::ToolOutput;
+use crate::param::ToolArgs;
 use crate::validate::fields::Check;
 use crate::validate::violation::{Pointer, Violation, Violations};
 
@@ -44,7 +44,7 @@ pub fn decode<'a, A: ToolArgs>(arguments: impl Into<Arguments<'a>>, options: &De
 
 /// Parses, checks and deserializes a tool's arguments.
 ///
-/// Valid arguments of a type whose serde decoding is as strict as its schema (`FAST`)
+/// Valid arguments of a type whose serde decoding is as strict as its schema (`SERDE_EXACT`)
 /// decode straight from the text; every other call is parsed, validated in full, then
 /// decoded from its text. Decoding is always from text, so each argument type has one
 /// `Deserialize` instance (a parsed value is written out first: a few hundred nanoseconds,
@@ -66,11 +66,11 @@ pub fn decode_for<A: ToolArgs>(
 pub(crate) type Decoder<A> = for<'a> fn(&'static str, Arguments<'a>, &DecodeOptions) -> Result<A, ToolError>;
 
 /// The decoder of `A`, chosen at compile time so that only one is built per type: a type
-/// that can take the fast path decodes through the [`Strict`] adapter (on both paths, one
+/// that can take the fast path decodes through the [`DenyUnknown`] adapter (on both paths, one
 /// instance), any other only after full validation, with serde's plain decoding, which
 /// validated arguments cannot trip.
 pub(crate) const fn decoder<A: ToolArgs>() -> Decoder<A> {
-    if A::FAST { decode_fast::<A> } else { decode_validated::<A> }
+    if A::SERDE_EXACT { decode_fast::<A> } else { decode_validated::<A> }
 }
 
 fn decode_fast<A: ToolArgs>(
@@ -84,7 +84,7 @@ fn decode_fast<A: ToolArgs>(
     // refuses. It allocates what the decoded struct holds, nothing else.
     if let Some(text) = fast_text(&arguments, options) {
         let mut deserializer = serde_json::Deserializer::from_str(&text);
-        if let Ok(args) = A::deserialize(Strict::new(&mut deserializer))
+        if let Ok(args) = A::deserialize(DenyUnknown::new(&mut deserializer))
             && deserializer.end().is_ok()
             && args.satisfies()
         {
@@ -93,7 +93,7 @@ fn decode_fast<A: ToolArgs>(
     }
     let text = validated(tool, arguments, options, A::__CHECK)?;
     let mut deserializer = serde_json::Deserializer::from_str(&text);
-    match A::deserialize(Strict::new(&mut deserializer)) {
+    match A::deserialize(DenyUnknown::new(&mut deserializer)) {
         Ok(args) => Ok(args),
         Err(error) => Err(deserialize_failed(tool, &error)),
     }
@@ -133,16 +133,17 @@ fn validated(
     options: &DecodeOptions,
     check: Check,
 ) -> Result<String, ToolError> {
-    let mut value = match arguments {
-        Arguments::Value(value) => value,
-        Arguments::Text(text) => parse(text, options)?,
-    };
+    let mut value = arguments.into_value(options)?;
     if options.lenient {
         check.coerce(&mut value);
     }
     let mut violations = Violations::new();
     check.validate(&mut value, &mut Pointer::root(), &mut violations);
-    if violations.is_empty() { Ok(value.to_string()) } else { Err(ToolError::InvalidArguments { tool, violations }) }
+    if violations.is_empty() {
+        Ok(value.to_string())
+    } else {
+        Err(ToolError::InvalidArguments { tool: tool.to_owned(), violations })
+    }
 }
 
 /// serde refused what validation accepted: a type whose `Deserialize` is stricter than its
@@ -151,20 +152,7 @@ fn validated(
 fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolError {
     let mut violations = Violations::new();
     violations.push_violation(Violation { path: String::new(), keyword: "deserialize", message: error.to_string() });
-    ToolError::InvalidArguments { tool, violations }
-}
-
-fn parse(text: &str, options: &DecodeOptions) -> Result<Value, ToolError> {
-    if text.len() > options.max_argument_bytes {
-        return Err(ToolError::InvalidJson {
-            message: format!(
-                "{} bytes is more than the {} bytes this registry accepts",
-                text.len(),
-                options.max_argument_bytes
-            ),
-        });
-    }
-    serde_json::from_str(text).map_err(|error| ToolError::InvalidJson { message: error.to_string() })
+    ToolError::InvalidArguments { tool: tool.to_owned(), violations }
 }
 
 /// Runs a plain tool fn on its decoded arguments, turning its output, its `Err` and its
@@ -213,6 +201,9 @@ where
     })
 }
 
+/// The future an async tool call returns.
+pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>>;
+
 /// An error result as an already finished future.
 #[must_use]
 pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
@@ -225,10 +216,10 @@ fn finish<O>(
     convert: fn(O) -> Result<ToolOutput, String>,
     output: O,
 ) -> Result<ToolOutput, ToolError> {
-    convert(output).map_err(|message| ToolError::Failed { tool, message })
+    convert(output).map_err(|message| ToolError::Failed { tool: tool.to_owned(), message })
 }
 
-pub(crate) fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolError {
+pub(crate) fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolError {
     let message = if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_owned()
     } else if let Some(text) = payload.downcast_ref::<String>() {
@@ -236,7 +227,7 @@ pub(crate) fn panicked(tool: &'static str, payload: &(dyn Any + Send)) -> ToolEr
     } else {
         "a panic with a non-string payload".to_owned()
     };
-    ToolError::Panicked { tool, message }
+    ToolError::Panicked { tool: tool.to_owned(), message }
 }
 
 /// Polls a future inside `catch_unwind`, so a panicking async tool yields an error.

@@ -17,11 +17,12 @@ use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt as _};
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
+use crate::error::RegistryError;
 use crate::error::ToolError;
-use crate::registry::{Registry, RegistryError};
+use crate::output::ToolOutput;
+use crate::registry::Registry;
 use crate::tool::Annotations;
-use crate::tool::dynamic::{DynamicTool, intern};
-use crate::tool::output::ToolOutput;
+use crate::tool::dynamic::DynamicTool;
 
 /// The calls in flight whose progress a remote server may report, by progress token.
 type InFlight = Arc<Mutex<HashMap<ProgressToken, Listening>>>;
@@ -148,11 +149,18 @@ impl RemoteServer {
         let peer = self.service.peer().clone();
         let in_flight = Arc::clone(&self.in_flight);
         let remote: Arc<str> = Arc::from(tool.name.as_ref());
-        let tool_name = intern(local);
+        let tool_name: Arc<str> = Arc::from(local);
         let schema = Value::Object((*tool.input_schema).clone()).to_string();
         let description = tool.description.as_deref().unwrap_or_default().to_owned();
         let handler = move |context: ToolContext, arguments: Map<String, Value>| {
-            forward(peer.clone(), Arc::clone(&in_flight), Arc::clone(&remote), tool_name, context, arguments)
+            forward(
+                peer.clone(),
+                Arc::clone(&in_flight),
+                Arc::clone(&remote),
+                Arc::clone(&tool_name),
+                context,
+                arguments,
+            )
         };
         let mut dynamic = DynamicTool::new(local, description, &schema, handler).map_err(RemoteError::Registry)?;
         if let Some(title) = tool.title.clone().or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone())) {
@@ -188,11 +196,11 @@ async fn forward(
     peer: Peer<RoleClient>,
     in_flight: InFlight,
     remote: Arc<str>,
-    tool: &'static str,
+    tool: Arc<str>,
     context: ToolContext,
     arguments: Map<String, Value>,
 ) -> Result<ToolOutput, ToolError> {
-    let failed = |message: String| ToolError::Failed { tool, message };
+    let failed = |message: String| ToolError::Failed { tool: tool.to_string(), message };
     let params = CallToolRequestParams::new(remote.to_string()).with_arguments(arguments);
     let request = ClientRequest::CallToolRequest(Request::new(params));
     let handle = peer
@@ -219,7 +227,7 @@ async fn forward(
     let Some(answer) = answer else {
         let notice = CancelledNotificationParam::new(Some(id), Some("the caller cancelled the call".to_owned()));
         let _ = peer.notify_cancelled(notice).await;
-        return Err(ToolError::Cancelled { tool: tool.to_owned() });
+        return Err(ToolError::Cancelled { tool: tool.to_string() });
     };
     match answer {
         Ok(Ok(ServerResult::CallToolResult(result))) => {

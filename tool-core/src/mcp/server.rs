@@ -1,6 +1,6 @@
-//! [`McpServer`]: a [`Registry`] as rmcp's `ServerHandler`. The tool list is the
-//! compile-time MCP dialect, converted to rmcp's model once per registry; each `tools/call`
-//! goes through the registry's dispatch (every constraint validated before the tool runs)
+//! [`McpServer`]: a [`Registry`] as rmcp's `ServerHandler`. The tool list is each tool's
+//! MCP definition, written from its compile-time schema tree and converted to rmcp's model
+//! once per registry; each `tools/call` goes through the registry's call path (every constraint validated before the tool runs)
 //! with a context of its own: the request id, the registry's state, a host for progress,
 //! logs, sampling and elicitation, and cancellation from `notifications/cancelled`.
 
@@ -20,10 +20,8 @@ use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLe
 use super::rounds::Rounds;
 use super::wire;
 use crate::context::{CancellationToken, ToolContext};
-use crate::error::ToolError;
-use crate::registry::Registry;
-use crate::tool::output::ToolOutput;
-use crate::tool::{Arguments, Handler, ToolDef};
+use crate::dispatch::ToolFuture;
+use crate::registry::{OwnedArguments, Registry};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
 /// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
@@ -39,7 +37,7 @@ pub struct McpServer {
 }
 
 struct Shared {
-    registry: Registry,
+    registry: Arc<Registry>,
     tools: Arc<[Tool]>,
     info: ServerConfig,
 }
@@ -55,15 +53,19 @@ impl McpServer {
     /// [`McpServer::with_server_info`] says otherwise.
     ///
     /// # Panics
-    /// Never for a registry of `#[tool]`s: their MCP definitions are rendered at compile
-    /// time in the form rmcp reads.
+    /// Never for a registry of `#[tool]`s: their MCP definitions are written from their
+    /// schema trees in the form rmcp reads.
     #[must_use]
     pub fn new(registry: Registry) -> Self {
-        let tools = wire::tools(&registry).expect("the compile-time MCP tool list is the shape rmcp reads");
+        let tools =
+            wire::tools(&registry).expect("the MCP tool list written from the schema trees is the shape rmcp reads");
         let capabilities = ServerCapabilities::builder().enable_logging().enable_tools().build();
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
-        McpServer { shared: Arc::new(Shared { registry, tools, info }), log_level: new_session_level() }
+        McpServer {
+            shared: Arc::new(Shared { registry: Arc::new(registry), tools, info }),
+            log_level: new_session_level(),
+        }
     }
 
     /// Names the server to clients (`serverInfo`).
@@ -81,7 +83,8 @@ impl McpServer {
     }
 
     fn with_info(self, info: ServerConfig) -> Self {
-        let shared = Shared { registry: self.shared.registry.clone(), tools: Arc::clone(&self.shared.tools), info };
+        let shared =
+            Shared { registry: Arc::clone(&self.shared.registry), tools: Arc::clone(&self.shared.tools), info };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
@@ -135,7 +138,7 @@ impl McpServer {
             .with_cancellation(cancellation.clone())
             .with_host(Arc::new(host));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = dispatch(&self.shared, call_context, request.name.into_owned(), arguments);
+        let call = dispatch(&self.shared, call_context, &request.name, arguments);
         // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
         // through its own token and still finishes its call.
         let cancelled_by_client = async {
@@ -176,29 +179,12 @@ fn unreachable_result() -> CallToolResponse {
     wire::error_result("the call stopped without a result".to_owned()).into()
 }
 
-/// Runs one call: a plain tool on tokio's blocking pool (it may block), an async one on
-/// this task.
-async fn dispatch(
-    shared: &Arc<Shared>,
-    context: ToolContext,
-    name: String,
-    arguments: Value,
-) -> Result<ToolOutput, ToolError> {
-    let registry = &shared.registry;
-    let Some(entry) = registry.get(&name) else {
-        return Err(ToolError::UnknownTool { name, available: Vec::new() });
-    };
-    match entry.def().map(ToolDef::handler) {
-        Some(Handler::Sync(_)) => {
-            let shared = Arc::clone(shared);
-            let tool = entry.def().map_or("tool", ToolDef::name);
-            tokio::task::spawn_blocking(move || shared.registry.call_with(&context, &name, Arguments::Value(arguments)))
-                .await
-                .unwrap_or_else(|join| {
-                    Err(ToolError::Panicked { tool, message: format!("the blocking task ended: {join}") })
-                })
-        }
-        Some(Handler::Async(_)) | None => registry.call_async(&context, &name, arguments).await,
+/// Runs one call through the registry's call path: a plain tool on tokio's blocking pool
+/// (it may block), an async one on this task.
+fn dispatch(shared: &Shared, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
+    match shared.registry.lookup(name) {
+        Ok(entry) => shared.registry.start_call(entry, context, OwnedArguments::Value(arguments)),
+        Err(error) => crate::dispatch::ready(Err(error)),
     }
 }
 

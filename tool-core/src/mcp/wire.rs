@@ -13,9 +13,9 @@ use serde_json::{Value, json};
 use crate::context::{
     ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
 };
+use crate::output::ToolOutput;
 use crate::provider::mcp::{content_block, tools_list};
 use crate::registry::Registry;
-use crate::tool::output::ToolOutput;
 
 /// rmcp's tool list for `registry`, from the compile-time MCP dialect: parsed once per
 /// registry, with each schema's keys in declaration order (`preserve_order`).

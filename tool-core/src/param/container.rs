@@ -17,7 +17,7 @@ use crate::validate::violation::{Pointer, Violations, wrong_type};
 impl<T: ToolParam> ToolParam for Option<T> {
     const SCHEMA: Schema = Schema::Nullable(&T::SCHEMA);
     const OPTIONAL: bool = true;
-    const FAST: bool = T::FAST;
+    const SERDE_EXACT: bool = T::SERDE_EXACT;
 
     fn satisfies(&self) -> bool {
         self.as_ref().is_none_or(T::satisfies)
@@ -102,7 +102,7 @@ macro_rules! sequences {
         impl<T: ToolParam $($bounds)*> ToolParam for $ty {
             const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: $unique, length: None };
             // A set drops the duplicates the schema's `uniqueItems` must report.
-            const FAST: bool = T::FAST && !$unique;
+            const SERDE_EXACT: bool = T::SERDE_EXACT && !$unique;
 
             fn satisfies(&self) -> bool {
                 self.iter().all(T::satisfies)
@@ -136,7 +136,7 @@ sequences! {
 
 impl<T: ToolParam, S> ToolParam for HashSet<T, S> {
     const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: true, length: None };
-    const FAST: bool = false;
+    const SERDE_EXACT: bool = false;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         validate_array(value, T::__CHECK, true, None, at, out);
@@ -157,7 +157,7 @@ impl<T: ToolParam, S> ArrayParam for HashSet<T, S> {
 
 impl<T: ToolParam, const N: usize> ToolParam for [T; N] {
     const SCHEMA: Schema = Schema::Array { items: &T::SCHEMA, unique_items: false, length: Some(N) };
-    const FAST: bool = T::FAST;
+    const SERDE_EXACT: bool = T::SERDE_EXACT;
 
     fn satisfies(&self) -> bool {
         self.iter().all(T::satisfies)
@@ -213,7 +213,7 @@ fn coerce_map(value: &mut Value, check: Check) {
 
 impl<K: MapKey, V: ToolParam, S> ToolParam for HashMap<K, V, S> {
     const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
-    const FAST: bool = V::FAST;
+    const SERDE_EXACT: bool = V::SERDE_EXACT;
 
     fn satisfies(&self) -> bool {
         self.values().all(V::satisfies)
@@ -242,7 +242,7 @@ impl<T: MapParam> MapParam for Option<T> {
 
 impl<K: MapKey, V: ToolParam> ToolParam for BTreeMap<K, V> {
     const SCHEMA: Schema = Schema::Map { values: &V::SCHEMA };
-    const FAST: bool = V::FAST;
+    const SERDE_EXACT: bool = V::SERDE_EXACT;
 
     fn satisfies(&self) -> bool {
         self.values().all(V::satisfies)
@@ -262,7 +262,7 @@ macro_rules! transparent {
         impl<T: ToolParam> ToolParam for $ty<T> {
             const SCHEMA: Schema = T::SCHEMA;
             const OPTIONAL: bool = T::OPTIONAL;
-            const FAST: bool = T::FAST;
+            const SERDE_EXACT: bool = T::SERDE_EXACT;
             const __CHECK: Check = T::__CHECK;
 
             fn satisfies(&self) -> bool {

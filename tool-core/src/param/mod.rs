@@ -7,12 +7,18 @@
 //! is a compile error pointing at `minimum`.
 
 mod container;
-pub use container::MapKey;
 mod ecosystem;
+mod object;
+#[doc(hidden)]
 pub mod satisfies;
 mod scalar;
 mod text;
 mod tuple;
+
+pub use container::MapKey;
+#[doc(hidden)]
+pub use object::NoArgs;
+pub use object::{ToolArgs, ToolObject};
 
 use serde_json::Value;
 
@@ -50,10 +56,10 @@ pub trait ToolParam {
     /// duplicates, enums with data accept shapes the `anyOf` does not, flattened structs
     /// hide unknown keys): those always take the full validation path. `false` unless an impl
     /// states otherwise: a type has to show that serde is exactly as strict as its schema.
-    const FAST: bool = false;
+    const SERDE_EXACT: bool = false;
 
     /// Whether the decoded value satisfies every `#[param]` keyword inside it (the types
-    /// themselves were enforced by decoding). Only consulted when [`ToolParam::FAST`] holds.
+    /// themselves were enforced by decoding). Only consulted when [`ToolParam::SERDE_EXACT`] holds.
     fn satisfies(&self) -> bool {
         true
     }

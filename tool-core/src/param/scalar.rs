@@ -65,7 +65,7 @@ macro_rules! integers {
         impl ToolParam for $ty {
             #[allow(clippy::cast_lossless)] // `From` is not const
             const SCHEMA: Schema = Schema::Integer { minimum: <$ty>::MIN as i128, maximum: <$ty>::MAX as i128 };
-            const FAST: bool = true;
+            const SERDE_EXACT: bool = true;
 
             #[allow(clippy::cast_lossless)]
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
@@ -91,7 +91,7 @@ macro_rules! floats {
     ($($ty:ty),*) => {$(
         impl ToolParam for $ty {
             const SCHEMA: Schema = Schema::Number;
-            const FAST: bool = true;
+            const SERDE_EXACT: bool = true;
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 if !value.is_number() {
@@ -117,7 +117,7 @@ floats!(f32, f64);
 
 impl ToolParam for bool {
     const SCHEMA: Schema = Schema::Boolean;
-    const FAST: bool = true;
+    const SERDE_EXACT: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         if !value.is_boolean() {
@@ -146,7 +146,7 @@ macro_rules! strings {
     ($($ty:ty),*) => {$(
         impl ToolParam for $ty {
             const SCHEMA: Schema = Schema::String;
-            const FAST: bool = true;
+            const SERDE_EXACT: bool = true;
 
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 validate_string(value, at, out);
@@ -169,7 +169,7 @@ strings!(String, &str, Cow<'_, str>, Box<str>);
 
 impl ToolParam for char {
     const SCHEMA: Schema = Schema::Char;
-    const FAST: bool = true;
+    const SERDE_EXACT: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         match value {
@@ -197,7 +197,7 @@ impl StringParam for char {
 
 impl ToolParam for Value {
     const SCHEMA: Schema = Schema::Any;
-    const FAST: bool = true;
+    const SERDE_EXACT: bool = true;
 
     fn validate(_: &mut Value, _: &mut Pointer, _: &mut Violations) {}
 }

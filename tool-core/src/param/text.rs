@@ -6,7 +6,7 @@
 //! a description of the form where none fits. Dispatch runs the type's own `Deserialize` on
 //! the string, so what is accepted is what the type accepts; where that parser accepts more
 //! than the `format` says (a UUID without hyphens, a URL with spaces around it), the
-//! `format` check runs too and the type takes the full validation path (`FAST = false`),
+//! `format` check runs too and the type takes the full validation path (`SERDE_EXACT = false`),
 //! so the schema the model sees stays exact.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
@@ -51,14 +51,14 @@ pub(crate) fn validate_text<T: DeserializeOwned>(
 }
 
 /// Implements [`ToolParam`] for types that travel as text. `exact` says the type's parser
-/// accepts exactly its `format`, so decoding alone decides (`FAST`).
+/// accepts exactly its `format`, so decoding alone decides (`SERDE_EXACT`).
 macro_rules! text_forms {
     ($($(#[$cfg:meta])* $ty:ty => { format: $format:expr, description: $description:expr, exact: $exact:expr $(,)? })*) => {$(
         $(#[$cfg])*
         impl $crate::param::ToolParam for $ty {
             const SCHEMA: $crate::schema::Schema =
                 $crate::schema::Schema::Text(&$crate::schema::TextForm { format: $format, description: $description });
-            const FAST: bool = $exact;
+            const SERDE_EXACT: bool = $exact;
 
             fn validate(
                 value: &mut ::serde_json::Value,
@@ -99,7 +99,7 @@ text_forms! {
 /// A path is any string; the keywords of strings apply to it.
 impl ToolParam for PathBuf {
     const SCHEMA: Schema = Schema::String;
-    const FAST: bool = true;
+    const SERDE_EXACT: bool = true;
 
     fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
         if !value.is_string() {
@@ -125,7 +125,7 @@ macro_rules! non_zero {
         impl ToolParam for $ty {
             #[allow(clippy::cast_lossless)] // `From` is not const
             const SCHEMA: Schema = Schema::Integer { minimum: 1, maximum: <$int>::MAX as i128 };
-            const FAST: bool = true;
+            const SERDE_EXACT: bool = true;
 
             #[allow(clippy::cast_lossless)]
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {

@@ -20,7 +20,7 @@ macro_rules! tuples {
     ($($length:literal => ($($name:ident $index:tt),+);)*) => {$(
         impl<$($name: ToolParam),+> ToolParam for ($($name,)+) {
             const SCHEMA: Schema = Schema::Tuple(&[$($name::SCHEMA),+]);
-            const FAST: bool = $($name::FAST)&&+;
+            const SERDE_EXACT: bool = $($name::SERDE_EXACT)&&+;
 
             fn satisfies(&self) -> bool {
                 $(self.$index.satisfies())&&+

@@ -8,17 +8,18 @@ use serde_json::{Value, json};
 
 use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
-    string_at, tool_array,
+    strict_choice, string_at, tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
-use crate::tool::content::{Content, Resource, ResourceContents};
+use crate::render::Dialect;
 
 /// `tools`: `[{"name":…,"description":…,"input_schema":…}]`, with `"strict": true` where
 /// the tool asks for it, or where `strict_by_default` and its schema allows it.
 pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: bool) -> ToolList {
     tool_array(tools, |out, entry, fallbacks| {
-        let choice = entry.anthropic_input_schema(strict_by_default);
+        let choice = strict_choice(entry, Dialect::AnthropicStrict, strict_by_default);
         if let Some(reason) = choice.fallback {
             fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
         }
@@ -26,7 +27,7 @@ pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: 
         object
             .string("name", entry.name())
             .string("description", entry.description())
-            .raw("input_schema", choice.parameters);
+            .raw("input_schema", &choice.parameters);
         if choice.strict {
             object.raw("strict", "true");
         }
@@ -162,7 +163,7 @@ pub fn tool_choice(
     registry: &Registry,
     disable_parallel_tool_use: bool,
 ) -> Result<Value, ToolError> {
-    choice.check(registry)?;
+    choice.ensure_known(registry)?;
     let parallel = json!(disable_parallel_tool_use);
     Ok(match choice {
         ToolChoice::Auto | ToolChoice::Allowed { required: false, .. } => {

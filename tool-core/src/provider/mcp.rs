@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array,
 };
+use crate::content::{Content, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::Entry;
-use crate::tool::content::{Content, ResourceContents};
 
 /// The `tools` of a `tools/list` result: `name`, `title`, `description`, `inputSchema`,
 /// `outputSchema` for tools returning [`Structured`](crate::Structured), and the
@@ -145,13 +145,13 @@ pub fn content_from(block: &Value) -> Content {
                 (Some(text), _) => ResourceContents::Text(text),
                 (None, blob) => ResourceContents::Blob(blob.unwrap_or_default()),
             };
-            Content::Resource(crate::tool::content::Resource {
+            Content::Resource(crate::content::Resource {
                 uri: field("uri").unwrap_or_default(),
                 mime_type: field("mimeType"),
                 contents,
             })
         }
-        Some("resource_link") => Content::ResourceLink(crate::tool::content::ResourceLink {
+        Some("resource_link") => Content::ResourceLink(crate::content::ResourceLink {
             uri: text("uri"),
             name: text("name"),
             title: optional("title"),

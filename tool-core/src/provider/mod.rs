@@ -3,28 +3,31 @@
 //! Anthropic Messages, Gemini and MCP. Users bring their own HTTP client; nothing here
 //! touches the network.
 //!
-//! Every dialect's schema comes from the compile-time tree (`ToolDef::dialects`); whatever
-//! a dialect drops is still enforced when [`run_calls`] dispatches.
+//! Every dialect's schema comes from the compile-time tree ([`parameters`]); whatever a
+//! dialect drops is still enforced when [`run_calls`] dispatches.
 
 pub mod anthropic;
 mod arguments;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
+mod parameters;
 
 use core::fmt;
-use core::task::Poll;
 
 use serde_json::Value;
 
 pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
+pub use parameters::{StrictChoice, parameters, strict_choice};
 
 use crate::context::ToolContext;
+use crate::dispatch::{Arguments, ToolFuture};
 use crate::error::ToolError;
+use crate::output::ToolOutput;
+#[cfg(any(feature = "mcp", feature = "agent"))]
+use crate::registry::OwnedArguments;
 use crate::registry::{Entry, Registry};
 pub(crate) use crate::render::json_text::ObjectWriter;
-use crate::tool::output::ToolOutput;
-use crate::tool::{Arguments, ToolFuture};
 
 /// A tool call a model made.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,36 +106,16 @@ pub(crate) fn string_at<'v>(value: &'v Value, pointer: &str) -> Result<&'v str, 
 /// own context (the registry's state and the call's id); async tools run concurrently, on
 /// whatever executor awaits this, and plain tools run inline. A call whose argument text is
 /// only partial or invalid JSON is never run; it gets an error result that says so.
-#[allow(clippy::missing_panics_doc)] // the one `expect` states an invariant of the loop
 pub async fn run_calls(registry: &Registry, calls: &[ToolCall]) -> Vec<CallResult> {
     let contexts: Vec<ToolContext> = calls.iter().map(|call| registry.context().with_call_id(&call.id)).collect();
-    let mut pending: Vec<Option<ToolFuture<'_>>> =
-        calls.iter().zip(&contexts).map(|(call, context)| Some(start_call(registry, context, call))).collect();
-    let mut outcomes: Vec<Option<Result<ToolOutput, ToolError>>> = calls.iter().map(|_| None).collect();
-    core::future::poll_fn(|cx| {
-        let mut done = true;
-        for (slot, outcome) in pending.iter_mut().zip(&mut outcomes) {
-            if let Some(future) = slot {
-                match future.as_mut().poll(cx) {
-                    Poll::Ready(result) => {
-                        *outcome = Some(result);
-                        *slot = None;
-                    }
-                    Poll::Pending => done = false,
-                }
-            }
-        }
-        if done { Poll::Ready(()) } else { Poll::Pending }
-    })
+    let outcomes = futures_util::future::join_all(
+        calls.iter().zip(&contexts).map(|(call, context)| start_call(registry, context, call)),
+    )
     .await;
     calls
         .iter()
         .zip(outcomes)
-        .map(|(call, outcome)| CallResult {
-            id: call.id.clone(),
-            name: call.name.clone(),
-            outcome: outcome.expect("the loop above ends only when every call's future is ready"),
-        })
+        .map(|(call, outcome)| CallResult { id: call.id.clone(), name: call.name.clone(), outcome })
         .collect()
 }
 
@@ -151,10 +134,19 @@ fn start_call<'a>(registry: &'a Registry, context: &'a ToolContext, call: &'a To
     }
 }
 
+/// [`arguments_of`], owned, for a call that outlives the model's turn.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) fn owned_arguments(call: &ToolCall) -> Result<OwnedArguments, ToolError> {
+    Ok(match arguments_of(call)? {
+        Arguments::Text(text) => OwnedArguments::Text(text.to_owned()),
+        Arguments::Value(value) => OwnedArguments::Value(value),
+    })
+}
+
 /// A call's arguments as dispatch takes them: text as sent when it is valid JSON, the
 /// repaired value when it needed repair (a Markdown fence, a trailing comma); partial or
 /// invalid text is an error, and the call is never run.
-pub(crate) fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> {
+fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> {
     match &call.arguments {
         CallArguments::Value(value) => Ok(Arguments::Value(value.clone())),
         CallArguments::Text(text) => {
@@ -225,6 +217,7 @@ pub(crate) fn tool_array<'e>(
 
 /// Which tools the model may or must call, in every provider's vocabulary.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ToolChoice {
     /// The model decides (every provider's default when tools are sent).
     Auto,
@@ -248,7 +241,7 @@ impl ToolChoice {
     ///
     /// # Errors
     /// [`ToolError::UnknownTool`] for the first name that is not.
-    pub fn check(&self, registry: &Registry) -> Result<(), ToolError> {
+    pub fn ensure_known(&self, registry: &Registry) -> Result<(), ToolError> {
         match self {
             ToolChoice::Tool(name) => require_tool(registry, name),
             ToolChoice::Allowed { tools, .. } => tools.iter().try_for_each(|name| require_tool(registry, name)),
@@ -259,12 +252,5 @@ impl ToolChoice {
 
 /// Checks that a tool named in a tool choice exists.
 pub(crate) fn require_tool(registry: &Registry, name: &str) -> Result<(), ToolError> {
-    if registry.get(name).is_some() {
-        Ok(())
-    } else {
-        Err(ToolError::UnknownTool {
-            name: name.to_owned(),
-            available: registry.names().into_iter().map(str::to_owned).collect(),
-        })
-    }
+    registry.lookup(name).map(|_| ())
 }

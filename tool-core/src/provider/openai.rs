@@ -8,11 +8,12 @@ use serde_json::{Value, json};
 
 use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
-    string_at, tool_array,
+    strict_choice, string_at, tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
-use crate::tool::content::{Content, Resource, ResourceContents};
+use crate::render::Dialect;
 
 fn function_members(
     object: &mut ObjectWriter<'_>,
@@ -20,14 +21,14 @@ fn function_members(
     strict_by_default: bool,
     fallbacks: &mut Vec<SchemaFallback>,
 ) {
-    let choice = entry.openai_parameters(strict_by_default);
+    let choice = strict_choice(entry, Dialect::OpenAiStrict, strict_by_default);
     if let Some(reason) = choice.fallback {
         fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
     }
     object
         .string("name", entry.name())
         .string("description", entry.description())
-        .raw("parameters", choice.parameters)
+        .raw("parameters", &choice.parameters)
         .raw("strict", if choice.strict { "true" } else { "false" });
 }
 
@@ -186,7 +187,7 @@ fn input_part(block: &Content) -> Value {
 /// # Errors
 /// [`ToolError::UnknownTool`] when a named tool is not in `registry`.
 pub fn chat_tool_choice(choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
-    choice.check(registry)?;
+    choice.ensure_known(registry)?;
     Ok(match choice {
         ToolChoice::Auto => json!("auto"),
         ToolChoice::None => json!("none"),
@@ -207,7 +208,7 @@ pub fn chat_tool_choice(choice: &ToolChoice, registry: &Registry) -> Result<Valu
 /// # Errors
 /// [`ToolError::UnknownTool`] when a named tool is not in `registry`.
 pub fn responses_tool_choice(choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
-    choice.check(registry)?;
+    choice.ensure_known(registry)?;
     Ok(match choice {
         ToolChoice::Auto => json!("auto"),
         ToolChoice::None => json!("none"),

@@ -1,16 +1,14 @@
 //! [`Entry`]: one tool in a registry, under the name the registry gives it: a `#[tool]` fn
 //! (its compile-time [`ToolDef`]) or a [`DynamicTool`] made at run time. Everything a
-//! provider dialect or a server needs is asked of the entry, so both kinds are listed and
-//! called alike.
+//! server needs is asked of the entry, so both kinds are listed and called alike; what a
+//! provider sends for an entry is `provider`'s to decide. What a provider sends for an entry is `provider`'s to decide.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use crate::render::json_text::ObjectWriter;
+use crate::render::json_text::definition;
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::{Annotations, StrictChoice, ToolDef};
+use crate::tool::{Annotations, ToolDef};
 
 /// One tool in a registry.
 #[derive(Debug, Clone)]
@@ -26,9 +24,6 @@ pub(crate) enum Kind {
     Static(&'static ToolDef),
     Dynamic(Arc<DynamicTool>),
 }
-
-/// Why a tool made at run time has no strict form.
-const DYNAMIC_NOT_STRICT: &str = "a tool made at run time has no compile-time schema to derive a strict form from";
 
 impl Entry {
     pub(super) fn from_def(def: &'static ToolDef) -> Self {
@@ -144,54 +139,6 @@ impl Entry {
         }
     }
 
-    /// The `OpenAI` parameters, strict where the tool and its schema allow
-    /// ([`ToolDef::openai_parameters`]); a tool made at run time is sent non-strict.
-    #[must_use]
-    pub fn openai_parameters(&self, strict_by_default: bool) -> StrictChoice<'_> {
-        match &self.kind {
-            Kind::Static(def) => def.openai_parameters(strict_by_default),
-            Kind::Dynamic(tool) => dynamic_choice(tool, strict_by_default),
-        }
-    }
-
-    /// The Anthropic `input_schema`, chosen as [`Entry::openai_parameters`] is.
-    #[must_use]
-    pub fn anthropic_input_schema(&self, strict_by_default: bool) -> StrictChoice<'_> {
-        match &self.kind {
-            Kind::Static(def) => def.anthropic_input_schema(strict_by_default),
-            Kind::Dynamic(tool) => dynamic_choice(tool, strict_by_default),
-        }
-    }
-
-    /// The Gemini `parameters` (the `OpenAPI` subset).
-    #[must_use]
-    pub fn gemini_parameters(&self) -> Cow<'_, str> {
-        match &self.kind {
-            Kind::Static(def) => Cow::Borrowed(def.dialects().gemini_parameters()),
-            Kind::Dynamic(tool) => Cow::Owned(crate::provider::gemini::parameters_from(&tool.parameters).to_string()),
-        }
-    }
-
-    /// What [`Entry::gemini_parameters`] cannot state of the schema, if anything (dispatch
-    /// still enforces it).
-    #[must_use]
-    pub fn gemini_parameters_loss(&self) -> Option<&'static str> {
-        match &self.kind {
-            Kind::Static(def) => def.dialects().gemini_parameters_loss(),
-            Kind::Dynamic(tool) => crate::provider::gemini::value_loss(&tool.parameters),
-        }
-    }
-
-    /// Whether the tool takes any arguments: `false` for an object schema without
-    /// properties (Gemini then declares it without `parameters`).
-    #[must_use]
-    pub fn takes_arguments(&self) -> bool {
-        match &self.kind {
-            Kind::Static(def) => crate::provider::gemini::tree_takes_arguments(def.schema()),
-            Kind::Dynamic(tool) => crate::provider::gemini::value_takes_arguments(&tool.parameters),
-        }
-    }
-
     /// Where the tool comes from, for messages: the Rust path of a `#[tool]` fn.
     pub(super) fn origin(&self) -> &'static str {
         match &self.kind {
@@ -203,36 +150,5 @@ impl Entry {
     /// The kind, for dispatch.
     pub(crate) fn kind(&self) -> &Kind {
         &self.kind
-    }
-}
-
-fn dynamic_choice(tool: &DynamicTool, strict_by_default: bool) -> StrictChoice<'_> {
-    StrictChoice {
-        parameters: &tool.parameters_json,
-        strict: false,
-        fallback: strict_by_default.then_some(DYNAMIC_NOT_STRICT),
-    }
-}
-
-fn definition(name: &str, description: &str, parameters: &str) -> String {
-    let mut json = String::with_capacity(name.len() + description.len() + parameters.len() + 48);
-    ObjectWriter::new(&mut json)
-        .string("name", name)
-        .string("description", description)
-        .raw("parameters", parameters)
-        .end();
-    json
-}
-
-/// A parsed argument object, for tools made at run time.
-pub(crate) fn value_of(arguments: crate::tool::Arguments<'_>, limit: usize) -> Result<Value, crate::ToolError> {
-    match arguments {
-        crate::tool::Arguments::Value(value) => Ok(value),
-        crate::tool::Arguments::Text(text) if text.len() > limit => Err(crate::ToolError::InvalidJson {
-            message: format!("{} bytes is more than the {limit} bytes this registry accepts", text.len()),
-        }),
-        crate::tool::Arguments::Text(text) => {
-            serde_json::from_str(text).map_err(|error| crate::ToolError::InvalidJson { message: error.to_string() })
-        }
     }
 }

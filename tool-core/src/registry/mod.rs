@@ -2,8 +2,8 @@
 //! binary (through `inventory`); explicit registries are built with [`Registry::add`],
 //! [`Registry::merge_prefixed`] and [`Registry::remove`].
 
+mod call;
 mod entry;
-mod error;
 mod name_hash;
 mod select;
 
@@ -11,17 +11,18 @@ use std::sync::Arc;
 
 use std::collections::HashMap;
 
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) use call::OwnedArguments;
 pub use entry::Entry;
-use entry::Kind;
-pub use error::{RegistryError, is_valid_tool_name};
 use name_hash::BuildNameHasher;
 pub use select::ToolCrate;
 
 use crate::context::{State, ToolContext};
-use crate::error::ToolError;
+use crate::dispatch::DecodeOptions;
+use crate::error::RegistryError;
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::output::ToolOutput;
-use crate::tool::{Arguments, DecodeOptions, Handler, Tool, ToolDef, ToolFuture};
+use crate::tool::name::is_valid_tool_name;
+use crate::tool::{Tool, ToolDef};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].
 #[doc(hidden)]
@@ -206,87 +207,6 @@ impl Registry {
     #[must_use]
     pub fn context(&self) -> ToolContext {
         ToolContext::new().with_state(Arc::clone(&self.state))
-    }
-
-    /// Calls a plain tool by name with a fresh context.
-    ///
-    /// # Errors
-    /// Every [`ToolError`]: unknown tool, bad arguments, the tool's `Err` or panic, and
-    /// [`ToolError::RequiresAsync`] for an `async` tool.
-    pub fn call<'a>(&self, name: &str, arguments: impl Into<Arguments<'a>>) -> Result<ToolOutput, ToolError> {
-        self.call_with(&self.context, name, arguments)
-    }
-
-    /// Calls a plain tool by name with the given context; a context without state (made
-    /// with [`ToolContext::new`]) gets this registry's.
-    ///
-    /// # Errors
-    /// As [`Registry::call`].
-    pub fn call_with<'a>(
-        &self,
-        context: &ToolContext,
-        name: &str,
-        arguments: impl Into<Arguments<'a>>,
-    ) -> Result<ToolOutput, ToolError> {
-        match self.lookup(name)?.kind() {
-            Kind::Static(def) => match def.handler() {
-                Handler::Sync(shim) if context.has_state() => shim(context, arguments.into(), &self.options),
-                Handler::Sync(shim) => shim(&self.with_own_state(context), arguments.into(), &self.options),
-                Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name() }),
-            },
-            Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name() }),
-        }
-    }
-
-    /// Calls any tool by name; a plain tool runs at once, an async one (and a tool made at
-    /// run time) when awaited. A context without state gets this registry's.
-    pub fn call_async<'a>(
-        &'a self,
-        context: &'a ToolContext,
-        name: &str,
-        arguments: impl Into<Arguments<'a>>,
-    ) -> ToolFuture<'a> {
-        let entry = match self.lookup(name) {
-            Ok(entry) => entry,
-            Err(error) => return crate::dispatch::ready(Err(error)),
-        };
-        let arguments = arguments.into();
-        let def = match entry.kind() {
-            Kind::Static(def) => def,
-            Kind::Dynamic(tool) => {
-                let context = if context.has_state() { context.clone() } else { self.with_own_state(context) };
-                return match entry::value_of(arguments, self.options.max_argument_bytes) {
-                    Ok(value) => tool.run(context, value),
-                    Err(error) => crate::dispatch::ready(Err(error)),
-                };
-            }
-        };
-        match def.handler() {
-            Handler::Sync(shim) if context.has_state() => {
-                crate::dispatch::ready(shim(context, arguments, &self.options))
-            }
-            Handler::Sync(shim) => {
-                crate::dispatch::ready(shim(&self.with_own_state(context), arguments, &self.options))
-            }
-            Handler::Async(shim) if context.has_state() => shim(context, arguments, &self.options),
-            Handler::Async(shim) => {
-                let context = self.with_own_state(context);
-                Box::pin(async move { shim(&context, arguments, &self.options).await })
-            }
-        }
-    }
-
-    /// `context` with this registry's state.
-    fn with_own_state(&self, context: &ToolContext) -> ToolContext {
-        context.clone().with_state(Arc::clone(&self.state))
-    }
-
-    #[inline]
-    fn lookup(&self, name: &str) -> Result<&Entry, ToolError> {
-        self.get(name).ok_or_else(|| ToolError::UnknownTool {
-            name: name.to_owned(),
-            available: self.names().into_iter().map(str::to_owned).collect(),
-        })
     }
 
     fn insert(&mut self, entry: Entry) -> Result<(), RegistryError> {

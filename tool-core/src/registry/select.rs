@@ -3,7 +3,8 @@
 //! program that serves tools says which ones; and a selection that finds nothing is an error,
 //! because it almost always means the crate holding the tools was never linked.
 
-use super::{Registration, Registry, RegistryError};
+use super::{Registration, Registry};
+use crate::error::RegistryError;
 use crate::tool::ToolDef;
 
 /// A crate's `#[tool]`s, named from another crate: [`tool_crate!`](crate::tool_crate) defines

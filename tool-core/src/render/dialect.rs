@@ -8,8 +8,9 @@
 
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
 
-/// A provider's flavour of schema, rendered at compile time from the same tree.
+/// A provider's flavour of JSON Schema, written from the same compile-time tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Dialect {
     /// Draft 2020-12 as emitted: `OpenAI` and Anthropic without `strict`, Gemini
     /// `parametersJsonSchema`, MCP `inputSchema`.
@@ -23,6 +24,21 @@ pub enum Dialect {
     /// Gemini `parameters` (the `OpenAPI` subset): upper-case types, `nullable`, string
     /// `enum`s only, no `additionalProperties`.
     GeminiParameters,
+}
+
+impl Dialect {
+    /// How many dialects there are, for a table with one slot per dialect.
+    pub(crate) const COUNT: usize = 4;
+
+    /// This dialect's slot in a table of [`Dialect::COUNT`].
+    pub(crate) const fn index(self) -> usize {
+        match self {
+            Dialect::JsonSchema => 0,
+            Dialect::OpenAiStrict => 1,
+            Dialect::AnthropicStrict => 2,
+            Dialect::GeminiParameters => 3,
+        }
+    }
 }
 
 /// What a dialect does with one keyword.
@@ -248,9 +264,10 @@ impl Dialect {
         }
     }
 
-    /// Why this dialect cannot express `schema` in strict mode, if it cannot.
+    /// Why this dialect cannot express `schema` in strict mode, if it cannot; `const` for
+    /// the compile-time check of `#[tool(strict)]`.
     #[must_use]
-    pub const fn strict_problem(self, schema: &Schema) -> Option<&'static str> {
+    pub(crate) const fn strict_problem(self, schema: &Schema) -> Option<&'static str> {
         match self {
             Dialect::OpenAiStrict | Dialect::AnthropicStrict => problem(schema, 1),
             Dialect::JsonSchema | Dialect::GeminiParameters => None,

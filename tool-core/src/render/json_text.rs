@@ -1,8 +1,10 @@
-//! Writing JSON text around pre-rendered pieces: the compile-time schema texts are spliced
-//! in as they are, never parsed again.
+//! Writing JSON text around pieces already written: a tool's schema text is spliced in as
+//! it is, never parsed again.
 
-/// Writes a JSON object member by member into a `String`, splicing pre-rendered JSON
-/// (the compile-time schemas) without parsing it again.
+use crate::render::writer::push_string;
+
+/// Writes a JSON object member by member into a `String`, splicing JSON text that is
+/// already written (a tool's schema) without parsing it again.
 pub(crate) struct ObjectWriter<'a> {
     out: &'a mut String,
     first: bool,
@@ -42,7 +44,14 @@ impl<'a> ObjectWriter<'a> {
     }
 }
 
-pub(crate) fn push_string(out: &mut String, text: &str) {
-    // Serializing a `str` cannot fail.
-    out.push_str(&serde_json::to_string(text).unwrap_or_default());
+/// A tool's definition, `{"name":…,"description":…,"parameters":…}`, around its parameters
+/// text.
+pub(crate) fn definition(name: &str, description: &str, parameters: &str) -> String {
+    let mut json = String::with_capacity(name.len() + description.len() + parameters.len() + 48);
+    ObjectWriter::new(&mut json)
+        .string("name", name)
+        .string("description", description)
+        .raw("parameters", parameters)
+        .end();
+    json
 }

@@ -1,15 +1,31 @@
-//! Rendering a [`Schema`] tree to JSON text, in each [`Dialect`]. Tools render theirs on first use: rendering in `const`
-//! evaluation made every build pay about 30 ms per tool for text written once.
+//! Writing a [`Schema`] tree as JSON text, in each [`Dialect`]: [`json_schema`] for a type,
+//! [`to_json`] for a tree. The tree is built at compile time; its text is written at run
+//! time, on first use, and tools keep theirs.
 
 pub(crate) mod dialect;
 pub(crate) mod json_text;
-pub(crate) mod strict;
 mod writer;
 
 use writer::Writer;
+pub(crate) use writer::has_properties;
 
+use crate::param::ToolParam;
 pub use crate::render::dialect::Dialect;
 use crate::schema::Schema;
+
+/// The JSON Schema of `T`, written from its compile-time tree (a `#[tool]` keeps its own
+/// as [`ToolDef::parameters_json`](crate::ToolDef::parameters_json)).
+#[must_use]
+pub fn json_schema<T: ToolParam + ?Sized>() -> String {
+    to_json(&T::SCHEMA)
+}
+
+/// The JSON Schema of `T` with every rule dispatch enforces, the integer types' full ranges
+/// included ([`to_json_exact`]).
+#[must_use]
+pub fn json_schema_exact<T: ToolParam + ?Sized>() -> String {
+    to_json_exact(&T::SCHEMA)
+}
 
 /// Renders `schema` as JSON Schema. Walks the constant tree, not types.
 #[must_use]

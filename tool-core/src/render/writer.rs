@@ -1,14 +1,15 @@
-//! The JSON writer that walks a [`Schema`] tree in one [`Dialect`].
+//! The JSON writer that walks a [`Schema`] tree in one [`Dialect`], and the one JSON string
+//! escaper of the crate ([`push_string`]).
+
+use core::fmt::Write as _;
 
 use crate::render::dialect::{Dialect, Placement};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
 /// A JSON writer into a growing buffer, in one pass: it runs once per text and process, so
 /// a pass that sized the buffer first would cost more than the few reallocations it saves.
 pub(crate) struct Writer {
-    out: Vec<u8>,
+    out: String,
     dialect: Dialect,
     /// State every integer type's full range, informative or not.
     full_ranges: bool,
@@ -38,7 +39,7 @@ enum TypeValue {
 
 impl Writer {
     pub(crate) fn new(dialect: Dialect) -> Self {
-        Writer { out: Vec::with_capacity(256), dialect, full_ranges: false }
+        Writer { out: String::with_capacity(256), dialect, full_ranges: false }
     }
 
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
@@ -49,40 +50,20 @@ impl Writer {
 
     /// The text written.
     pub(crate) fn finish(self) -> String {
-        // Only whole `str`s and ASCII are ever written, so the bytes are UTF-8.
-        String::from_utf8(self.out).unwrap_or_default()
+        self.out
     }
 
     fn byte(&mut self, b: u8) {
-        self.out.push(b);
+        self.out.push(char::from(b));
     }
 
     pub(crate) fn raw(&mut self, s: &str) {
-        self.out.extend_from_slice(s.as_bytes());
+        self.out.push_str(s);
     }
 
-    /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes. Runs
-    /// that need no escape are copied whole.
+    /// Writes the inside of a JSON string: `s` escaped per RFC 8259, without quotes.
     fn escaped(&mut self, s: &str) {
-        let bytes = s.as_bytes();
-        let mut start = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let escape: &[u8] = match b {
-                b'"' => b"\\\"",
-                b'\\' => b"\\\\",
-                b'\n' => b"\\n",
-                b'\r' => b"\\r",
-                b'\t' => b"\\t",
-                0x08 => b"\\b",
-                0x0c => b"\\f",
-                0..0x20 => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]],
-                _ => continue,
-            };
-            self.out.extend_from_slice(&bytes[start..i]);
-            self.out.extend_from_slice(escape);
-            start = i + 1;
-        }
-        self.out.extend_from_slice(&bytes[start..]);
+        push_escaped(&mut self.out, s);
     }
 
     /// Writes `s` as a quoted JSON string.
@@ -93,24 +74,8 @@ impl Writer {
     }
 
     fn int(&mut self, n: i128) {
-        if n < 0 {
-            self.byte(b'-');
-        }
-        let mut rest = n.unsigned_abs();
-        let mut digits = [0u8; 40];
-        let mut count = 0;
-        loop {
-            digits[count] = b'0' + (rest % 10) as u8;
-            count += 1;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        while count > 0 {
-            count -= 1;
-            self.byte(digits[count]);
-        }
+        // Writing to a `String` cannot fail.
+        let _ = write!(self.out, "{n}");
     }
 
     /// Writes the separator and `"name":` of the next member of an object.
@@ -123,14 +88,10 @@ impl Writer {
         self.byte(b':');
     }
 
-    fn is(&self, dialect: Dialect) -> bool {
-        self.dialect as u8 == dialect as u8
-    }
-
     fn type_name(&mut self, first: &mut bool, name: &'static str, nullable: bool) {
         self.key(first, "type");
         let name = self.dialect.type_name(name);
-        if nullable && self.is(Dialect::GeminiParameters) {
+        if nullable && self.dialect == Dialect::GeminiParameters {
             self.string(name);
             self.key(first, "nullable");
             self.raw("true");
@@ -217,16 +178,11 @@ impl Writer {
 
     /// Writes the type's own bounds that the dialect keeps.
     fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
-        let bounds = self.type_bounds(schema, keywords);
-        let mut i = 0;
-        while i < bounds.len() {
-            if let Some(bound) = bounds[i]
-                && matches!(self.bound_placement(bound), Placement::Keep)
-            {
+        for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
+            if matches!(self.bound_placement(bound), Placement::Keep) {
                 self.key(first, bound.kind.json_name());
                 self.bound_value(bound.value, false);
             }
-            i += 1;
         }
     }
 
@@ -234,12 +190,8 @@ impl Writer {
     /// `minimum: 1, maximum: 10`.
     fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
         let mut first = true;
-        let bounds = self.type_bounds(schema, keywords);
-        let mut i = 0;
-        while i < bounds.len() {
-            if let Some(bound) = bounds[i]
-                && matches!(self.bound_placement(bound), Placement::Describe)
-            {
+        for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
+            if matches!(self.bound_placement(bound), Placement::Describe) {
                 if !first {
                     self.raw(", ");
                 }
@@ -248,11 +200,8 @@ impl Writer {
                 self.raw(": ");
                 self.bound_value(bound.value, true);
             }
-            i += 1;
         }
-        let mut i = 0;
-        while i < keywords.len() {
-            let keyword = keywords[i];
+        for &keyword in keywords {
             if matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Describe) {
                 if !first {
                     self.raw(", ");
@@ -266,7 +215,6 @@ impl Writer {
                     KeywordValue::Keywords(_) => {}
                 }
             }
-            i += 1;
         }
     }
 
@@ -274,17 +222,15 @@ impl Writer {
     /// what the dialect moved into it.
     fn description(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword], own: Option<&'static str>) {
         let mut text = own;
-        let mut i = 0;
-        while i < keywords.len() {
+        for keyword in keywords {
             if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
-                (keywords[i].kind, keywords[i].value)
+                (keyword.kind, keyword.value)
             {
                 text = Some(found);
             }
-            i += 1;
         }
         // JSON Schema keeps every keyword; the others skip the probe.
-        let moved = !self.is(Dialect::JsonSchema) && {
+        let moved = self.dialect != Dialect::JsonSchema && {
             // Written and taken back: whether anything is moved is whether it writes.
             let mark = self.out.len();
             self.described(schema, keywords);
@@ -354,21 +300,18 @@ impl Writer {
     /// Whether a nullable value is written as a type union (`["string","null"]`), whose
     /// `enum` must then list `null` too.
     fn unions_null(&self) -> bool {
-        self.is(Dialect::JsonSchema) || self.is(Dialect::OpenAiStrict)
+        self.dialect == Dialect::JsonSchema || self.dialect == Dialect::OpenAiStrict
     }
 
     /// Writes every keyword the dialect keeps but `description`, which comes first.
     fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
-        let mut i = 0;
-        while i < keywords.len() {
-            let keyword = keywords[i];
+        for &keyword in keywords {
             let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Keep);
             if kept && !keyword.kind.eq(KeywordKind::Description) && !keyword.kind.is_nested() {
                 self.key(first, keyword.kind.json_name());
                 let add_null = nullable && self.unions_null() && keyword.kind.eq(KeywordKind::Enum);
                 self.keyword_value(keyword.value, add_null);
             }
-            i += 1;
         }
     }
 
@@ -387,7 +330,7 @@ impl Writer {
             return self.schema(constrained.schema, &merged, nullable);
         }
         // Anthropic's strict transform refuses type unions: `null` is an `anyOf` branch.
-        if nullable && self.is(Dialect::AnthropicStrict) && !matches!(*schema, Schema::Any) {
+        if nullable && self.dialect == Dialect::AnthropicStrict && !matches!(*schema, Schema::Any) {
             self.raw("{\"anyOf\":[");
             self.schema(schema, keywords, false);
             self.raw(",{\"type\":\"null\"}]}");
@@ -419,7 +362,7 @@ impl Writer {
             Schema::Map { values } => {
                 self.type_name(first, "object", nullable);
                 // Gemini's `parameters` refuse `additionalProperties`; dispatch still checks.
-                if !self.is(Dialect::GeminiParameters) {
+                if self.dialect != Dialect::GeminiParameters {
                     self.key(first, "additionalProperties");
                     self.schema(values, nested_keywords(keywords, KeywordKind::Values), false);
                 }
@@ -430,13 +373,11 @@ impl Writer {
                 if !has_keyword(keywords, KeywordKind::Enum) {
                     self.key(first, "enum");
                     self.byte(b'[');
-                    let mut i = 0;
-                    while i < set.values.len() {
+                    for (i, value) in set.values.iter().enumerate() {
                         if i > 0 {
                             self.byte(b',');
                         }
-                        self.string(set.values[i]);
-                        i += 1;
+                        self.string(value);
                     }
                     if nullable && self.unions_null() {
                         self.raw(",null");
@@ -447,14 +388,7 @@ impl Writer {
             Schema::AnyOf(any_of) => {
                 self.key(first, "anyOf");
                 self.byte(b'[');
-                let mut i = 0;
-                while i < any_of.branches.len() {
-                    if i > 0 {
-                        self.byte(b',');
-                    }
-                    self.schema(&any_of.branches[i], &[], false);
-                    i += 1;
-                }
+                self.schema_items(any_of.branches);
                 if nullable {
                     self.raw(",{\"type\":");
                     self.string(self.dialect.type_name("null"));
@@ -472,7 +406,7 @@ impl Writer {
     /// `items` as an `anyOf` of the positions' schemas, and `minItems`/`maxItems` in both.
     fn tuple(&mut self, first: &mut bool, items: &[Schema], nullable: bool) {
         self.type_name(first, "array", nullable);
-        if self.is(Dialect::JsonSchema) {
+        if self.dialect == Dialect::JsonSchema {
             self.key(first, "prefixItems");
             self.schema_list(items);
             self.key(first, "items");
@@ -487,21 +421,24 @@ impl Writer {
 
     fn schema_list(&mut self, items: &[Schema]) {
         self.byte(b'[');
-        let mut i = 0;
-        while i < items.len() {
+        self.schema_items(items);
+        self.byte(b']');
+    }
+
+    /// Writes `items` as the elements of a JSON array, without its brackets.
+    fn schema_items(&mut self, items: &[Schema]) {
+        for (i, item) in items.iter().enumerate() {
             if i > 0 {
                 self.byte(b',');
             }
-            self.schema(&items[i], &[], false);
-            i += 1;
+            self.schema(item, &[], false);
         }
-        self.byte(b']');
     }
 
     fn object(&mut self, first: &mut bool, object: &ObjectSchema, nullable: bool) {
         self.type_name(first, "object", nullable);
         // Gemini refuses an `OBJECT` whose `properties` is empty.
-        if !self.is(Dialect::GeminiParameters) || has_properties(object) {
+        if self.dialect != Dialect::GeminiParameters || has_properties(object) {
             self.key(first, "properties");
             self.byte(b'{');
             let mut first_property = true;
@@ -509,7 +446,7 @@ impl Writer {
             self.byte(b'}');
         }
         // OpenAI strict: every property is required; optional ones are nullable instead.
-        let all = self.is(Dialect::OpenAiStrict);
+        let all = self.dialect == Dialect::OpenAiStrict;
         if has_required(object, all) {
             self.key(first, "required");
             self.byte(b'[');
@@ -517,7 +454,7 @@ impl Writer {
             self.required(&mut first_required, object, all);
             self.byte(b']');
         }
-        if !self.is(Dialect::GeminiParameters) {
+        if self.dialect != Dialect::GeminiParameters {
             self.key(first, "additionalProperties");
             self.raw("false");
         }
@@ -525,79 +462,83 @@ impl Writer {
 
     /// Writes the members of `"properties"`, flattened structs included.
     fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
-        let mut i = 0;
-        while i < object.properties.len() {
-            let Property { name, schema, keywords, .. } = object.properties[i];
+        for &Property { name, schema, keywords, .. } in object.properties {
             self.key(first, name);
             self.schema(schema, keywords, false);
-            i += 1;
         }
-        let mut i = 0;
-        while i < object.flatten.len() {
-            if let Schema::Object(inner) = object.flatten[i] {
-                self.properties(first, inner);
-            }
-            i += 1;
+        for inner in flattened(object) {
+            self.properties(first, inner);
         }
     }
 
     fn required(&mut self, first: &mut bool, object: &ObjectSchema, all: bool) {
-        let mut i = 0;
-        while i < object.properties.len() {
-            let property = object.properties[i];
-            if property.required || all {
-                if !*first {
-                    self.byte(b',');
-                }
-                *first = false;
-                self.string(property.name);
+        for property in object.properties.iter().filter(|property| property.required || all) {
+            if !*first {
+                self.byte(b',');
             }
-            i += 1;
+            *first = false;
+            self.string(property.name);
         }
-        let mut i = 0;
-        while i < object.flatten.len() {
-            if let Schema::Object(inner) = object.flatten[i] {
-                self.required(first, inner, all);
-            }
-            i += 1;
+        for inner in flattened(object) {
+            self.required(first, inner, all);
         }
     }
+}
+
+/// The object schemas flattened into `object` (`#[serde(flatten)]`).
+fn flattened(object: &ObjectSchema) -> impl Iterator<Item = &'static ObjectSchema> {
+    object.flatten.iter().filter_map(|inner| match inner {
+        Schema::Object(inner) => Some(*inner),
+        _ => None,
+    })
 }
 
 fn has_required(object: &ObjectSchema, all: bool) -> bool {
-    let mut i = 0;
-    while i < object.properties.len() {
-        if object.properties[i].required || all {
-            return true;
-        }
-        i += 1;
-    }
-    let mut i = 0;
-    while i < object.flatten.len() {
-        if let Schema::Object(inner) = object.flatten[i]
-            && has_required(inner, all)
-        {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    object.properties.iter().any(|property| property.required || all)
+        || flattened(object).any(|inner| has_required(inner, all))
 }
 
-fn has_properties(object: &ObjectSchema) -> bool {
-    if !object.properties.is_empty() {
-        return true;
+/// Whether an object schema has any property, its flattened structs' included.
+pub(crate) fn has_properties(object: &ObjectSchema) -> bool {
+    !object.properties.is_empty() || flattened(object).any(has_properties)
+}
+
+/// Appends `s` escaped per RFC 8259, without quotes. Runs that need no escape are copied
+/// whole (slicing at an ASCII byte is always on a character boundary).
+fn push_escaped(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => {
+                out.push_str(&s[start..i]);
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+                start = i + 1;
+                continue;
+            }
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        out.push_str(escape);
+        start = i + 1;
     }
-    let mut i = 0;
-    while i < object.flatten.len() {
-        if let Schema::Object(inner) = object.flatten[i]
-            && has_properties(inner)
-        {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    out.push_str(&s[start..]);
+}
+
+/// Appends `s` as a quoted JSON string.
+pub(crate) fn push_string(out: &mut String, s: &str) {
+    out.push('"');
+    push_escaped(out, s);
+    out.push('"');
 }
 
 #[cfg(test)]

@@ -15,11 +15,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
+use crate::dispatch::ToolFuture;
 use crate::dispatch::{CatchUnwind, panicked};
+use crate::error::RegistryError;
 use crate::error::ToolError;
-use crate::registry::{RegistryError, is_valid_tool_name};
-use crate::tool::output::ToolOutput;
-use crate::tool::{Annotations, ToolFuture};
+use crate::output::ToolOutput;
+use crate::tool::Annotations;
+use crate::tool::name::is_valid_tool_name;
 
 type DynHandler = dyn Fn(ToolContext, Map<String, Value>) -> ToolFuture<'static> + Send + Sync;
 
@@ -45,7 +47,7 @@ type DynHandler = dyn Fn(ToolContext, Map<String, Value>) -> ToolFuture<'static>
 /// ```
 #[derive(Clone)]
 pub struct DynamicTool {
-    pub(crate) name: &'static str,
+    pub(crate) name: Arc<str>,
     pub(crate) description: String,
     pub(crate) parameters: Value,
     pub(crate) parameters_json: String,
@@ -78,7 +80,6 @@ impl DynamicTool {
         if !is_valid_tool_name(&name) {
             return Err(RegistryError::InvalidName { name });
         }
-        let name = intern(&name);
         let schema: Value = serde_json::from_str(parameters)
             .map_err(|error| RegistryError::InvalidSchema { name: name.to_owned(), reason: error.to_string() })?;
         let describes_object = schema.get("type").and_then(Value::as_str) == Some("object");
@@ -88,12 +89,15 @@ impl DynamicTool {
                 reason: "a tool's parameters must be an object schema (`\"type\": \"object\"`)".to_owned(),
             });
         }
+        let name: Arc<str> = Arc::from(name);
+        let tool = Arc::clone(&name);
         let handler: Arc<DynHandler> = Arc::new(move |context, arguments| {
             let future = handler(context, arguments);
+            let tool = Arc::clone(&tool);
             Box::pin(async move {
                 match CatchUnwind::new(Box::pin(future)).await {
                     Ok(result) => result,
-                    Err(payload) => Err(panicked(name, &*payload)),
+                    Err(payload) => Err(panicked(&tool, &*payload)),
                 }
             }) as ToolFuture<'static>
         });
@@ -140,8 +144,8 @@ impl DynamicTool {
 
     /// Its name.
     #[must_use]
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Its parameters' JSON Schema.
@@ -162,7 +166,10 @@ impl DynamicTool {
                     &crate::validate::violation::Pointer::root(),
                     &mut violations,
                 );
-                Box::pin(core::future::ready(Err(ToolError::InvalidArguments { tool: self.name, violations })))
+                Box::pin(core::future::ready(Err(ToolError::InvalidArguments {
+                    tool: self.name.to_string(),
+                    violations,
+                })))
             }
         }
     }
@@ -172,19 +179,4 @@ impl fmt::Debug for DynamicTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DynamicTool").field("name", &self.name).finish_non_exhaustive()
     }
-}
-
-/// The name as a `&'static str`, kept once per distinct name: errors name their tool with
-/// a `&'static str`, and tools made at run time are few and long-lived.
-pub(crate) fn intern(name: &str) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock, PoisonError};
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(known) = names.get(name) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
-    names.insert(leaked);
-    leaked
 }

@@ -1,31 +1,28 @@
-//! What `#[tool]` produces: a [`ToolDef`] (name, description, compile-time schema JSON and
-//! the dispatch shim) and the types the shim speaks ([`Arguments`], [`ToolOutput`]).
+//! What `#[tool]` produces: a [`ToolDef`] (name, description, the compile-time schema tree
+//! and the dispatch shim, its [`Handler`]), the [`Tool`] trait of the generated types, and
+//! [`DynamicTool`](dynamic::DynamicTool), a tool made at run time. Nothing here knows a
+//! provider: the texts a provider sends are asked of [`ToolDef::parameters_in`].
 
-pub(crate) mod content;
 pub(crate) mod dynamic;
-pub(crate) mod output;
+pub(crate) mod name;
 
 use core::fmt;
-use core::future::Future;
-use core::pin::Pin;
-
-use serde_json::Value;
 
 use std::sync::OnceLock;
 
 use crate::context::ToolContext;
+use crate::dispatch::{Arguments, DecodeOptions, ToolFuture};
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::render::dialect::Dialect;
-use crate::render::json_text::ObjectWriter;
+use crate::render::json_text::definition;
 use crate::render::{to_json, to_json_in};
 use crate::schema::Schema;
-use crate::tool::output::ToolOutput;
 
 /// A tool, as `#[tool]` describes it. Its argument schema is a tree built at compile time
-/// (a `const`); the texts (the parameters, the definition, each provider dialect, the output
-/// schema) are written from that tree on first use and kept. Writing them in `const`
-/// evaluation instead cost every build about 30 ms per tool; at run time it is a few
-/// microseconds, once.
+/// (a `const`); the texts (the parameters, the definition, each dialect, the output schema)
+/// are written from that tree on first use and kept, which costs a few microseconds once
+/// where writing them during `const` evaluation would cost every build.
 pub struct ToolDef {
     name: &'static str,
     description: &'static str,
@@ -41,7 +38,7 @@ pub struct ToolDef {
     requires_approval: bool,
     group: Option<&'static str>,
     definition_json: OnceLock<Box<str>>,
-    dialects: OnceLock<Dialects>,
+    dialects: [OnceLock<Result<Box<str>, &'static str>>; Dialect::COUNT],
     output_schema: OnceLock<Option<Box<str>>>,
 }
 
@@ -83,17 +80,6 @@ impl ToolOptions {
     };
 }
 
-/// The parameters to send in a strict-capable dialect, and whether strict mode is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StrictChoice<'a> {
-    /// The parameters schema text.
-    pub parameters: &'a str,
-    /// Whether to send `strict: true`.
-    pub strict: bool,
-    /// Why strict mode was wanted (by default) but not possible for this tool.
-    pub fallback: Option<&'static str>,
-}
-
 impl ToolDef {
     /// What `#[tool]` emits; not for hand-written code, whose fields may change.
     #[doc(hidden)]
@@ -116,7 +102,7 @@ impl ToolDef {
             requires_approval,
             group,
             definition_json: OnceLock::new(),
-            dialects: OnceLock::new(),
+            dialects: [const { OnceLock::new() }; Dialect::COUNT],
             output_schema: OnceLock::new(),
         }
     }
@@ -149,16 +135,8 @@ impl ToolDef {
     /// first use.
     #[must_use]
     pub fn definition_json(&'static self) -> &'static str {
-        self.definition_json.get_or_init(|| {
-            let parameters = self.parameters_json();
-            let mut json = String::with_capacity(parameters.len() + self.description.len() + 64);
-            ObjectWriter::new(&mut json)
-                .string("name", self.name)
-                .string("description", self.description)
-                .raw("parameters", parameters)
-                .end();
-            json.into_boxed_str()
-        })
+        self.definition_json
+            .get_or_init(|| definition(self.name, self.description, self.parameters_json()).into_boxed_str())
     }
 
     /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.
@@ -194,6 +172,7 @@ impl ToolDef {
     }
 
     /// The dispatch shim.
+    #[doc(hidden)]
     #[must_use]
     pub const fn handler(&self) -> Handler {
         self.handler
@@ -218,50 +197,21 @@ impl ToolDef {
         self.output_schema.get_or_init(|| self.output.map(|schema| to_json(schema).into_boxed_str())).as_deref()
     }
 
-    /// The parameters in each provider dialect, rendered from the compile-time tree on
-    /// first use.
-    #[must_use]
-    pub fn dialects(&'static self) -> &'static Dialects {
-        self.dialects.get_or_init(|| {
-            let strict = |dialect: Dialect| match dialect.strict_problem(self.schema) {
-                None => Ok(to_json_in(self.schema, dialect).into_boxed_str()),
-                Some(problem) => Err(problem),
-            };
-            Dialects {
-                openai_strict: strict(Dialect::OpenAiStrict),
-                anthropic_strict: strict(Dialect::AnthropicStrict),
-                gemini_parameters: to_json_in(self.schema, Dialect::GeminiParameters).into_boxed_str(),
-                gemini_parameters_loss: crate::provider::gemini::tree_loss(self.schema),
-            }
-        })
-    }
-
-    fn choose(
-        &'static self,
-        strict_form: Result<&'static str, &'static str>,
-        strict_by_default: bool,
-    ) -> StrictChoice<'static> {
-        let wanted = self.strict.unwrap_or(strict_by_default);
-        match (wanted, strict_form) {
-            (true, Ok(parameters)) => StrictChoice { parameters, strict: true, fallback: None },
-            (true, Err(reason)) => {
-                StrictChoice { parameters: self.parameters_json(), strict: false, fallback: Some(reason) }
-            }
-            (false, _) => StrictChoice { parameters: self.parameters_json(), strict: false, fallback: None },
+    /// The parameters in `dialect`, written from the compile-time tree on first use, or why
+    /// the dialect cannot express them (a strict dialect and a map, say). What a provider
+    /// sends in each dialect is [`provider`](crate::provider)'s to decide.
+    ///
+    /// # Errors
+    /// The reason `dialect` has no form of this schema.
+    pub fn parameters_in(&'static self, dialect: Dialect) -> Result<&'static str, &'static str> {
+        if dialect == Dialect::JsonSchema {
+            return Ok(self.parameters_json());
         }
-    }
-
-    /// The `OpenAI` parameters: strict when the tool asks for it (`#[tool(strict)]`), or when
-    /// `strict_by_default` and the tool does not opt out and its schema allows it.
-    #[must_use]
-    pub fn openai_parameters(&'static self, strict_by_default: bool) -> StrictChoice<'static> {
-        self.choose(self.dialects().openai_strict(), strict_by_default)
-    }
-
-    /// The Anthropic `input_schema`, chosen as [`ToolDef::openai_parameters`] is.
-    #[must_use]
-    pub fn anthropic_input_schema(&'static self, strict_by_default: bool) -> StrictChoice<'static> {
-        self.choose(self.dialects().anthropic_strict(), strict_by_default)
+        let text = self.dialects[dialect.index()].get_or_init(|| match dialect.strict_problem(self.schema) {
+            None => Ok(to_json_in(self.schema, dialect).into_boxed_str()),
+            Some(problem) => Err(problem),
+        });
+        text.as_deref().map_err(|problem| *problem)
     }
 }
 
@@ -272,50 +222,6 @@ impl fmt::Debug for ToolDef {
             .field("rust_path", &self.rust_path)
             .field("async", &matches!(self.handler, Handler::Async(_)))
             .finish_non_exhaustive()
-    }
-}
-
-/// A tool's parameters in the provider dialects that differ from plain JSON Schema.
-///
-/// A strict dialect is `Err(reason)` when it cannot express the schema (a map, say): such
-/// a tool falls back to non-strict, with the reason, unless it asked for strict itself, in
-/// which case it did not compile.
-#[derive(Debug, Clone)]
-pub struct Dialects {
-    openai_strict: Result<Box<str>, &'static str>,
-    anthropic_strict: Result<Box<str>, &'static str>,
-    gemini_parameters: Box<str>,
-    gemini_parameters_loss: Option<&'static str>,
-}
-
-impl Dialects {
-    /// `OpenAI` Structured Outputs (`strict: true`), or why the schema has no such form.
-    ///
-    /// # Errors
-    /// The reason strict mode cannot express the schema (a map, say).
-    pub fn openai_strict(&self) -> Result<&str, &'static str> {
-        self.openai_strict.as_deref().map_err(|reason| *reason)
-    }
-
-    /// Anthropic `strict: true`, or why the schema has no such form.
-    ///
-    /// # Errors
-    /// The reason strict mode cannot express the schema.
-    pub fn anthropic_strict(&self) -> Result<&str, &'static str> {
-        self.anthropic_strict.as_deref().map_err(|reason| *reason)
-    }
-
-    /// Gemini `parameters` (the `OpenAPI` subset).
-    #[must_use]
-    pub fn gemini_parameters(&self) -> &str {
-        &self.gemini_parameters
-    }
-
-    /// What [`Dialects::gemini_parameters`] cannot state of the schema (a map's value
-    /// schema, `exclusiveMinimum`...), if anything; dispatch still enforces it.
-    #[must_use]
-    pub fn gemini_parameters_loss(&self) -> Option<&'static str> {
-        self.gemini_parameters_loss
     }
 }
 
@@ -341,8 +247,11 @@ impl Annotations {
     }
 }
 
-/// A tool's dispatch shim: decode, validate, call.
+/// A tool's dispatch shim: decode, validate, call. Written by `#[tool]`; not for
+/// hand-written code.
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum Handler {
     /// A plain `fn`.
     Sync(SyncHandler),
@@ -351,13 +260,12 @@ pub enum Handler {
 }
 
 /// The shim of a plain `fn`.
+#[doc(hidden)]
 pub type SyncHandler = fn(&ToolContext, Arguments<'_>, &DecodeOptions) -> Result<ToolOutput, ToolError>;
 
 /// The shim of an `async fn`.
+#[doc(hidden)]
 pub type AsyncHandler = for<'a> fn(&'a ToolContext, Arguments<'a>, &'a DecodeOptions) -> ToolFuture<'a>;
-
-/// The future an async tool call returns.
-pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>>;
 
 /// A generated tool type (`GetWeatherTool` for `fn get_weather`), for explicit registries.
 pub trait Tool {
@@ -368,55 +276,5 @@ pub trait Tool {
 impl Tool for &'static ToolDef {
     fn def(&self) -> &'static ToolDef {
         self
-    }
-}
-
-/// A tool call's arguments as they arrive: JSON text (`OpenAI` sends a string) or an already
-/// parsed value (Anthropic, Gemini and MCP send an object).
-#[derive(Debug, Clone)]
-pub enum Arguments<'a> {
-    /// JSON text.
-    Text(&'a str),
-    /// A parsed JSON value.
-    Value(Value),
-}
-
-impl<'a> From<&'a str> for Arguments<'a> {
-    fn from(text: &'a str) -> Self {
-        Arguments::Text(text)
-    }
-}
-
-impl<'a> From<&'a String> for Arguments<'a> {
-    fn from(text: &'a String) -> Self {
-        Arguments::Text(text)
-    }
-}
-
-impl From<Value> for Arguments<'_> {
-    fn from(value: Value) -> Self {
-        Arguments::Value(value)
-    }
-}
-
-/// How arguments are decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DecodeOptions {
-    /// Rewrite the common model mistakes (`"3"` for `3`) before validation; see
-    /// [`ToolParam::coerce`](crate::ToolParam::coerce). Off by default: dispatch then
-    /// accepts exactly what the schema accepts.
-    pub lenient: bool,
-    /// The largest argument text accepted, in bytes.
-    pub max_argument_bytes: usize,
-}
-
-impl DecodeOptions {
-    /// The default limit on argument text: 1 MiB.
-    pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
-}
-
-impl Default for DecodeOptions {
-    fn default() -> Self {
-        DecodeOptions { lenient: false, max_argument_bytes: Self::DEFAULT_MAX_ARGUMENT_BYTES }
     }
 }

@@ -14,7 +14,6 @@ use std::sync::{OnceLock, PoisonError, RwLock};
 use serde_json::Value;
 
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
-use crate::validate::fields::Check;
 use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
 use crate::validate::violation::{Pointer, Violations};
 
@@ -184,23 +183,4 @@ fn shared<T>(
     }
     let mut writer = cache.write().unwrap_or_else(PoisonError::into_inner);
     writer.entry(text).or_insert_with(|| Box::leak(Box::new(make())))
-}
-
-/// A newtype deriving `ToolArgs`: its field type's checks, then the keywords its schema
-/// ([`Schema::Constrained`]) carries.
-pub fn validate_constrained(
-    schema: &Schema,
-    check: Check,
-    patterns: Option<PatternCheck>,
-    value: &mut Value,
-    at: &mut Pointer,
-    out: &mut Violations,
-) {
-    let before = out.total();
-    check.validate(value, at, out);
-    if out.total() == before
-        && let Schema::Constrained(constrained) = schema
-    {
-        apply(constrained.keywords, constrained.schema, patterns, value, at, out);
-    }
 }

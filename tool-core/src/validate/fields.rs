@@ -212,3 +212,22 @@ fn lookup<'m>(
     let key = core::iter::once(name).chain(aliases.iter().copied()).find(|key| map.contains_key(*key))?;
     map.get_mut(key).map(|value| (key, value))
 }
+
+/// A newtype deriving `ToolArgs`: its field type's checks, then the keywords its schema
+/// ([`Schema::Constrained`]) carries.
+pub fn validate_constrained(
+    schema: &Schema,
+    check: Check,
+    patterns: Option<PatternCheck>,
+    value: &mut Value,
+    at: &mut Pointer,
+    out: &mut Violations,
+) {
+    let before = out.total();
+    check.validate(value, at, out);
+    if out.total() == before
+        && let Schema::Constrained(constrained) = schema
+    {
+        apply(constrained.keywords, constrained.schema, patterns, value, at, out);
+    }
+}

@@ -8,14 +8,15 @@ use super::{
     CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
     string_at, tool_array,
 };
+use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
-use crate::tool::content::{Content, Resource, ResourceContents};
-use crate::tool::output::ToolOutput;
 
 mod schema;
+pub(crate) use schema::entry_parameters;
+use schema::{entry_loss, takes_arguments};
 pub use schema::{parameters_from, schema_loss, value_loss};
-pub(crate) use schema::{tree_loss, tree_takes_arguments, value_takes_arguments};
 
 /// Which schema field a declaration carries; the two are mutually exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,13 +40,13 @@ pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, field: SchemaField)
     let declarations = tool_array(tools, |out, entry, fallbacks| {
         let mut declaration = ObjectWriter::new(out);
         declaration.string("name", entry.name()).string("description", entry.description());
-        if entry.takes_arguments() {
+        if takes_arguments(entry) {
             match field {
                 SchemaField::Parameters => {
-                    if let Some(reason) = entry.gemini_parameters_loss() {
+                    if let Some(reason) = entry_loss(entry) {
                         fallbacks.push(SchemaFallback { tool: entry.name().to_owned(), reason });
                     }
-                    declaration.raw("parameters", &entry.gemini_parameters());
+                    declaration.raw("parameters", &entry_parameters(entry));
                 }
                 SchemaField::ParametersJsonSchema => {
                     declaration.raw("parametersJsonSchema", entry.parameters_json());
@@ -143,7 +144,7 @@ fn split_media(output: &ToolOutput) -> (String, Vec<Value>) {
 /// # Errors
 /// [`ToolError::UnknownTool`] when a named tool is not in `registry`.
 pub fn tool_config(choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
-    choice.check(registry)?;
+    choice.ensure_known(registry)?;
     let config = match choice {
         ToolChoice::Auto | ToolChoice::Allowed { required: false, .. } => json!({"mode": "AUTO"}),
         ToolChoice::None => json!({"mode": "NONE"}),

@@ -7,9 +7,13 @@
 //! left out, and a function without arguments is declared without `parameters`, which the
 //! API documents as optional.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
+use crate::registry::Entry;
 use crate::render::dialect::{Dialect, Placement};
+use crate::render::has_properties;
 use crate::schema::{Keyword, ObjectSchema, Schema};
 
 /// The reasons in [`SchemaFallback::reason`](crate::provider::SchemaFallback::reason) for a
@@ -136,7 +140,7 @@ pub fn value_loss(schema: &Value) -> Option<&'static str> {
 }
 
 /// What Gemini's `parameters` (as the renderer writes them) lose of a compile-time tree.
-pub(crate) fn tree_loss(schema: &Schema) -> Option<&'static str> {
+fn tree_loss(schema: &Schema) -> Option<&'static str> {
     match *schema {
         Schema::Any => Some(UNTYPED),
         Schema::Map { .. } => Some(MAP_VALUES),
@@ -186,21 +190,41 @@ fn drops_any(keywords: &[Keyword]) -> bool {
     })
 }
 
-/// Whether a tool whose arguments are `schema` takes any: `false` for an object without
-/// properties (a tool without arguments, declared without `parameters`).
-pub(crate) fn tree_takes_arguments(schema: &Schema) -> bool {
-    match *schema {
-        Schema::Object(object) => {
-            !object.properties.is_empty() || object.flatten.iter().any(|inner| tree_takes_arguments(inner))
-        }
-        _ => true,
+/// `entry`'s Gemini `parameters`: the compile-time tree's text in the dialect, or the
+/// conversion of a tool made at run time's JSON Schema.
+pub(crate) fn entry_parameters(entry: &Entry) -> Cow<'_, str> {
+    match (entry.def(), entry.dynamic()) {
+        // Gemini's dialect has a form of every schema (it writes what it drops into the
+        // description, and `entry_loss` reports it).
+        (Some(def), _) => Cow::Borrowed(def.parameters_in(Dialect::GeminiParameters).unwrap_or_default()),
+        (None, Some(tool)) => Cow::Owned(parameters_from(tool.parameters()).to_string()),
+        (None, None) => Cow::Borrowed(entry.parameters_json()),
     }
 }
 
-/// [`tree_takes_arguments`] for a JSON Schema given as JSON: an object schema without
-/// properties and without a schema for other keys takes none.
-pub(crate) fn value_takes_arguments(schema: &Value) -> bool {
-    let has_properties = schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
-    let open = schema.get("additionalProperties").is_some_and(Value::is_object);
-    has_properties || open
+/// What Gemini's `parameters` lose of `entry`'s schema, if anything.
+pub(crate) fn entry_loss(entry: &Entry) -> Option<&'static str> {
+    match (entry.def(), entry.dynamic()) {
+        (Some(def), _) => tree_loss(def.schema()),
+        (None, Some(tool)) => value_loss(tool.parameters()),
+        (None, None) => None,
+    }
+}
+
+/// Whether `entry` takes any arguments: `false` for an object schema without properties
+/// (a tool without arguments, declared without `parameters`).
+pub(crate) fn takes_arguments(entry: &Entry) -> bool {
+    match (entry.def(), entry.dynamic()) {
+        (Some(def), _) => match def.schema() {
+            Schema::Object(object) => has_properties(object),
+            _ => true,
+        },
+        (None, Some(tool)) => {
+            let schema = tool.parameters();
+            let has_properties = schema.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+            let open = schema.get("additionalProperties").is_some_and(Value::is_object);
+            has_properties || open
+        }
+        (None, None) => true,
+    }
 }

@@ -1,5 +1,4 @@
-//! [`RegistryError`]: why a registry refused a tool, and the tool-name rule every provider
-//! accepts.
+//! [`RegistryError`]: why a registry, or a tool made at run time, refused a tool.
 
 use core::fmt;
 
@@ -60,12 +59,3 @@ impl fmt::Display for RegistryError {
 }
 
 impl std::error::Error for RegistryError {}
-
-/// Whether every provider accepts `name`: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
-#[must_use]
-pub fn is_valid_tool_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    matches!(bytes.first(), Some(b) if b.is_ascii_alphabetic() || *b == b'_')
-        && bytes.len() <= 64
-        && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-}

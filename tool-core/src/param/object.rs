@@ -37,7 +37,7 @@ pub struct NoArgs {}
 
 impl ToolParam for NoArgs {
     const SCHEMA: Schema = Schema::EMPTY_OBJECT;
-    const FAST: bool = true;
+    const SERDE_EXACT: bool = true;
     const __CHECK: Check = Check::Object(&Fields::EMPTY);
 }
 

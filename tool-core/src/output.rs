@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::content::Content;
 use crate::schema::Schema;
-use crate::tool::content::Content;
 
 /// What a tool returns to the model: one or more [`Content`] blocks, and for tools returning
 /// [`Json`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
@@ -177,7 +177,7 @@ impl<T: serde::Serialize> IntoToolOutput for Json<T> {
     }
 }
 
-impl<T: serde::Serialize + crate::ToolObject> IntoToolOutput for Structured<T> {
+impl<T: serde::Serialize + crate::param::ToolObject> IntoToolOutput for Structured<T> {
     const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
 
     fn into_tool_output(self) -> Result<ToolOutput, String> {

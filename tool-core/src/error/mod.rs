@@ -1,4 +1,9 @@
-//! [`ToolError`]: everything that can go wrong between a model's tool call and its result.
+//! [`ToolError`]: everything that can go wrong between a model's tool call and its result;
+//! [`RegistryError`]: why a tool was refused a place in a registry.
+
+mod registry;
+
+pub use registry::RegistryError;
 
 use core::fmt;
 
@@ -24,28 +29,28 @@ pub enum ToolError {
     /// The arguments are JSON but break the schema: every violation found.
     InvalidArguments {
         /// The tool called.
-        tool: &'static str,
+        tool: String,
         /// Every violation, each with its JSON pointer.
         violations: Violations,
     },
     /// The tool ran and returned `Err`; the text is the error's `Display`.
     Failed {
         /// The tool called.
-        tool: &'static str,
+        tool: String,
         /// The error's `Display` output.
         message: String,
     },
     /// The tool panicked; the panic was caught and the process goes on.
     Panicked {
         /// The tool called.
-        tool: &'static str,
+        tool: String,
         /// The panic payload, when it was a string.
         message: String,
     },
     /// An `async` tool was called through the blocking [`Registry::call`](crate::Registry::call).
     RequiresAsync {
         /// The tool called.
-        tool: &'static str,
+        tool: String,
     },
     /// The call ran longer than it was allowed and was stopped.
     TimedOut {

@@ -1,13 +1,13 @@
-//! [`Strict`]: a `Deserializer` adapter that refuses object keys a struct does not declare.
+//! [`DenyUnknown`]: a `Deserializer` adapter that refuses object keys a struct does not declare.
 //!
 //! serde ignores unknown keys unless the struct says `deny_unknown_fields`, while every
 //! schema here says `additionalProperties: false`. Wrapping the deserializer lets dispatch
-//! decode straight from the text in one pass (the fast path in `dispatch.rs`) and still
+//! decode straight from the text in one pass (the fast path in `dispatch/mod.rs`) and still
 //! refuse what the schema refuses: serde's derive reads the value of an undeclared key as
 //! `IgnoredAny`, so inside a struct's map that request is refused. Two more shapes that serde
 //! accepts and the schema does not are refused: a struct written as an array, and a unit
 //! variant written as `{"Variant": null}`. Everything else is forwarded untouched, so the
-//! wrapper costs a few inlined calls. Only types that can take the fast path (`FAST`) are
+//! wrapper costs a few inlined calls. Only types that can take the fast path (`SERDE_EXACT`) are
 //! decoded through it, on both paths, so each has one `Deserialize` instance; the others
 //! are decoded only once validated, by serde alone.
 
@@ -16,16 +16,16 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Wraps a deserializer so that every struct inside refuses undeclared keys.
-pub(crate) struct Strict<D> {
+pub(crate) struct DenyUnknown<D> {
     inner: D,
     /// Whether this is the value of a struct's entry, where `IgnoredAny` means an
     /// undeclared key.
     field_value: bool,
 }
 
-impl<D> Strict<D> {
+impl<D> DenyUnknown<D> {
     pub(crate) fn new(inner: D) -> Self {
-        Strict { inner, field_value: false }
+        DenyUnknown { inner, field_value: false }
     }
 }
 
@@ -38,7 +38,7 @@ macro_rules! forward_deserialize {
     )*};
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for DenyUnknown<D> {
     type Error = D::Error;
 
     forward_deserialize! {
@@ -171,12 +171,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Wrap<V> {
 
     #[inline]
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.0.visit_some(Strict::new(deserializer))
+        self.0.visit_some(DenyUnknown::new(deserializer))
     }
 
     #[inline]
     fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.0.visit_newtype_struct(Strict::new(deserializer))
+        self.0.visit_newtype_struct(DenyUnknown::new(deserializer))
     }
 
     #[inline]
@@ -218,7 +218,7 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict::new(deserializer))
+        self.0.deserialize(DenyUnknown::new(deserializer))
     }
 }
 
@@ -293,6 +293,6 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for FieldSeed<S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict { inner: deserializer, field_value: true })
+        self.0.deserialize(DenyUnknown { inner: deserializer, field_value: true })
     }
 }

@@ -1,0 +1,402 @@
+//! The shape of both crates, read from their own sources: no file imports a file that
+//! imports it back (directly or through others), and in `tool-core` no module imports one on
+//! a higher layer than its own ([`LAYERS`]). A `use` or a `crate::`/`super::` path counts as
+//! an import of the file that *defines* the name: re-exports (`pub use` in a `mod.rs` or in
+//! `lib.rs`) are followed to the definition and tie no file themselves, so a module's face
+//! is not a hub of arrows.
+//! `#[cfg(test)]` items are left out (a test may reach anywhere), and so are inline modules,
+//! whose `super` is not their file's.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use syn::visit::Visit;
+
+/// `tool-core`'s layers, lowest first: a module may import its own layer (without forming a
+/// cycle) and those below, never one above. `""` is `lib.rs`.
+const LAYERS: &[&[&str]] = &[
+    &["schema"],
+    &["validate"],
+    &["param", "error"],
+    &["render", "content", "output"],
+    &["dispatch"],
+    &["context"],
+    &["tool"],
+    &["registry"],
+    &["provider"],
+    &["mcp", "agent"],
+    &["__private", ""],
+];
+
+#[test]
+fn tool_core_has_no_import_cycle_and_no_import_up_a_layer() {
+    let graph = Graph::read(&crate_src("tool-core"));
+    let cycles = graph.cycles();
+    assert!(cycles.is_empty(), "import cycles in tool-core:\n{}", graph.describe(&cycles));
+    let up: Vec<String> = graph
+        .edges
+        .iter()
+        .filter(|((from, to), _)| layer(&graph.modules[from]) < layer(&graph.modules[to]))
+        .map(|((from, to), names)| format!("  {} -> {}: {}", graph.name(from), graph.name(to), join(names)))
+        .collect();
+    assert!(up.is_empty(), "imports up a layer in tool-core (LAYERS says which is which):\n{}", up.join("\n"));
+    // Not vacuous: the graph was read.
+    assert!(
+        graph.modules.len() > 40 && graph.edges.len() > 80,
+        "{} files, {} edges",
+        graph.modules.len(),
+        graph.edges.len()
+    );
+}
+
+#[test]
+fn tool_macros_has_no_import_cycle() {
+    let graph = Graph::read(&crate_src("tool-macros"));
+    let cycles = graph.cycles();
+    assert!(cycles.is_empty(), "import cycles in tool-macros:\n{}", graph.describe(&cycles));
+    assert!(
+        graph.modules.len() > 10 && graph.edges.len() > 20,
+        "{} files, {} edges",
+        graph.modules.len(),
+        graph.edges.len()
+    );
+}
+
+#[test]
+fn a_cycle_is_found_and_a_re_export_is_followed() {
+    // The check itself, on a three-file crate: `a` and `b` import each other, `c` reaches
+    // `b`'s item through `lib.rs`'s re-export.
+    let dir = std::env::temp_dir().join(format!("architecture-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    std::fs::write(dir.join("lib.rs"), "mod a; mod b; mod c; pub use b::B;").expect("written");
+    std::fs::write(dir.join("a.rs"), "use crate::b::B; pub struct A;").expect("written");
+    std::fs::write(dir.join("b.rs"), "pub struct B(crate::a::A);").expect("written");
+    std::fs::write(dir.join("c.rs"), "use crate::B;").expect("written");
+    let graph = Graph::read(&dir);
+    std::fs::remove_dir_all(&dir).expect("removed");
+    let names: Vec<Vec<String>> =
+        graph.cycles().iter().map(|cycle| cycle.iter().map(|m| graph.name(m)).collect()).collect();
+    assert_eq!(names, [["a.rs", "b.rs"]]);
+    let from_c = graph.edges.keys().filter(|(from, _)| graph.name(from) == "c.rs").map(|(_, to)| graph.name(to));
+    assert_eq!(from_c.collect::<Vec<_>>(), ["b.rs"]);
+}
+
+/// A module path: `["provider", "gemini"]` for `provider/gemini/mod.rs`.
+type Module = Vec<String>;
+
+struct Graph {
+    root: PathBuf,
+    /// Every file, by the module it defines.
+    modules: BTreeMap<Module, PathBuf>,
+    /// What each module's `use` items bind: name → the absolute path it stands for.
+    bindings: BTreeMap<Module, BTreeMap<String, Vec<String>>>,
+    /// File → file, with the names that tie them.
+    edges: BTreeMap<(Module, Module), BTreeSet<String>>,
+}
+
+impl Graph {
+    fn read(root: &Path) -> Graph {
+        let mut graph = Graph {
+            root: root.to_owned(),
+            modules: BTreeMap::new(),
+            bindings: BTreeMap::new(),
+            edges: BTreeMap::new(),
+        };
+        let mut files = Vec::new();
+        collect_files(root, &mut files);
+        let mut parsed = Vec::new();
+        for file in files {
+            let module = module_of(root, &file);
+            let text = std::fs::read_to_string(&file).expect("a readable source file");
+            let ast = syn::parse_file(&text).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+            graph.modules.insert(module.clone(), file);
+            parsed.push((module, ast));
+        }
+        for (module, ast) in &parsed {
+            let mut paths =
+                Paths { module: module.clone(), graph: &graph, found: Vec::new(), bindings: BTreeMap::new() };
+            paths.visit_file(ast);
+            let (found, bindings) = (paths.found, paths.bindings);
+            graph.bindings.insert(module.clone(), bindings);
+            graph.edges.insert((module.clone(), module.clone()), found.into_iter().map(|p| p.join("::")).collect());
+        }
+        // The paths each file names, resolved to files once every binding is known.
+        let named: Vec<(Module, BTreeSet<String>)> = graph
+            .edges
+            .iter()
+            .filter(|((from, to), _)| from == to)
+            .map(|((from, _), paths)| (from.clone(), paths.clone()))
+            .collect();
+        graph.edges.clear();
+        for (from, paths) in named {
+            for path in paths {
+                let segments: Vec<String> = path.split("::").map(str::to_owned).collect();
+                if let Some(to) = graph.resolve(&segments, 0)
+                    && to != from
+                {
+                    let name = segments.last().cloned().unwrap_or_default();
+                    graph.edges.entry((from.clone(), to)).or_default().insert(name);
+                }
+            }
+        }
+        graph
+    }
+
+    /// The file that defines what the absolute `path` names, re-exports followed.
+    fn resolve(&self, path: &[String], depth: usize) -> Option<Module> {
+        let prefix = (0..=path.len()).rev().find(|&n| self.modules.contains_key(&path[..n]))?;
+        let module = path[..prefix].to_vec();
+        if depth < 16
+            && let Some(next) = path.get(prefix)
+            && let Some(target) = self.bindings.get(&module).and_then(|bindings| bindings.get(next))
+        {
+            let mut followed = target.clone();
+            followed.extend_from_slice(&path[prefix + 1..]);
+            return self.resolve(&followed, depth + 1).or(Some(module));
+        }
+        Some(module)
+    }
+
+    /// The sets of files that import each other, each sorted (Tarjan's algorithm).
+    fn cycles(&self) -> Vec<Vec<Module>> {
+        struct State<'g> {
+            graph: &'g Graph,
+            index: BTreeMap<&'g Module, usize>,
+            low: BTreeMap<&'g Module, usize>,
+            stack: Vec<&'g Module>,
+            on_stack: BTreeSet<&'g Module>,
+            found: Vec<Vec<Module>>,
+        }
+        fn visit<'g>(state: &mut State<'g>, node: &'g Module) {
+            let next = state.index.len();
+            state.index.insert(node, next);
+            state.low.insert(node, next);
+            state.stack.push(node);
+            state.on_stack.insert(node);
+            for (_, to) in state.graph.edges.keys().filter(|(from, _)| from == node) {
+                if !state.index.contains_key(to) {
+                    visit(state, to);
+                    let low = state.low[node].min(state.low[to]);
+                    state.low.insert(node, low);
+                } else if state.on_stack.contains(to) {
+                    let low = state.low[node].min(state.index[to]);
+                    state.low.insert(node, low);
+                }
+            }
+            if state.low[node] == state.index[node] {
+                let mut component = Vec::new();
+                while let Some(member) = state.stack.pop() {
+                    state.on_stack.remove(member);
+                    component.push(member.clone());
+                    if member == node {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    component.sort();
+                    state.found.push(component);
+                }
+            }
+        }
+        let mut state = State {
+            graph: self,
+            index: BTreeMap::new(),
+            low: BTreeMap::new(),
+            stack: Vec::new(),
+            on_stack: BTreeSet::new(),
+            found: Vec::new(),
+        };
+        for node in self.modules.keys() {
+            if !state.index.contains_key(node) {
+                visit(&mut state, node);
+            }
+        }
+        state.found
+    }
+
+    fn describe(&self, cycles: &[Vec<Module>]) -> String {
+        let mut out = String::new();
+        for cycle in cycles {
+            out.push_str(&format!("  {}\n", cycle.iter().map(|m| self.name(m)).collect::<Vec<_>>().join(", ")));
+            for ((from, to), names) in &self.edges {
+                if cycle.contains(from) && cycle.contains(to) {
+                    out.push_str(&format!("    {} -> {}: {}\n", self.name(from), self.name(to), join(names)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The file's path inside the crate's `src`.
+    fn name(&self, module: &Module) -> String {
+        let path = &self.modules[module];
+        path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
+    }
+}
+
+/// The paths one file names, made absolute, and the names its `use` items bind.
+struct Paths<'g> {
+    module: Module,
+    graph: &'g Graph,
+    found: Vec<Vec<String>>,
+    bindings: BTreeMap<String, Vec<String>>,
+}
+
+impl Paths<'_> {
+    /// `segments` as an absolute path, when it starts inside the crate.
+    fn absolute(&self, segments: &[String]) -> Option<Vec<String>> {
+        let first = segments.first()?;
+        let mut base = match first.as_str() {
+            "crate" => Vec::new(),
+            "self" => self.module.clone(),
+            "super" => self.module.clone(),
+            // A child module named without `self::` (`use schema::Foo` in its parent).
+            child if self.graph.modules.contains_key(&[self.module.as_slice(), &[child.to_owned()]].concat()) => {
+                let mut path = self.module.clone();
+                path.extend(segments.iter().cloned());
+                return Some(path);
+            }
+            _ => return None,
+        };
+        let mut rest = segments;
+        while let Some(first) = rest.first() {
+            match first.as_str() {
+                "super" => {
+                    base.pop();
+                }
+                "crate" | "self" => {}
+                _ => break,
+            }
+            rest = &rest[1..];
+        }
+        base.extend(rest.iter().cloned());
+        Some(base)
+    }
+
+    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(path) => {
+                prefix.push(path.ident.to_string());
+                self.use_tree(prefix, &path.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(name) => self.bind(prefix, &name.ident.to_string(), &name.ident.to_string()),
+            syn::UseTree::Rename(rename) => self.bind(prefix, &rename.ident.to_string(), &rename.rename.to_string()),
+            syn::UseTree::Glob(_) => {
+                if let Some(path) = self.absolute(prefix) {
+                    self.found.push(path);
+                }
+            }
+            syn::UseTree::Group(group) => {
+                for tree in &group.items {
+                    self.use_tree(prefix, tree);
+                }
+            }
+        }
+    }
+
+    fn bind(&mut self, prefix: &[String], name: &str, binding: &str) {
+        let mut segments = prefix.to_vec();
+        if name != "self" {
+            segments.push(name.to_owned());
+        }
+        if let Some(path) = self.absolute(&segments) {
+            let binding = if name == "self" { prefix.last().cloned().unwrap_or_default() } else { binding.to_owned() };
+            self.bindings.insert(binding, path.clone());
+            self.found.push(path);
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Paths<'_> {
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if is_test(&item.attrs) {
+            return;
+        }
+        let found = self.found.len();
+        self.use_tree(&mut Vec::new(), &item.tree);
+        // A re-export hands a name on: whoever uses it is tied to the file that defines it,
+        // not to the face that re-exports it.
+        if !matches!(item.vis, syn::Visibility::Inherited) {
+            self.found.truncate(found);
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        // An inline module is its own scope; a test module may reach anywhere.
+        if !is_test(&item.attrs) && item.content.is_none() {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
+    }
+
+    fn visit_visibility(&mut self, _: &'ast syn::Visibility) {
+        // `pub(crate)` names a scope, not an item.
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if matches!(segments.first().map(String::as_str), Some("crate" | "super" | "self"))
+            && let Some(absolute) = self.absolute(&segments)
+        {
+            self.found.push(absolute);
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg") && attr.meta.require_list().is_ok_and(|list| list.tokens.to_string() == "test")
+    })
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("a readable directory").map(|entry| entry.expect("an entry").path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect_files(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `src/provider/gemini/mod.rs` → `["provider", "gemini"]`; `src/lib.rs` → `[]`.
+fn module_of(root: &Path, file: &Path) -> Module {
+    let relative = file.strip_prefix(root).expect("under the root").with_extension("");
+    let mut module: Module = relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+    if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+        module.pop();
+    }
+    module
+}
+
+fn layer(path: &Path) -> usize {
+    let src = crate_src("tool-core");
+    let relative = path.strip_prefix(&src).expect("a tool-core file");
+    let top = relative.iter().next().map(|part| part.to_string_lossy().trim_end_matches(".rs").to_owned());
+    let top = match top.as_deref() {
+        Some("lib") | None => String::new(),
+        Some(other) => other.to_owned(),
+    };
+    LAYERS
+        .iter()
+        .position(|layer| layer.contains(&top.as_str()))
+        .unwrap_or_else(|| panic!("{}: add its module `{top}` to LAYERS", path.display()))
+}
+
+fn crate_src(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name).join("src")
+}
+
+fn join(names: &BTreeSet<String>) -> String {
+    names.iter().cloned().collect::<Vec<_>>().join(", ")
+}

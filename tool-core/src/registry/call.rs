@@ -1,0 +1,180 @@
+//! Calling a registry's tools: by name ([`Registry::call`], [`Registry::call_with`],
+//! [`Registry::call_async`]), and for the servers and the agent loop the one call path
+//! they share, [`Registry::start_call`]: the entry looked up once, a plain fn on tokio's
+//! blocking pool (it may block), an async one on the caller's task, and one error for a
+//! blocking task that never reported back.
+
+use std::sync::Arc;
+
+use super::Registry;
+use super::entry::{Entry, Kind};
+use crate::context::ToolContext;
+use crate::dispatch::{Arguments, ToolFuture, ready};
+use crate::error::ToolError;
+use crate::output::ToolOutput;
+use crate::tool::{Handler, SyncHandler};
+
+impl Registry {
+    /// Calls a plain tool by name with a fresh context.
+    ///
+    /// # Errors
+    /// Every [`ToolError`]: unknown tool, bad arguments, the tool's `Err` or panic, and
+    /// [`ToolError::RequiresAsync`] for an `async` tool.
+    pub fn call<'a>(&self, name: &str, arguments: impl Into<Arguments<'a>>) -> Result<ToolOutput, ToolError> {
+        self.call_with(&self.context, name, arguments)
+    }
+
+    /// Calls a plain tool by name with the given context; a context without state (made
+    /// with [`ToolContext::new`]) gets this registry's.
+    ///
+    /// # Errors
+    /// As [`Registry::call`].
+    pub fn call_with<'a>(
+        &self,
+        context: &ToolContext,
+        name: &str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> Result<ToolOutput, ToolError> {
+        match self.lookup(name)?.kind() {
+            Kind::Static(def) => match def.handler() {
+                Handler::Sync(shim) => self.run_plain(shim, context, arguments.into()),
+                Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
+            },
+            Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name().to_owned() }),
+        }
+    }
+
+    /// Calls any tool by name; a plain tool runs at once, an async one (and a tool made at
+    /// run time) when awaited. A context without state gets this registry's.
+    pub fn call_async<'a>(
+        &'a self,
+        context: &'a ToolContext,
+        name: &str,
+        arguments: impl Into<Arguments<'a>>,
+    ) -> ToolFuture<'a> {
+        match self.lookup(name) {
+            Ok(entry) => self.call_entry(entry, context, arguments.into()),
+            Err(error) => ready(Err(error)),
+        }
+    }
+
+    /// Calls the tool of `entry` (one of this registry's), as [`Registry::call_async`] does.
+    pub(crate) fn call_entry<'a>(
+        &'a self,
+        entry: &Entry,
+        context: &'a ToolContext,
+        arguments: Arguments<'a>,
+    ) -> ToolFuture<'a> {
+        let def = match entry.kind() {
+            Kind::Static(def) => def,
+            Kind::Dynamic(tool) => {
+                let context = if context.has_state() { context.clone() } else { self.with_own_state(context) };
+                return match arguments.into_value(&self.options) {
+                    Ok(value) => tool.run(context, value),
+                    Err(error) => ready(Err(error)),
+                };
+            }
+        };
+        match def.handler() {
+            Handler::Sync(shim) => ready(self.run_plain(shim, context, arguments)),
+            Handler::Async(shim) if context.has_state() => shim(context, arguments, &self.options),
+            Handler::Async(shim) => {
+                let context = self.with_own_state(context);
+                Box::pin(async move { shim(&context, arguments, &self.options).await })
+            }
+        }
+    }
+
+    /// Starts a call of `entry` (one of this registry's) that owns everything it needs: a
+    /// plain fn on tokio's blocking pool, since it may block; an async fn (and a tool made at
+    /// run time) polled by whoever awaits the future, which costs no hand-off between
+    /// threads. The one call path of the MCP server and the agent loop.
+    #[cfg(any(feature = "mcp", feature = "agent"))]
+    pub(crate) fn start_call(
+        self: &Arc<Self>,
+        entry: &Entry,
+        context: ToolContext,
+        arguments: OwnedArguments,
+    ) -> ToolFuture<'static> {
+        let registry = Arc::clone(self);
+        let entry = entry.clone();
+        let Some(def) = entry.def() else {
+            return Box::pin(async move { arguments.call(&registry, &entry, &context).await });
+        };
+        let Handler::Sync(shim) = def.handler() else {
+            return Box::pin(async move { arguments.call(&registry, &entry, &context).await });
+        };
+        let task = tokio::task::spawn_blocking(move || match arguments {
+            OwnedArguments::Text(text) => registry.run_plain(shim, &context, Arguments::Text(&text)),
+            OwnedArguments::Value(value) => registry.run_plain(shim, &context, Arguments::Value(value)),
+        });
+        Box::pin(async move {
+            task.await.unwrap_or_else(|join| {
+                let tool = def.name().to_owned();
+                if join.is_cancelled() {
+                    Err(ToolError::Cancelled { tool })
+                } else {
+                    Err(ToolError::Panicked { tool, message: format!("its blocking task ended: {join}") })
+                }
+            })
+        })
+    }
+
+    /// Runs a plain tool's shim; a context without state gets this registry's.
+    fn run_plain(
+        &self,
+        shim: SyncHandler,
+        context: &ToolContext,
+        arguments: Arguments<'_>,
+    ) -> Result<ToolOutput, ToolError> {
+        if context.has_state() {
+            shim(context, arguments, &self.options)
+        } else {
+            shim(&self.with_own_state(context), arguments, &self.options)
+        }
+    }
+
+    /// `context` with this registry's state.
+    pub(super) fn with_own_state(&self, context: &ToolContext) -> ToolContext {
+        context.clone().with_state(Arc::clone(&self.state))
+    }
+
+    /// The entry named `name`, or the error that lists the names there are.
+    #[inline]
+    pub(crate) fn lookup(&self, name: &str) -> Result<&Entry, ToolError> {
+        self.get(name).ok_or_else(|| self.unknown_tool(name))
+    }
+
+    /// [`ToolError::UnknownTool`] for `name`, with every name this registry has.
+    #[cold]
+    pub(crate) fn unknown_tool(&self, name: &str) -> ToolError {
+        ToolError::UnknownTool {
+            name: name.to_owned(),
+            available: self.names().into_iter().map(str::to_owned).collect(),
+        }
+    }
+}
+
+/// A call's arguments, owned, for a call that outlives its request (on the blocking pool).
+#[cfg(any(feature = "mcp", feature = "agent"))]
+#[derive(Debug)]
+pub(crate) enum OwnedArguments {
+    /// JSON text, decoded straight from the text on the fast path.
+    Text(String),
+    /// A parsed JSON value.
+    Value(serde_json::Value),
+}
+
+#[cfg(any(feature = "mcp", feature = "agent"))]
+impl OwnedArguments {
+    /// Calls `entry` with these arguments.
+    fn call<'a>(self, registry: &'a Registry, entry: &Entry, context: &'a ToolContext) -> ToolFuture<'a> {
+        match self {
+            OwnedArguments::Value(value) => registry.call_entry(entry, context, Arguments::Value(value)),
+            OwnedArguments::Text(text) => {
+                let entry = entry.clone();
+                Box::pin(async move { registry.call_entry(&entry, context, Arguments::Text(&text)).await })
+            }
+        }
+    }
+}
