@@ -1,6 +1,7 @@
 //! Tools for the runner tests, and chat-completion responses to script with.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -29,6 +30,30 @@ pub async fn nap(ctx: &ToolContext, args: Nap) -> String {
 pub fn doze(args: Nap) -> String {
     std::thread::sleep(Duration::from_millis(args.ms));
     format!("dozed {} ms", args.ms)
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Meet {
+    /// How many calls must be running at once before any goes on.
+    pub expect: usize,
+}
+
+/// How many `meet` calls have arrived in this process (one test uses it, once).
+static MEETING: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// Waits on a thread until `expect` calls have arrived (a plain fn: it runs on the
+/// blocking pool), and says whether they all did: calls run one at a time never meet, since
+/// the first waits for the others. It gives up after 30 s rather than hang a test.
+#[tool]
+pub fn meet(args: Meet) -> String {
+    let (count, arrived) = &MEETING;
+    let mut arrivals = count.lock().unwrap();
+    *arrivals += 1;
+    arrived.notify_all();
+    let (arrivals, waited) =
+        arrived.wait_timeout_while(arrivals, Duration::from_secs(30), |arrivals| *arrivals < args.expect).unwrap();
+    drop(arrivals);
+    if waited.timed_out() { "alone".to_owned() } else { format!("met {}", args.expect) }
 }
 
 /// Always panics
@@ -65,7 +90,7 @@ pub fn delete_file(args: Path) -> String {
 
 pub fn registry() -> Registry {
     let mut registry = Registry::new();
-    registry.add(NapTool).unwrap().add(DozeTool).unwrap().add(CrashTool).unwrap();
+    registry.add(NapTool).unwrap().add(DozeTool).unwrap().add(CrashTool).unwrap().add(MeetTool).unwrap();
     registry.add(LedgerTool).unwrap().add(DeleteFileTool).unwrap();
     registry
 }

@@ -49,23 +49,6 @@ fn eight_threads_share_one_registry() {
     }
 }
 
-/// Polls every future in turn until all are done: many tasks in flight on one thread.
-fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
-    use std::task::{Context, Poll, Waker};
-    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
-    let mut context = Context::from_waker(Waker::noop());
-    while outputs.iter().any(Option::is_none) {
-        for (future, output) in futures.iter_mut().zip(&mut outputs) {
-            if output.is_none()
-                && let Poll::Ready(done) = Pin::new(&mut *future).poll(&mut context)
-            {
-                *output = Some(done);
-            }
-        }
-    }
-    outputs.into_iter().flatten().collect()
-}
-
 #[test]
 fn many_async_tasks_on_eight_threads() {
     let registry = Arc::new(Registry::collect().expect("unique names"));
@@ -84,7 +67,8 @@ fn many_async_tasks_on_eight_threads() {
                         }
                     })
                     .collect();
-                for (n, result) in join_all(futures).into_iter().enumerate() {
+                for (n, result) in tool_tests::block_on(futures_util::future::join_all(futures)).into_iter().enumerate()
+                {
                     let i = t * 1_000 + i64::try_from(n).expect("small");
                     match (i % 3, result) {
                         (0, Ok(output)) => assert_eq!(output.to_text(), (2 * i).to_string()),

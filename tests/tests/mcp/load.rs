@@ -13,33 +13,9 @@ async fn fifty_at_once(connection: &Connection, tag: &str) {
         let result = call(connection, "echo", json!({"zebra": zebra, "apple": i})).await.unwrap();
         (i, text(&result))
     });
-    for (i, answer) in futures_join(calls).await {
+    for (i, answer) in futures_util::future::join_all(calls).await {
         assert_eq!(answer, format!("{tag}{i} {i}"));
     }
-}
-
-/// Awaits every future concurrently on this task.
-async fn futures_join<F: Future>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output> {
-    let handles: Vec<_> = futures.into_iter().map(Box::pin).collect();
-    let mut outputs: Vec<Option<F::Output>> = handles.iter().map(|_| None).collect();
-    let mut handles: Vec<Option<_>> = handles.into_iter().map(Some).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (slot, output) in handles.iter_mut().zip(&mut outputs) {
-            if let Some(future) = slot {
-                match future.as_mut().poll(cx) {
-                    std::task::Poll::Ready(value) => {
-                        *output = Some(value);
-                        *slot = None;
-                    }
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
-    })
-    .await;
-    outputs.into_iter().map(|output| output.expect("every future finished")).collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -62,5 +38,5 @@ async fn ten_connections_at_once() {
         fifty_at_once(&connection, &format!("s{session}-")).await;
         connection.cancel().await.unwrap();
     });
-    futures_join(sessions).await;
+    futures_util::future::join_all(sessions).await;
 }
