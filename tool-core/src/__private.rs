@@ -11,10 +11,10 @@ pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::name::is_valid_tool_name;
 pub use crate::tool::{AsyncHandler, Handler, SyncHandler, ToolDefParts, ToolOptions};
-pub use crate::validate::apply::check_pattern;
+pub use crate::validate::apply::validate_pattern;
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_constrained, validate_properties};
-pub use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
-pub use crate::validate::shape::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
+pub use crate::validate::keys::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
+pub use crate::validate::keywords::{self, Bound, EnumSet, Pattern};
 pub use crate::validate::violation::wrong_type;
 
 /// Short names for what generated code writes for every field and keyword, glob-imported at

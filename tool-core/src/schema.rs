@@ -11,6 +11,7 @@
 /// Only the shapes this crate emits exist here: the output is always inline (no `$ref`,
 /// `$defs`, `$schema` or `$id`), because several providers reject references.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum Schema {
     /// Any JSON value (`serde_json::Value`): `{}`.
     Any,
@@ -33,7 +34,7 @@ pub enum Schema {
     Char,
     /// A string in the form a Rust type parses (a UUID, a date, a URL, an IP address), checked
     /// at dispatch by that type's own parser.
-    Text(&'static TextForm),
+    Parsed(&'static ParsedForm),
     /// `{"type":"array","items":…}`.
     Array {
         /// The schema of every element.
@@ -64,10 +65,10 @@ pub enum Schema {
     AnyOf(&'static AnyOf),
 }
 
-/// The form of a [`Schema::Text`]: the JSON Schema `format` where one names it, else a
+/// The form of a [`Schema::Parsed`]: the JSON Schema `format` where one names it, else a
 /// description of the form for the model.
 #[derive(Debug, Clone, Copy)]
-pub struct TextForm {
+pub struct ParsedForm {
     /// The `format` (`uuid`, `date-time`, `uri`...), when JSON Schema defines one that says
     /// exactly what the type accepts.
     pub format: Option<&'static str>,
@@ -144,6 +145,7 @@ pub struct Keyword {
 
 /// The value of a [`Keyword`].
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum KeywordValue {
     /// JSON text, written as is (the macro renders literals to JSON at expansion).
     Json(&'static str),
@@ -169,6 +171,7 @@ pub(crate) fn nested_keywords(keywords: &[Keyword], kind: KeywordKind) -> &'stat
 /// The keywords `#[param(..)]` can state. Each is the `snake_case` of the JSON Schema keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(missing_docs)] // each variant is the keyword its name spells
+#[non_exhaustive]
 pub enum KeywordKind {
     Description,
     Minimum,

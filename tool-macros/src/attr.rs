@@ -13,7 +13,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Generics, Ident, Lit, Type, UnOp};
 
-use crate::keyword::{KEYS, Key, Shape};
+use crate::keyword::{KEYS, Key, ValueSyntax};
 
 /// `#[tool(name = "..", description = "..", crate = ::path)]`.
 #[derive(Debug, Default, FromMeta)]
@@ -190,33 +190,33 @@ impl ParamField {
 #[derive(Debug, Clone, Default)]
 pub struct Keywords(Vec<(Key, KeyValue)>);
 
-/// A keyword's value, as its [`Shape`] reads it.
+/// A keyword's value, as its [`ValueSyntax`] reads it.
 #[derive(Debug, Clone)]
 pub enum KeyValue {
-    /// [`Shape::Text`].
+    /// [`ValueSyntax::Text`].
     Text(SpannedValue<String>),
-    /// [`Shape::Number`].
+    /// [`ValueSyntax::Number`].
     Number(Num),
-    /// [`Shape::Count`].
+    /// [`ValueSyntax::Count`].
     Count(Count),
-    /// [`Shape::Flag`].
+    /// [`ValueSyntax::Flag`].
     Flag(SpannedValue<bool>),
-    /// [`Shape::Json`].
+    /// [`ValueSyntax::Json`].
     Json(JsonLit),
-    /// [`Shape::Nested`].
+    /// [`ValueSyntax::Nested`].
     Nested(SpannedValue<Keywords>),
 }
 
 impl KeyValue {
     /// Reads `item`, the key's meta item, as `shape` says.
-    fn read(shape: Shape, item: &NestedMeta) -> darling::Result<KeyValue> {
+    fn read(shape: ValueSyntax, item: &NestedMeta) -> darling::Result<KeyValue> {
         Ok(match shape {
-            Shape::Text => KeyValue::Text(value_of(item)?),
-            Shape::Number => KeyValue::Number(value_of(item)?),
-            Shape::Count => KeyValue::Count(value_of(item)?),
-            Shape::Flag => KeyValue::Flag(value_of(item)?),
-            Shape::Json => KeyValue::Json(value_of(item)?),
-            Shape::Nested => {
+            ValueSyntax::Text => KeyValue::Text(value_of(item)?),
+            ValueSyntax::Number => KeyValue::Number(value_of(item)?),
+            ValueSyntax::Count => KeyValue::Count(value_of(item)?),
+            ValueSyntax::Flag => KeyValue::Flag(value_of(item)?),
+            ValueSyntax::Json => KeyValue::Json(value_of(item)?),
+            ValueSyntax::Nested => {
                 let elements: SpannedValue<ElementKeywords> = value_of(item)?;
                 let span = elements.span();
                 KeyValue::Nested(SpannedValue::new(elements.into_inner().0, span))
@@ -308,7 +308,7 @@ impl Keywords {
         self.0.is_empty()
     }
 
-    /// The value of a [`Shape::Text`] key.
+    /// The value of a [`ValueSyntax::Text`] key.
     pub fn text(&self, key: Key) -> Option<&SpannedValue<String>> {
         match self.get(key)? {
             KeyValue::Text(text) => Some(text),
@@ -316,7 +316,7 @@ impl Keywords {
         }
     }
 
-    /// The value of a [`Shape::Number`] key.
+    /// The value of a [`ValueSyntax::Number`] key.
     pub fn num(&self, key: Key) -> Option<&Num> {
         match self.get(key)? {
             KeyValue::Number(num) => Some(num),
@@ -324,7 +324,7 @@ impl Keywords {
         }
     }
 
-    /// The value of a [`Shape::Count`] key.
+    /// The value of a [`ValueSyntax::Count`] key.
     pub fn count(&self, key: Key) -> Option<Count> {
         match self.get(key)? {
             KeyValue::Count(count) => Some(*count),
@@ -332,7 +332,7 @@ impl Keywords {
         }
     }
 
-    /// The value of a [`Shape::Flag`] key.
+    /// The value of a [`ValueSyntax::Flag`] key.
     pub fn flag(&self, key: Key) -> Option<&SpannedValue<bool>> {
         match self.get(key)? {
             KeyValue::Flag(flag) => Some(flag),
@@ -340,7 +340,7 @@ impl Keywords {
         }
     }
 
-    /// The value of a [`Shape::Json`] key.
+    /// The value of a [`ValueSyntax::Json`] key.
     pub fn json(&self, key: Key) -> Option<&JsonLit> {
         match self.get(key)? {
             KeyValue::Json(json) => Some(json),
@@ -348,7 +348,7 @@ impl Keywords {
         }
     }
 
-    /// The keywords of a [`Shape::Nested`] key, spanned at the key.
+    /// The keywords of a [`ValueSyntax::Nested`] key, spanned at the key.
     pub fn nested(&self, key: Key) -> Option<&SpannedValue<Keywords>> {
         match self.get(key)? {
             KeyValue::Nested(nested) => Some(nested),

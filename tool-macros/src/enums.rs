@@ -22,7 +22,7 @@ enum Tagging {
     Untagged,
 }
 
-enum Shape {
+enum VariantShape {
     Unit,
     Newtype(Type),
     Struct(Object),
@@ -33,7 +33,7 @@ struct Variant {
     name: String,
     aliases: Vec<String>,
     description: Option<Doc>,
-    shape: Shape,
+    shape: VariantShape,
 }
 
 impl Variant {
@@ -77,7 +77,7 @@ pub fn expand(
     }
     let generics = crate::util::bounded(generics);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let all_unit = variants.iter().all(|v| matches!(v.shape, Shape::Unit));
+    let all_unit = variants.iter().all(|v| matches!(v.shape, VariantShape::Unit));
     let fast = all_unit && matches!(tagging, Tagging::External);
     if enum_names.is_present() && !fast {
         return Err(darling::Error::custom("`enum_names` applies to a unit-only enum: it titles its values")
@@ -95,14 +95,14 @@ pub fn expand(
     let checks: Vec<TokenStream> = variants
         .iter()
         .flat_map(|v| match &v.shape {
-            Shape::Struct(object) => object.const_checks(),
+            VariantShape::Struct(object) => object.const_checks(),
             _ => Vec::new(),
         })
         .collect();
     let (const_item, const_inline) = crate::util::const_checks(&checks, !generics.params.is_empty());
     let assertions = variants.iter().map(|v| match &v.shape {
-        Shape::Struct(object) => object.assertions(),
-        Shape::Newtype(ty) if matches!(tagging, Tagging::Internal { .. }) => {
+        VariantShape::Struct(object) => object.assertions(),
+        VariantShape::Newtype(ty) if matches!(tagging, Tagging::Internal { .. }) => {
             quote_spanned!(ty.span()=> _tool_core::__private::assert_flatten::<#ty>();)
         }
         _ => TokenStream::new(),
@@ -171,11 +171,11 @@ fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -
         None => Doc::from_attrs(&input.attrs),
     };
     let shape = match input.fields.style {
-        darling::ast::Style::Unit => Shape::Unit,
+        darling::ast::Style::Unit => VariantShape::Unit,
         darling::ast::Style::Tuple => {
             let mut fields = input.fields.fields;
             match (fields.pop(), fields.is_empty()) {
-                (Some(field), true) => Shape::Newtype(field.ty),
+                (Some(field), true) => VariantShape::Newtype(field.ty),
                 _ => {
                     return Err(darling::Error::custom(
                         "tuple variants with several fields have no JSON Schema shape here; use a struct variant",
@@ -186,10 +186,10 @@ fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -
         }
         darling::ast::Style::Struct => {
             let rename_all = serde.rename_all.or(container.rename_all_fields);
-            Shape::Struct(Object::from_fields(input.fields.fields, None, rename_all, false)?)
+            VariantShape::Struct(Object::from_fields(input.fields.fields, None, rename_all, false)?)
         }
     };
-    if matches!((&shape, tagging), (Shape::Unit, Tagging::Untagged)) {
+    if matches!((&shape, tagging), (VariantShape::Unit, Tagging::Untagged)) {
         return Err(darling::Error::custom(
             "an untagged unit variant is `null` on the wire, which a tool parameter cannot express; tag the enum or give the variant data",
         )
@@ -257,9 +257,9 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
     let description = description_tokens(variant.description.as_ref());
     let none = quote!(__tc_None);
     let content_schema = match &variant.shape {
-        Shape::Unit => None,
-        Shape::Newtype(ty) => Some(quote!(<#ty as __tc_ToolParam>::SCHEMA)),
-        Shape::Struct(object) => Some(object_schema(&none, &object.property_list(), &object.flatten_list())),
+        VariantShape::Unit => None,
+        VariantShape::Newtype(ty) => Some(quote!(<#ty as __tc_ToolParam>::SCHEMA)),
+        VariantShape::Struct(object) => Some(object_schema(&none, &object.property_list(), &object.flatten_list())),
     };
     match tagging {
         Tagging::External => match content_schema {
@@ -270,9 +270,9 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             let mut properties = vec![property(tag, &string_enum_of(&variant.name))];
             let mut flatten = Vec::new();
             match &variant.shape {
-                Shape::Unit => {}
-                Shape::Newtype(ty) => flatten.push(quote!(<#ty as __tc_ToolParam>::__SCHEMA_REF)),
-                Shape::Struct(object) => {
+                VariantShape::Unit => {}
+                VariantShape::Newtype(ty) => flatten.push(quote!(<#ty as __tc_ToolParam>::__SCHEMA_REF)),
+                VariantShape::Struct(object) => {
                     properties.extend(object.property_list());
                     flatten.extend(object.flatten_list());
                 }
@@ -287,8 +287,10 @@ fn branch(variant: &Variant, tagging: &Tagging) -> TokenStream {
             object_schema(&description, &properties, &[])
         }
         Tagging::Untagged => match (&variant.shape, &variant.description) {
-            (Shape::Struct(object), _) => object_schema(&description, &object.property_list(), &object.flatten_list()),
-            (Shape::Newtype(ty), Some(doc)) => quote! {
+            (VariantShape::Struct(object), _) => {
+                object_schema(&description, &object.property_list(), &object.flatten_list())
+            }
+            (VariantShape::Newtype(ty), Some(doc)) => quote! {
                 __tc_Schema::Constrained(&_tool_core::schema::Constrained {
                     schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
                     keywords: &[__tc_Keyword {
@@ -313,11 +315,11 @@ fn struct_fields(object: &Object, extra: &[&str]) -> TokenStream {
 }
 
 /// The whole value (in scope as `value`) as one variant's content.
-fn content(shape: &Shape, extra: &[&str]) -> TokenStream {
+fn content(shape: &VariantShape, extra: &[&str]) -> TokenStream {
     match shape {
-        Shape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
-        Shape::Newtype(ty) => quote!(<#ty as __tc_ToolParam>::__CHECK.validate(&mut *value, at, out);),
-        Shape::Struct(object) => {
+        VariantShape::Unit => quote!(_tool_core::__private::expect_null(value, at, out);),
+        VariantShape::Newtype(ty) => quote!(<#ty as __tc_ToolParam>::__CHECK.validate(&mut *value, at, out);),
+        VariantShape::Struct(object) => {
             let fields = struct_fields(object, extra);
             quote! {
                 match &mut *value {
@@ -350,9 +352,9 @@ fn data_enum(description: Option<&Doc>, variants: &[Variant], tagging: &Tagging)
 
 fn external(variants: &[Variant], listed: &[&str]) -> TokenStream {
     let units: Vec<&str> =
-        variants.iter().filter(|v| matches!(v.shape, Shape::Unit)).flat_map(Variant::accepted_names).collect();
+        variants.iter().filter(|v| matches!(v.shape, VariantShape::Unit)).flat_map(Variant::accepted_names).collect();
     let unit_arm = if units.is_empty() { TokenStream::new() } else { quote!(#(#units)|* => {}) };
-    let arms = variants.iter().filter(|v| !matches!(v.shape, Shape::Unit)).map(|v| {
+    let arms = variants.iter().filter(|v| !matches!(v.shape, VariantShape::Unit)).map(|v| {
         let names = v.accepted_names();
         let check = content(&v.shape, &[]);
         quote!(#(#names)|* => { let value = __tool_inner; #check })
@@ -399,13 +401,13 @@ fn internal(variants: &[Variant], tag: &str, listed: &[&str]) -> TokenStream {
     let lookup = tag_lookup(variants, tag, listed);
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let check = match &v.shape {
-            Shape::Unit => {
+            VariantShape::Unit => {
                 quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);)
             }
-            Shape::Newtype(ty) => quote! {
+            VariantShape::Newtype(ty) => quote! {
                 _tool_core::__private::validate_properties(map, <#ty as _tool_core::param::ToolObject>::__FIELDS, &[#tag], at, out);
             },
-            Shape::Struct(object) => struct_fields(object, &[tag]),
+            VariantShape::Struct(object) => struct_fields(object, &[tag]),
         };
         quote!(::core::option::Option::Some(#i) => { #check })
     });
@@ -427,7 +429,7 @@ fn adjacent(variants: &[Variant], tag: &str, content_key: &str, listed: &[&str])
     let lookup = tag_lookup(variants, tag, listed);
     let arms = variants.iter().enumerate().map(|(i, v)| {
         let check = match &v.shape {
-            Shape::Unit => quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);),
+            VariantShape::Unit => quote!(_tool_core::__private::reject_unknown(map, &|key: &str| key == #tag, &[#tag], at, out);),
             shape => {
                 let inner = content(shape, &[]);
                 quote! {

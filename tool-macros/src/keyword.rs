@@ -41,7 +41,7 @@ pub enum Key {
 
 /// How a key's value is written in `#[param(..)]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
+pub enum ValueSyntax {
     /// A string literal: `pattern = "^[a-z]+$"`.
     Text,
     /// A number, kept exact when it is an integer: `minimum = 1`, `maximum = 0.5`.
@@ -64,7 +64,7 @@ pub struct Spec {
     /// The key as written in `#[param(..)]`.
     pub name: &'static str,
     /// How its value is written.
-    pub shape: Shape,
+    pub shape: ValueSyntax,
     /// Whether it describes one value, so it may also sit in `items(..)` and `values(..)`.
     pub on_elements: bool,
     /// The kind of field it needs, asserted at the key; `None` where any field takes it or
@@ -72,33 +72,33 @@ pub struct Spec {
     pub fits: Option<Fit>,
 }
 
-const fn row(key: Key, name: &'static str, shape: Shape, on_elements: bool, fits: Option<Fit>) -> Spec {
+const fn row(key: Key, name: &'static str, shape: ValueSyntax, on_elements: bool, fits: Option<Fit>) -> Spec {
     Spec { key, name, shape, on_elements, fits }
 }
 
 /// Every key, in [`Key`]'s order.
 pub const KEYS: [Spec; 21] = [
-    row(Key::Description, "description", Shape::Text, true, None),
-    row(Key::Minimum, "minimum", Shape::Number, true, Some(Fit::Number)),
-    row(Key::Maximum, "maximum", Shape::Number, true, Some(Fit::Number)),
-    row(Key::ExclusiveMinimum, "exclusive_minimum", Shape::Number, true, Some(Fit::Number)),
-    row(Key::ExclusiveMaximum, "exclusive_maximum", Shape::Number, true, Some(Fit::Number)),
-    row(Key::MultipleOf, "multiple_of", Shape::Number, true, Some(Fit::Number)),
-    row(Key::MinLength, "min_length", Shape::Count, true, Some(Fit::String)),
-    row(Key::MaxLength, "max_length", Shape::Count, true, Some(Fit::String)),
-    row(Key::Pattern, "pattern", Shape::Text, true, Some(Fit::String)),
-    row(Key::Format, "format", Shape::Text, true, Some(Fit::String)),
-    row(Key::Enum, "enum", Shape::Json, true, None),
-    row(Key::MinItems, "min_items", Shape::Count, true, Some(Fit::Array)),
-    row(Key::MaxItems, "max_items", Shape::Count, true, Some(Fit::Array)),
-    row(Key::MinProperties, "min_properties", Shape::Count, false, Some(Fit::Map)),
-    row(Key::MaxProperties, "max_properties", Shape::Count, false, Some(Fit::Map)),
-    row(Key::UniqueItems, "unique_items", Shape::Flag, true, Some(Fit::Array)),
-    row(Key::Default, "default", Shape::Json, false, None),
-    row(Key::Examples, "examples", Shape::Json, false, None),
-    row(Key::Deprecated, "deprecated", Shape::Flag, false, None),
-    row(Key::Items, "items", Shape::Nested, false, Some(Fit::Array)),
-    row(Key::Values, "values", Shape::Nested, false, Some(Fit::Map)),
+    row(Key::Description, "description", ValueSyntax::Text, true, None),
+    row(Key::Minimum, "minimum", ValueSyntax::Number, true, Some(Fit::Number)),
+    row(Key::Maximum, "maximum", ValueSyntax::Number, true, Some(Fit::Number)),
+    row(Key::ExclusiveMinimum, "exclusive_minimum", ValueSyntax::Number, true, Some(Fit::Number)),
+    row(Key::ExclusiveMaximum, "exclusive_maximum", ValueSyntax::Number, true, Some(Fit::Number)),
+    row(Key::MultipleOf, "multiple_of", ValueSyntax::Number, true, Some(Fit::Number)),
+    row(Key::MinLength, "min_length", ValueSyntax::Count, true, Some(Fit::String)),
+    row(Key::MaxLength, "max_length", ValueSyntax::Count, true, Some(Fit::String)),
+    row(Key::Pattern, "pattern", ValueSyntax::Text, true, Some(Fit::String)),
+    row(Key::Format, "format", ValueSyntax::Text, true, Some(Fit::String)),
+    row(Key::Enum, "enum", ValueSyntax::Json, true, None),
+    row(Key::MinItems, "min_items", ValueSyntax::Count, true, Some(Fit::Array)),
+    row(Key::MaxItems, "max_items", ValueSyntax::Count, true, Some(Fit::Array)),
+    row(Key::MinProperties, "min_properties", ValueSyntax::Count, false, Some(Fit::Map)),
+    row(Key::MaxProperties, "max_properties", ValueSyntax::Count, false, Some(Fit::Map)),
+    row(Key::UniqueItems, "unique_items", ValueSyntax::Flag, true, Some(Fit::Array)),
+    row(Key::Default, "default", ValueSyntax::Json, false, None),
+    row(Key::Examples, "examples", ValueSyntax::Json, false, None),
+    row(Key::Deprecated, "deprecated", ValueSyntax::Flag, false, None),
+    row(Key::Items, "items", ValueSyntax::Nested, false, Some(Fit::Array)),
+    row(Key::Values, "values", ValueSyntax::Nested, false, Some(Fit::Map)),
 ];
 
 impl Key {

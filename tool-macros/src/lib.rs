@@ -7,12 +7,12 @@
 
 mod args;
 mod attr;
-mod check;
 mod enums;
 mod keyword;
 mod newtype;
 mod object;
 mod param;
+mod rules;
 mod serde_attr;
 #[cfg(test)]
 mod snapshots;

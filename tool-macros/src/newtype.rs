@@ -9,8 +9,8 @@ use quote::quote;
 use syn::Generics;
 
 use crate::attr::ParamField;
-use crate::check;
 use crate::param::Param;
+use crate::rules;
 use crate::util::bounded;
 use crate::util::{Doc, Result, const_checks};
 
@@ -22,7 +22,7 @@ pub fn expand(
     description: Option<Doc>,
 ) -> Result<TokenStream> {
     let field = ParamField::read(field)?;
-    check::field(&field)?;
+    rules::field(&field)?;
     let param = Param::from_newtype_field(field, description)?;
     let ty = param.schema_ty();
     let generics = bounded(generics);

@@ -7,8 +7,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::attr::ParamField;
-use crate::check;
 use crate::param::Param;
+use crate::rules;
 use crate::serde_attr::RenameRule;
 use crate::util::{Doc, Result};
 
@@ -48,7 +48,7 @@ impl Object {
             let Some(field) = errors.handle(ParamField::read(&field)) else { continue };
             // A field whose keywords are already in error is left out of the type checks, so
             // one mistake gives one error.
-            let checked = errors.handle(check::field(&field)).is_some();
+            let checked = errors.handle(rules::field(&field)).is_some();
             if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
                 && !param.skip
                 && checked

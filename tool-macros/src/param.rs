@@ -158,7 +158,7 @@ impl Param {
     /// `Option<PatternCheck>` tokens for the keywords of `params`.
     pub fn pattern_check<'p>(mut params: impl Iterator<Item = &'p Param>) -> TokenStream {
         if params.any(Param::has_pattern) {
-            quote!(__tc_Some(_tool_core::__private::check_pattern))
+            quote!(__tc_Some(_tool_core::__private::validate_pattern))
         } else {
             quote!(__tc_None)
         }
@@ -384,7 +384,7 @@ impl Param {
             });
         }
         // A primitive integer's range is known while expanding (`check.rs`): no item needed.
-        let known_range = crate::check::primitive_integer_range(self.schema_ty()).is_some();
+        let known_range = crate::rules::primitive_integer_range(self.schema_ty()).is_some();
         for (key, num) in f.bounds().filter(|_| !known_range) {
             if let (NumValue::Int(n), false) = (num.value, key == Key::MultipleOf) {
                 let ty = self.ty_at(num.span);

@@ -1,8 +1,6 @@
 //! One registry shared by 8 threads and by many tasks: thousands of calls mixing good, bad
 //! and panicking ones, sync and async, each answered with its own correct result.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::thread;
 

@@ -14,6 +14,7 @@ use crate::registry::Registry;
 
 /// The conversation shapes the runner speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Api {
     /// `OpenAI` Chat Completions (and every compatible server: Ollama, vLLM, `llama.cpp`, `OpenRouter`).
     OpenAiChat,
@@ -27,6 +28,7 @@ pub enum Api {
 
 /// Why a model's turn ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StopReason {
     /// It finished its answer.
     EndTurn,

@@ -56,7 +56,7 @@ const fn property_problem(schema: &Schema) -> Option<&'static str> {
             }
             property_problem(constrained.schema)
         }
-        Schema::Text(form) => match form.format {
+        Schema::Parsed(form) => match form.format {
             Some(format) if !format_in(Some(KeywordValue::Text(format)), ELICITATION_FORMATS) => Some(
                 "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
             ),
@@ -124,7 +124,7 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
         }
         Schema::String => json!({"type": "string"}),
         Schema::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
-        Schema::Text(form) => {
+        Schema::Parsed(form) => {
             let mut out = json!({"type": "string"});
             if let Some(format) = form.format {
                 out["format"] = json!(format);

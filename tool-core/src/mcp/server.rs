@@ -159,11 +159,10 @@ impl McpServer {
         };
         outbox.flush().await;
         match (outcome, rounds) {
-            (Some(Ok(output)), _) => wire::call_result(&output).into(),
-            (Some(Err(error)), _) => wire::error_result(error.to_string()).into(),
+            (Some(outcome), _) => wire::call_result(&outcome).into(),
             (None, Some(rounds)) => match rounds.input_required() {
                 Ok(input_required) => input_required.into(),
-                Err(error) => wire::error_result(format!("the input request could not be formed: {error}")).into(),
+                Err(error) => wire::error_result(&format!("the input request could not be formed: {error}")).into(),
             },
             (None, None) => unreachable_result(),
         }
@@ -176,7 +175,7 @@ fn new_session_level() -> SessionLevel {
 
 /// A call cannot stop for input without rounds; kept as a result rather than a panic.
 fn unreachable_result() -> CallToolResponse {
-    wire::error_result("the call stopped without a result".to_owned()).into()
+    wire::error_result("the call stopped without a result").into()
 }
 
 /// Runs one call through the registry's call path: a plain tool on tokio's blocking pool

@@ -1,6 +1,6 @@
 //! Between this crate's types and rmcp's model. Each conversion goes through the MCP wire
-//! form that `provider::mcp` already renders, so there is one rendering of every block and
-//! tool, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`.
+//! form that `provider::mcp` writes, so there is one rendering of every block, tool and
+//! result, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`.
 
 use std::sync::Arc;
 
@@ -13,31 +13,25 @@ use serde_json::{Value, json};
 use crate::context::{
     ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
 };
+use crate::error::ToolError;
 use crate::output::ToolOutput;
-use crate::provider::mcp::{content_block, tools_list};
+use crate::provider::mcp::{call_tool_result, content_block, tools_list};
 use crate::registry::Registry;
 
-/// rmcp's tool list for `registry`, from the compile-time MCP dialect: parsed once per
-/// registry, with each schema's keys in declaration order (`preserve_order`).
+/// rmcp's tool list for `registry`, from the MCP dialect: parsed once per registry, with
+/// each schema's keys in declaration order (`preserve_order`).
 pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Error> {
     let tools: Vec<Tool> = serde_json::from_str(&tools_list(registry.iter()).json)?;
     Ok(tools.into())
 }
 
-/// A successful call as a `CallToolResult`: its blocks, and `structuredContent` when the
-/// output is a JSON object (MCP 2025-11-25 allows objects only).
-pub(crate) fn call_result(output: &ToolOutput) -> CallToolResult {
-    let blocks =
-        output.content().iter().filter_map(|block| serde_json::from_value(content_block(block)).ok()).collect();
-    let mut result = CallToolResult::success(blocks);
-    if let Some(structured @ Value::Object(_)) = output.structured() {
-        result.structured_content = Some(structured.clone());
-    }
-    result
+/// A call's outcome as rmcp's `CallToolResult`, from its MCP wire form.
+pub(crate) fn call_result(outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
+    serde_json::from_value(call_tool_result(outcome)).unwrap_or_else(|_| error_result("the result could not be sent"))
 }
 
 /// A failed call as the result the model reads (`isError: true`), so it can correct itself.
-pub(crate) fn error_result(text: String) -> CallToolResult {
+pub(crate) fn error_result(text: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 

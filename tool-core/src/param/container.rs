@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
 use crate::schema::Schema;
 use crate::validate::fields::Check;
-use crate::validate::keywords as check;
+use crate::validate::keywords;
 use crate::validate::violation::{Pointer, Violations, wrong_type};
 
 impl<T: ToolParam> ToolParam for Option<T> {
@@ -85,7 +85,7 @@ fn validate_array(
         at.truncate(mark);
     }
     if unique_items {
-        check::unique_items_in(items, at, out);
+        keywords::unique_items_in(items, at, out);
     }
 }
 

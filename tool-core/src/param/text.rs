@@ -18,7 +18,7 @@ use serde_json::{Number, Value};
 
 use super::scalar::validate_integer;
 use super::{NumberParam, StringParam, ToolParam};
-use crate::schema::{Schema, TextForm};
+use crate::schema::{ParsedForm, Schema};
 use crate::validate::coerce;
 use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 
@@ -26,7 +26,7 @@ use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 /// `T`'s own parser, whose message the violation carries.
 pub(crate) fn validate_text<T: DeserializeOwned>(
     value: &Value,
-    form: &TextForm,
+    form: &ParsedForm,
     check_format: bool,
     at: &Pointer,
     out: &mut Violations,
@@ -57,7 +57,7 @@ macro_rules! text_forms {
         $(#[$cfg])*
         impl $crate::param::ToolParam for $ty {
             const SCHEMA: $crate::schema::Schema =
-                $crate::schema::Schema::Text(&$crate::schema::TextForm { format: $format, description: $description });
+                $crate::schema::Schema::Parsed(&$crate::schema::ParsedForm { format: $format, description: $description });
             const SERDE_EXACT: bool = $exact;
 
             fn validate(
@@ -65,7 +65,7 @@ macro_rules! text_forms {
                 at: &mut $crate::validate::violation::Pointer,
                 out: &mut $crate::validate::violation::Violations,
             ) {
-                if let $crate::schema::Schema::Text(form) = &<Self as $crate::param::ToolParam>::SCHEMA {
+                if let $crate::schema::Schema::Parsed(form) = &<Self as $crate::param::ToolParam>::SCHEMA {
                     $crate::param::text::validate_text::<Self>(value, form, !$exact, at, out);
                 }
             }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 /// How argument text was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ArgumentsMode {
     /// Valid JSON as sent.
     Strict,

@@ -1,5 +1,7 @@
-//! MCP (protocol revisions 2025-06-18 and 2025-11-25): `tools/list` entries,
-//! `tools/call` requests, and `CallToolResult`s. Invalid arguments are tool execution
+//! MCP's JSON (protocol revisions 2025-06-18 and 2025-11-25): `tools/list` entries,
+//! `tools/call` requests, and `CallToolResult`s. The one place MCP's wire forms are written:
+//! the server and client on rmcp ([`crate::mcp`], a feature) send and read exactly these, and
+//! a program with its own transport can use them directly. Invalid arguments are tool execution
 //! errors (`isError: true`, SEP-1303), so the model can correct them; an unknown tool is a
 //! protocol error.
 
@@ -10,6 +12,7 @@ use super::{
 };
 use crate::content::{Content, ResourceContents};
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::registry::Entry;
 
 /// The `tools` of a `tools/list` result: `name`, `title`, `description`, `inputSchema`,
@@ -79,24 +82,35 @@ pub fn call_tool_response(request_id: &Value, result: &CallResult) -> Value {
             "jsonrpc": "2.0", "id": request_id,
             "error": {"code": -32602, "message": format!("Unknown tool: {name}")}
         }),
+        outcome => json!({"jsonrpc": "2.0", "id": request_id, "result": call_tool_result(outcome)}),
+    }
+}
+
+/// A call's `CallToolResult`: its blocks and `structuredContent` (MCP 2025-11-25 allows
+/// objects only), or the error's text with `isError: true`, which the model reads and can
+/// correct. The rmcp server sends exactly this.
+pub(crate) fn call_tool_result(outcome: &Result<ToolOutput, ToolError>) -> Value {
+    match outcome {
         Ok(output) => {
             let content: Vec<Value> = output.content().iter().map(content_block).collect();
             let mut body = json!({"content": content, "isError": false});
             if let Some(structured @ Value::Object(_)) = output.structured() {
                 body["structuredContent"] = structured.clone();
             }
-            json!({"jsonrpc": "2.0", "id": request_id, "result": body})
+            body
         }
-        Err(error) => json!({
-            "jsonrpc": "2.0", "id": request_id,
-            "result": {"content": [{"type": "text", "text": error.to_string()}], "isError": true}
-        }),
+        Err(error) => error_result(&error.to_string()),
     }
+}
+
+/// A `CallToolResult` of one text block with `isError: true`.
+pub(crate) fn error_result(text: &str) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": true})
 }
 
 /// One MCP content block: `text`, `image`, `audio`, `resource` or `resource_link`.
 #[must_use]
-pub fn content_block(content: &Content) -> Value {
+pub(crate) fn content_block(content: &Content) -> Value {
     match content {
         Content::Text(text) => json!({"type": "text", "text": text}),
         Content::Image(media) => json!({"type": "image", "data": media.data, "mimeType": media.mime_type}),
@@ -131,7 +145,7 @@ pub fn content_block(content: &Content) -> Value {
 /// A content block as MCP sends it, read back (a remote server's result, a client's
 /// sampling answer); a block of a kind this crate does not know is kept as its JSON text.
 #[must_use]
-pub fn content_from(block: &Value) -> Content {
+pub(crate) fn content_from(block: &Value) -> Content {
     let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     let optional = |key: &str| block.get(key).and_then(Value::as_str).map(str::to_owned);
     match block.get("type").and_then(Value::as_str) {

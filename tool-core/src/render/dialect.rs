@@ -325,7 +325,7 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
         | Schema::Number
         | Schema::String
         | Schema::Char
-        | Schema::Text(_)
+        | Schema::Parsed(_)
         | Schema::StringEnum(_) => None,
     }
 }

@@ -33,7 +33,7 @@ fn informs(bound: i128) -> bool {
 enum TypeValue {
     Int(i128),
     True,
-    /// A string (a [`TextForm`](crate::schema::TextForm)'s `format`).
+    /// A string (a [`ParsedForm`](crate::schema::ParsedForm)'s `format`).
     Str(&'static str),
 }
 
@@ -129,7 +129,7 @@ impl Writer {
                 own(keywords, KeywordKind::MaxLength, TypeValue::Int(1)),
                 None,
             ],
-            Schema::Text(form) => match form.format {
+            Schema::Parsed(form) => match form.format {
                 Some(format) => [own(keywords, KeywordKind::Format, TypeValue::Str(format)), None, None],
                 None => [None, None, None],
             },
@@ -343,7 +343,7 @@ impl Writer {
             Schema::Object(object) => object.description,
             Schema::StringEnum(set) => set.description,
             Schema::AnyOf(any_of) => any_of.description,
-            Schema::Text(form) => form.description,
+            Schema::Parsed(form) => form.description,
             _ => None,
         };
         self.description(first, schema, keywords, own);
@@ -352,7 +352,7 @@ impl Writer {
             Schema::Boolean => self.type_name(first, "boolean", nullable),
             Schema::Integer { .. } => self.type_name(first, "integer", nullable),
             Schema::Number => self.type_name(first, "number", nullable),
-            Schema::String | Schema::Char | Schema::Text(_) => self.type_name(first, "string", nullable),
+            Schema::String | Schema::Char | Schema::Parsed(_) => self.type_name(first, "string", nullable),
             Schema::Tuple(items) => self.tuple(first, items, nullable),
             Schema::Array { items, .. } => {
                 self.type_name(first, "array", nullable);

@@ -14,10 +14,10 @@ use std::sync::{OnceLock, PoisonError, RwLock};
 use serde_json::Value;
 
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
-use crate::validate::keywords::{self as check, Bound, EnumSet, Pattern};
+use crate::validate::keywords::{self, Bound, EnumSet, Pattern};
 use crate::validate::violation::{Pointer, Violations};
 
-/// How a `pattern` keyword is checked: [`check_pattern`], handed over by generated code only
+/// How a `pattern` keyword is checked: [`validate_pattern`], handed over by generated code only
 /// where a schema has a pattern, so that a program without one does not link the regex
 /// engine (about 1.5 MB).
 pub type PatternCheck = fn(&'static str, &Value, &Pointer, &mut Violations);
@@ -42,20 +42,24 @@ pub fn apply(
             }
         };
         match keyword.kind {
-            KeywordKind::Minimum => with_bound(text, |bound| check::minimum(value, bound, at, out)),
-            KeywordKind::Maximum => with_bound(text, |bound| check::maximum(value, bound, at, out)),
-            KeywordKind::ExclusiveMinimum => with_bound(text, |bound| check::exclusive_minimum(value, bound, at, out)),
-            KeywordKind::ExclusiveMaximum => with_bound(text, |bound| check::exclusive_maximum(value, bound, at, out)),
-            KeywordKind::MultipleOf => with_bound(text, |bound| check::multiple_of(value, bound, at, out)),
-            KeywordKind::MinLength => with_count(text, |n| check::min_length(value, n, at, out)),
-            KeywordKind::MaxLength => with_count(text, |n| check::max_length(value, n, at, out)),
-            KeywordKind::MinItems => with_count(text, |n| check::min_items(value, n, at, out)),
-            KeywordKind::MaxItems => with_count(text, |n| check::max_items(value, n, at, out)),
-            KeywordKind::MinProperties => with_count(text, |n| check::min_properties(value, n, at, out)),
-            KeywordKind::MaxProperties => with_count(text, |n| check::max_properties(value, n, at, out)),
+            KeywordKind::Minimum => with_bound(text, |bound| keywords::minimum(value, bound, at, out)),
+            KeywordKind::Maximum => with_bound(text, |bound| keywords::maximum(value, bound, at, out)),
+            KeywordKind::ExclusiveMinimum => {
+                with_bound(text, |bound| keywords::exclusive_minimum(value, bound, at, out))
+            }
+            KeywordKind::ExclusiveMaximum => {
+                with_bound(text, |bound| keywords::exclusive_maximum(value, bound, at, out))
+            }
+            KeywordKind::MultipleOf => with_bound(text, |bound| keywords::multiple_of(value, bound, at, out)),
+            KeywordKind::MinLength => with_count(text, |n| keywords::min_length(value, n, at, out)),
+            KeywordKind::MaxLength => with_count(text, |n| keywords::max_length(value, n, at, out)),
+            KeywordKind::MinItems => with_count(text, |n| keywords::min_items(value, n, at, out)),
+            KeywordKind::MaxItems => with_count(text, |n| keywords::max_items(value, n, at, out)),
+            KeywordKind::MinProperties => with_count(text, |n| keywords::min_properties(value, n, at, out)),
+            KeywordKind::MaxProperties => with_count(text, |n| keywords::max_properties(value, n, at, out)),
             KeywordKind::UniqueItems => {
                 if text == "true" {
-                    check::unique_items(value, at, out);
+                    keywords::unique_items(value, at, out);
                 }
             }
             KeywordKind::Pattern => {
@@ -65,8 +69,8 @@ pub fn apply(
                     check(text, value, at, out);
                 }
             }
-            KeywordKind::Format => check::format(value, &string(text), at, out),
-            KeywordKind::Enum => enum_set(text).check(value, nullable(schema), at, out),
+            KeywordKind::Format => keywords::format(value, &string(text), at, out),
+            KeywordKind::Enum => enum_set(text).validate(value, nullable(schema), at, out),
             // Annotations say something to the model and check nothing; `items` and `values`
             // hold keywords, handled above.
             KeywordKind::Description
@@ -151,8 +155,8 @@ fn string(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// `pattern`, from the keyword's JSON text: the regex matches somewhere in the string. The
 /// regex is compiled on first use and shared.
-pub fn check_pattern(text: &'static str, value: &Value, at: &Pointer, out: &mut Violations) {
-    pattern(text).check(value, at, out);
+pub fn validate_pattern(text: &'static str, value: &Value, at: &Pointer, out: &mut Violations) {
+    pattern(text).validate(value, at, out);
 }
 
 fn pattern(text: &'static str) -> &'static Pattern {

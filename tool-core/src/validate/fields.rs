@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::schema::{ObjectSchema, Schema};
 use crate::validate::apply::{PatternCheck, apply};
-use crate::validate::shape::{missing, reject_unknown, validate_unit_variant};
+use crate::validate::keys::{missing, reject_unknown, validate_unit_variant};
 use crate::validate::violation::{Pointer, Violations, wrong_type};
 
 /// An object's properties, as the full path checks them.

@@ -166,7 +166,7 @@ impl Pattern {
     }
 
     /// `pattern`: the regex matches somewhere in the string.
-    pub fn check(&self, value: &Value, at: &Pointer, out: &mut Violations) {
+    pub fn validate(&self, value: &Value, at: &Pointer, out: &mut Violations) {
         let Value::String(text) = value else { return };
         match self.compiled() {
             Ok(regex) if regex.is_match(text) => {}
@@ -214,7 +214,7 @@ impl EnumSet {
 
     /// `enum`: the value equals one of the set (JSON equality). `null` passes when the field
     /// is optional, since the schema then lists `null` too.
-    pub fn check(&self, value: &Value, nullable: bool, at: &Pointer, out: &mut Violations) {
+    pub fn validate(&self, value: &Value, nullable: bool, at: &Pointer, out: &mut Violations) {
         if nullable && value.is_null() {
             return;
         }

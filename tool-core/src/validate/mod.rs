@@ -1,6 +1,6 @@
 //! Validation: the keyword checks on a parsed value (`keywords`, one function per keyword),
 //! what each keyword of the compile-time tree means (`apply`, which calls them), the
-//! properties of an object walked as data (`fields`), the enum shapes (`shape`), `format`s,
+//! properties of an object walked as data (`fields`), object keys and enum variant names (`keys`), `format`s,
 //! lenient decoding (`coerce`), and the violations they report with their paths
 //! (`violation`). It knows JSON values and the schema tree, not Rust types: the same
 //! keywords on decoded Rust values, for the fast path, are `param::satisfies`.
@@ -9,6 +9,6 @@ pub(crate) mod apply;
 pub(crate) mod coerce;
 pub mod fields;
 pub(crate) mod format;
+pub mod keys;
 pub mod keywords;
-pub mod shape;
 pub(crate) mod violation;

@@ -161,7 +161,7 @@ fn tree_loss(schema: &Schema) -> Option<&'static str> {
         | Schema::Number
         | Schema::String
         | Schema::Char
-        | Schema::Text(_)
+        | Schema::Parsed(_)
         | Schema::StringEnum(_) => None,
     }
 }

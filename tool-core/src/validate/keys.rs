@@ -1,4 +1,4 @@
-//! Checks of object and enum shapes: a missing or unknown property, a variant name or tag,
+//! Checks of object keys and enum variant names: a missing or unknown property, a variant name or tag,
 //! and the choice among untagged variants.
 
 use serde_json::{Map, Value};
