@@ -8,6 +8,7 @@
 //! whose `super` is not their file's.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
@@ -217,10 +218,11 @@ impl Graph {
     fn describe(&self, cycles: &[Vec<Module>]) -> String {
         let mut out = String::new();
         for cycle in cycles {
-            out.push_str(&format!("  {}\n", cycle.iter().map(|m| self.name(m)).collect::<Vec<_>>().join(", ")));
+            let files: Vec<String> = cycle.iter().map(|m| self.name(m)).collect();
+            let _ = writeln!(out, "  {}", files.join(", "));
             for ((from, to), names) in &self.edges {
                 if cycle.contains(from) && cycle.contains(to) {
-                    out.push_str(&format!("    {} -> {}: {}\n", self.name(from), self.name(to), join(names)));
+                    let _ = writeln!(out, "    {} -> {}: {}", self.name(from), self.name(to), join(names));
                 }
             }
         }
@@ -248,8 +250,8 @@ impl Paths<'_> {
         let first = segments.first()?;
         let mut base = match first.as_str() {
             "crate" => Vec::new(),
-            "self" => self.module.clone(),
-            "super" => self.module.clone(),
+            // `super`s are taken off below.
+            "self" | "super" => self.module.clone(),
             // A child module named without `self::` (`use schema::Foo` in its parent).
             child if self.graph.modules.contains_key(&[self.module.as_slice(), &[child.to_owned()]].concat()) => {
                 let mut path = self.module.clone();

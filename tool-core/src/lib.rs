@@ -1,4 +1,4 @@
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -50,7 +50,7 @@ mod readme {
     /// The README's reference is the macros' rustdoc, word for word.
     #[test]
     fn the_readme_holds_the_macro_docs() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../README.md");
         assert!(readme.contains(include_str!("../docs/tool.md")), "README.md lacks docs/tool.md");
         assert!(readme.contains(include_str!("../docs/tool_args.md")), "README.md lacks docs/tool_args.md");
     }

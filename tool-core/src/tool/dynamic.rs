@@ -81,11 +81,11 @@ impl DynamicTool {
             return Err(RegistryError::InvalidName { name });
         }
         let schema: Value = serde_json::from_str(parameters)
-            .map_err(|error| RegistryError::InvalidSchema { name: name.to_owned(), reason: error.to_string() })?;
+            .map_err(|error| RegistryError::InvalidSchema { name: name.clone(), reason: error.to_string() })?;
         let describes_object = schema.get("type").and_then(Value::as_str) == Some("object");
         if !describes_object {
             return Err(RegistryError::InvalidSchema {
-                name: name.to_owned(),
+                name: name.clone(),
                 reason: "a tool's parameters must be an object schema (`\"type\": \"object\"`)".to_owned(),
             });
         }

@@ -45,10 +45,10 @@ pub fn apply(
             KeywordKind::Minimum => with_bound(text, |bound| keywords::minimum(value, bound, at, out)),
             KeywordKind::Maximum => with_bound(text, |bound| keywords::maximum(value, bound, at, out)),
             KeywordKind::ExclusiveMinimum => {
-                with_bound(text, |bound| keywords::exclusive_minimum(value, bound, at, out))
+                with_bound(text, |bound| keywords::exclusive_minimum(value, bound, at, out));
             }
             KeywordKind::ExclusiveMaximum => {
-                with_bound(text, |bound| keywords::exclusive_maximum(value, bound, at, out))
+                with_bound(text, |bound| keywords::exclusive_maximum(value, bound, at, out));
             }
             KeywordKind::MultipleOf => with_bound(text, |bound| keywords::multiple_of(value, bound, at, out)),
             KeywordKind::MinLength => with_count(text, |n| keywords::min_length(value, n, at, out)),

@@ -68,7 +68,7 @@ impl Check {
     /// The properties of a [`Check::Object`].
     ///
     /// # Panics
-    /// At compile time, for any other check: only a [`ToolObject`](crate::ToolObject) asks,
+    /// At compile time, for any other check: only a [`ToolObject`](crate::param::ToolObject) asks,
     /// and the derive gives every one an object's.
     #[must_use]
     pub const fn fields(self) -> &'static Fields {
