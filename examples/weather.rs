@@ -8,7 +8,7 @@ use tool_core::DecodeOptions;
 fn main() {
     let registry = tool_examples::registry(120.0);
 
-    println!("== Tool definitions (rendered at compile time)");
+    println!("== Tool definitions (from their compile-time schemas)");
     for entry in registry.iter() {
         println!("{}\n", entry.definition_json());
     }

@@ -402,3 +402,38 @@ fn crate_src(name: &str) -> PathBuf {
 fn join(names: &BTreeSet<String>) -> String {
     names.iter().cloned().collect::<Vec<_>>().join(", ")
 }
+
+#[test]
+fn no_comment_says_schemas_are_rendered_at_compile_time() {
+    // The schema trees are built at compile time; their JSON texts are written at run time,
+    // on first use. Comments from the days of `const` rendering said otherwise.
+    const STALE: [&str; 6] = [
+        "rendered at compile time",
+        "compile-time schema text",
+        "compile-time schema json",
+        "compile-time mcp",
+        "compile-time json",
+        "json text during const evaluation",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["tool-core/src", "tool-macros/src", "tests/tests", "examples"] {
+        collect_files(&root.join(dir), &mut files);
+    }
+    files.extend(["README.md", "docs/performance.md", "tests/README.md"].map(|file| root.join(file)));
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable").to_lowercase();
+        for (number, line) in text.lines().enumerate() {
+            // This test names the phrases it looks for.
+            if file.ends_with("architecture.rs") {
+                break;
+            }
+            if let Some(phrase) = STALE.iter().find(|phrase| line.contains(*phrase)) {
+                found.push(format!("{}:{}: {phrase}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(files.len() > 100, "the sources were found: {} files", files.len());
+    assert!(found.is_empty(), "stale wording about rendering:\n{}", found.join("\n"));
+}

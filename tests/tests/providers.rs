@@ -112,7 +112,7 @@ fn openai_chat_tools_snapshot() {
 }
 
 /// openai-python `types/chat/chat_completion_message_function_tool_call.py`, as quoted in
-/// PROVIDERS.md B.1 (arguments are a JSON string).
+/// OpenAI's Chat Completions reference (arguments are a JSON string).
 #[test]
 fn openai_chat_completion_is_parsed_and_answered() {
     let response = json!({
@@ -140,7 +140,7 @@ fn openai_chat_completion_is_parsed_and_answered() {
 }
 
 /// Streaming: `choices[].delta.tool_calls[] = {index, id?, type?, function:{name?, arguments?}}`
-/// (openai-python `types/chat/chat_completion_chunk.py`, PROVIDERS.md B.1); fragments are
+/// (openai-python `types/chat/chat_completion_chunk.py`, OpenAI's Chat Completions reference); fragments are
 /// joined per index, two calls interleaved.
 #[test]
 fn openai_stream_deltas_are_accumulated_by_index() {
@@ -166,7 +166,7 @@ fn openai_stream_deltas_are_accumulated_by_index() {
     );
 }
 
-/// openai-python `types/responses/response_function_tool_call.py` (PROVIDERS.md B.2).
+/// openai-python `types/responses/response_function_tool_call.py` (OpenAI's Responses reference).
 #[test]
 fn openai_responses_output_is_parsed_and_answered() {
     let response = json!({"output": [
@@ -183,7 +183,7 @@ fn openai_responses_output_is_parsed_and_answered() {
 }
 
 /// anthropic-sdk-python `types/tool_use_block.py` and the tool-use guide's example
-/// (PROVIDERS.md B.3): `input` is an object; results come first in the user message.
+/// (Anthropic's Messages reference): `input` is an object; results come first in the user message.
 #[test]
 fn anthropic_message_is_parsed_and_answered() {
     let message = json!({"id": "msg_01", "role": "assistant", "stop_reason": "tool_use", "content": [
@@ -233,7 +233,7 @@ fn anthropic_input_json_deltas_are_accumulated() {
     assert_eq!(run(&calls)[0].text(), "Sunny in San Francisco, CA, 22C");
 }
 
-/// python-genai `FunctionCall` (PROVIDERS.md B.4): `args` is an object, `id` may be missing.
+/// python-genai `FunctionCall` (Gemini's generateContent reference): `args` is an object, `id` may be missing.
 #[test]
 fn gemini_candidate_is_parsed_with_stable_ids_and_answered() {
     let response = json!({"candidates": [{"content": {"role": "model", "parts": [
@@ -262,7 +262,7 @@ fn gemini_candidate_is_parsed_with_stable_ids_and_answered() {
     assert!(json_schema[0]["functionDeclarations"][1]["parametersJsonSchema"]["additionalProperties"] == false);
 }
 
-/// The MCP specification's `tools/call` example (server/tools.mdx, PROVIDERS.md B.5).
+/// The MCP specification's `tools/call` example (server/tools.mdx, MCP specification).
 #[test]
 fn mcp_tools_call_is_parsed_and_answered() {
     let request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "New York"}}});

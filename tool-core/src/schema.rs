@@ -2,9 +2,9 @@
 //!
 //! Every [`ToolParam`](crate::ToolParam) type states its schema as an associated `const` of
 //! type [`Schema`]; the derive composes a struct's schema from its fields' constants, so the
-//! whole tree of a tool's arguments is one constant value with `'static` references. The
-//! renderer in [`crate::render`] turns that tree into JSON text during const evaluation, which
-//! is why nothing here walks Rust types at run time.
+//! whole tree of a tool's arguments is one constant value with `'static` references, so
+//! nothing walks Rust types at run time. [`crate::render`] writes the tree as JSON text at
+//! run time, once per tool, and dispatch's validation reads it as data.
 
 /// One node of a JSON Schema, as the types and attributes describe it.
 ///

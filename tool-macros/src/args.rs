@@ -95,6 +95,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
     // comes from the blanket impl over `ToolObject + DeserializeOwned`.
     let args_where = &generics.where_clause;
+    let elicit_form = elicit_form(ident, &generics, object);
     quote! {
         #const_item
 
@@ -117,6 +118,27 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
 
         #[automatically_derived]
         impl #impl_generics _tool_core::param::ToolObject for #ident #ty_generics #args_where {}
+
+        #elicit_form
+    }
+}
+
+/// `ElicitForm` for a struct, bounded on each field type being an `ElicitField`. The bounds
+/// name the trait's marker parameter, so the compiler checks them only where `elicit::<T>`
+/// asks: a struct with a nested one still compiles, and is simply never a form.
+fn elicit_form(ident: &syn::Ident, generics: &Generics, object: &Object) -> TokenStream {
+    let (_, ty_generics, _) = generics.split_for_impl();
+    let mut marked = generics.clone();
+    marked.params.push(syn::parse_quote!(__TcM));
+    let clause = marked.make_where_clause();
+    for param in &object.params {
+        let ty = param.schema_ty();
+        clause.predicates.push(syn::parse_quote!(#ty: _tool_core::param::ElicitField<__TcM>));
+    }
+    let (impl_generics, _, where_clause) = marked.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics _tool_core::param::ElicitForm<__TcM> for #ident #ty_generics #where_clause {}
     }
 }
 

@@ -19,8 +19,10 @@ use crate::keyword::{KEYS, Key, ValueSyntax};
 #[derive(Debug, Default, FromMeta)]
 pub struct ToolAttr {
     /// The tool's name; defaults to the fn ident.
+    #[darling(default, with = string_key)]
     pub name: Option<SpannedValue<String>>,
     /// The tool's description; defaults to the fn's doc comment.
+    #[darling(default, with = string_key)]
     pub description: Option<SpannedValue<String>>,
     /// Where `tool_core` is, when it is re-exported under another path.
     #[darling(rename = "crate")]
@@ -29,7 +31,8 @@ pub struct ToolAttr {
     /// over the registry's default.
     pub strict: Option<SpannedValue<bool>>,
     /// A human-readable name (MCP `title`).
-    pub title: Option<String>,
+    #[darling(default, with = string_key)]
+    pub title: Option<SpannedValue<String>>,
     /// MCP `readOnlyHint`.
     pub read_only: Option<bool>,
     /// MCP `destructiveHint`.
@@ -44,7 +47,26 @@ pub struct ToolAttr {
     /// `requires_approval`: an agent loop asks its approver before every call.
     pub requires_approval: darling::util::Flag,
     /// `group = ".."`: the group `Registry::collect_group` selects the tool by.
+    #[darling(default, with = string_key)]
     pub group: Option<SpannedValue<String>>,
+}
+
+/// A key whose value is a string (`group = "admin"`). darling's own message for anything
+/// else, "Unexpected type `path`", names neither the key nor the fix; this one does both.
+fn string_key(meta: &syn::Meta) -> darling::Result<Option<SpannedValue<String>>> {
+    let key = meta.path().get_ident().map(ToString::to_string).unwrap_or_default();
+    let value = match meta {
+        syn::Meta::NameValue(pair) => &pair.value,
+        _ => return Err(darling::Error::custom(format!("`{key}` takes a string: `{key} = \"..\"`")).with_span(meta)),
+    };
+    match value {
+        Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => Ok(Some(SpannedValue::new(text.value(), text.span()))),
+        Expr::Path(path) if path.path.get_ident().is_some() => {
+            let word = path.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            Err(darling::Error::custom(format!("`{key}` takes a string: write `{key} = \"{word}\"`")).with_span(value))
+        }
+        _ => Err(darling::Error::custom(format!("`{key}` takes a string: `{key} = \"..\"`")).with_span(value)),
+    }
 }
 
 /// The item `#[derive(ToolArgs)]` is on.

@@ -129,6 +129,12 @@ pub fn expand(
             quote!(Self::#variant => #name,)
         });
         quote! {
+            // A string enum: a form field, and a choice a form's list can offer.
+            #[automatically_derived]
+            impl<__TcM> _tool_core::param::ElicitField<__TcM> for #ident {}
+            #[automatically_derived]
+            impl _tool_core::param::ElicitChoice for #ident {}
+
             #[automatically_derived]
             impl #impl_generics _tool_core::param::StringParam for #ident #ty_generics #where_clause {
                 #[allow(unreachable_patterns)] // a `#[serde(skip)]` variant has no string

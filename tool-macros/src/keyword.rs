@@ -2,9 +2,11 @@
 //! written, whether it may describe elements, the kind of field it needs), and exhaustive
 //! `match`es for what a row cannot hold as data: the `KeywordKind` the schema states it as
 //! (whose meaning on a JSON value the runtime's `validate/apply.rs` interprets) and the
-//! typed check on a decoded value. Every link between the macro and the runtime goes
-//! through a `match` here, never an identifier built from a string, so a key without a
-//! check is a compile error in this file rather than a missing function in a user's build.
+//! typed check on a decoded value. The links between the macro and the runtime go through a
+//! `match` here (or, for the few checks that take a key's arguments together, such as
+//! `length_between` and the `enum_*` checks, through named functions in `param.rs`), never
+//! an identifier built from a string, so a key without a check is a compile error here
+//! rather than a missing function in a user's build.
 //!
 //! Parsing (`attr.rs`), the schema tokens, the trait assertions and the typed checks
 //! (`param.rs`) all read this table, so a new keyword is a row and two `match` arms here,

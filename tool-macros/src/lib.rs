@@ -21,7 +21,7 @@ mod util;
 
 use proc_macro::TokenStream;
 
-/// Turns a fn into a tool: a compile-time JSON Schema of its argument struct, a dispatch
+/// Turns a fn into a tool: the compile-time schema tree of its argument struct, a dispatch
 /// shim that decodes, validates and calls it, and an automatic registration.
 ///
 /// See the `tool-core` crate docs for the keys it takes.
@@ -30,8 +30,9 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// Derives `ToolParam` (and, for structs, `ToolArgs`): the type's JSON Schema as a
-/// compile-time constant and the validator that enforces it.
+/// Derives `ToolParam` (and, for structs with named fields, `ToolObject`, so `ToolArgs`
+/// through its blanket impl): the type's JSON Schema as a compile-time constant tree and the
+/// checks that enforce it, read as data by the runtime.
 ///
 /// See the `tool-core` crate docs for the `#[param(..)]` keys.
 #[proc_macro_derive(ToolArgs, attributes(param, tool_args))]

@@ -43,6 +43,16 @@ pub fn expand(
     let (const_item, const_inline) = const_checks(&param.const_checks(), !generics.params.is_empty());
     let assertions = param.assertions();
     let patterns = Param::pattern_check(core::iter::once(&param));
+    // A form field when its inner type is one; checked where `elicit::<T>` asks, through the
+    // marker parameter.
+    let mut marked = generics.clone();
+    marked.params.push(syn::parse_quote!(__TcM));
+    marked.make_where_clause().predicates.push(syn::parse_quote!(#ty: _tool_core::param::ElicitField<__TcM>));
+    let (marked_generics, _, marked_where) = marked.split_for_impl();
+    let elicit_field = quote! {
+        #[automatically_derived]
+        impl #marked_generics _tool_core::param::ElicitField<__TcM> for #ident #ty_generics #marked_where {}
+    };
     Ok(quote! {
         #const_item
 
@@ -76,5 +86,7 @@ pub fn expand(
                 <#ty as __tc_ToolParam>::coerce(value);
             }
         }
+
+        #elicit_field
     })
 }

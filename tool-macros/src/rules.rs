@@ -179,6 +179,21 @@ fn counted_thing(f: &ParamField) -> Result {
     if let (true, Some(values)) = (scalar, f.keywords.nested(Key::Values)) {
         errors.push(error(values.span(), "`values(..)` constrains the values of a map (`HashMap`, `BTreeMap`); this field holds one value: put the keywords directly in `#[param(..)]`".to_owned()));
     }
+    let map = matches!(last.as_deref(), Some("HashMap" | "BTreeMap" | "IndexMap"));
+    if let (true, Some(values)) = (collection, f.keywords.nested(Key::Values)) {
+        errors.push(error(
+            values.span(),
+            "`values(..)` constrains the values of a map; to constrain the elements of a sequence, write `items(..)`"
+                .to_owned(),
+        ));
+    }
+    if let (true, Some(items)) = (map, f.keywords.nested(Key::Items)) {
+        errors.push(error(
+            items.span(),
+            "`items(..)` constrains the elements of a sequence; to constrain the values of a map, write `values(..)`"
+                .to_owned(),
+        ));
+    }
     if collection {
         for (key, count) in f.lengths() {
             let (key, other) = (key.name(), key.counterpart().map_or("", Key::name));

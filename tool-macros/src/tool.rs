@@ -1,6 +1,6 @@
 //! `#[tool]`: reads the fn and `#[tool(..)]` into a [`ToolFn`], checks it, and emits the fn
-//! unchanged followed by the `…Tool` type, the compile-time schema text, the dispatch shim
-//! and the `inventory` registration.
+//! unchanged followed by the `…Tool` type, its definition (the compile-time schema tree, the
+//! dispatch shim, the options) and the `inventory` registration.
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -49,20 +49,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Expands `#[tool]`, or returns every error found.
 pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
     let mut errors = darling::Error::accumulator();
-    // A malformed attribute is reported, and the fn is still checked with the defaults.
-    let attr = errors
-        .handle(
-            NestedMeta::parse_meta_list(attr)
-                .map_err(darling::Error::from)
-                .and_then(|items| ToolAttr::from_list(&items)),
-        )
-        .unwrap_or_default();
+    // A malformed attribute is reported, and the fn is still checked with the defaults, but
+    // for what the attribute may have said: its `description`, say, so no missing one is
+    // reported on top of the misspelt key.
+    let parsed = errors.handle(
+        NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|items| ToolAttr::from_list(&items)),
+    );
+    let attr_read = parsed.is_some();
+    let attr = parsed.unwrap_or_default();
     let Ok(item) = syn::parse2::<ItemFn>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
         return errors.finish().map(|()| TokenStream::new());
     };
-    let tool = errors.handle(ToolFn::from_syn(attr, item));
+    let tool = errors.handle(ToolFn::from_syn(attr, attr_read, item));
     errors.finish()?;
     Ok(tool.map(|tool| tool.expand()).unwrap_or_default())
 }
@@ -85,7 +85,9 @@ fn valid_name(name: &str) -> bool {
 }
 
 impl ToolFn {
-    fn from_syn(attr: ToolAttr, item: ItemFn) -> Result<ToolFn> {
+    /// `attr_read`: whether the attribute was read; when it was not, nothing it may have set
+    /// is reported missing.
+    fn from_syn(attr: ToolAttr, attr_read: bool, item: ItemFn) -> Result<ToolFn> {
         let mut errors = darling::Error::accumulator();
         let krate = errors.handle(crate_path(attr.krate.as_ref()));
         let sig = &item.sig;
@@ -139,7 +141,7 @@ impl ToolFn {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&item.attrs),
         };
-        if description.is_none() {
+        if description.is_none() && attr_read {
             errors.push(
                 darling::Error::custom(
                     "a tool needs a description for the model: add a `///` doc comment or `#[tool(description = \"..\")]`",
@@ -334,6 +336,7 @@ fn options(attr: &ToolAttr) -> TokenStream {
         members.push(quote!(strict: ::core::option::Option::Some(#value)));
     }
     if let Some(title) = &attr.title {
+        let title = title.as_str();
         members.push(quote!(title: ::core::option::Option::Some(#title)));
     }
     let hints = [&attr.read_only, &attr.destructive, &attr.idempotent, &attr.open_world];

@@ -48,14 +48,61 @@ impl Doc {
             }
         }
         // `/// text` arrives as " text": drop the one space rustdoc adds, keep indentation.
-        let text = text_lines
-            .iter()
-            .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let text = text.trim().to_owned();
+        let lines: Vec<&str> =
+            text_lines.iter().map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end()).collect();
+        let text = join_markdown(&lines);
         (!text.is_empty()).then_some(Doc::Text(text))
     }
+}
+
+/// Doc lines as rustdoc reads them (Markdown): the lines of a paragraph joined with a space,
+/// paragraphs with a blank line; a line that starts a block of its own (a list item, a
+/// heading, a quote, a table row, a code fence) keeps its line break, and a fenced code
+/// block is kept verbatim. A description wrapped at 100 columns is then one line of text to
+/// the model, as it is on the rendered page.
+fn join_markdown(lines: &[&str]) -> String {
+    let mut out = String::new();
+    let mut in_fence = false;
+    let mut open = false;
+    let mut blank = false;
+    for line in lines {
+        let trimmed = line.trim_start();
+        let fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
+        if in_fence {
+            out.push('\n');
+            out.push_str(line);
+            in_fence = !fence;
+            continue;
+        }
+        if trimmed.is_empty() {
+            blank = !out.is_empty();
+            open = false;
+            continue;
+        }
+        let separator = match (out.is_empty(), blank, open && !starts_block(trimmed)) {
+            (true, _, _) => "",
+            (false, true, _) => "\n\n",
+            (false, false, true) => " ",
+            (false, false, false) => "\n",
+        };
+        out.push_str(separator);
+        out.push_str(if separator == " " { trimmed } else { line });
+        blank = false;
+        in_fence = fence;
+        open = !fence && !trimmed.starts_with('#');
+    }
+    out.trim().to_owned()
+}
+
+/// Whether a Markdown line starts a block of its own rather than continuing a paragraph.
+fn starts_block(trimmed: &str) -> bool {
+    let ordered = {
+        let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && matches!(trimmed.as_bytes().get(digits..digits + 2), Some(b". " | b") "))
+    };
+    ordered
+        || ["- ", "* ", "+ ", "#", ">", "|", "```", "~~~"].iter().any(|start| trimmed.starts_with(start))
+        || trimmed == "-"
 }
 
 impl ToTokens for Doc {
@@ -122,4 +169,27 @@ pub fn bounded(generics: &syn::Generics) -> syn::Generics {
         clause.predicates.push(syn::parse_quote!(#param: __tc_ToolParam));
     }
     generics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_markdown;
+
+    #[test]
+    fn doc_lines_are_joined_as_rustdoc_reads_them() {
+        let cases: [(&[&str], &str); 6] = [
+            (&["Gets the weather", "for a city."], "Gets the weather for a city."),
+            (&["First paragraph", "goes on.", "", "Second."], "First paragraph goes on.\n\nSecond."),
+            (&["Units:", "- celsius", "- fahrenheit", "  (US)"], "Units:\n- celsius\n- fahrenheit (US)"),
+            (&["Steps:", "1. look", "2) leap"], "Steps:\n1. look\n2) leap"),
+            (
+                &["# Heading", "text", "", "```", "let a = 1;", "", "  b", "```", "after"],
+                "# Heading\ntext\n\n```\nlet a = 1;\n\n  b\n```\nafter",
+            ),
+            (&["", "  lead and trail  ", ""], "lead and trail"),
+        ];
+        for (lines, joined) in cases {
+            assert_eq!(join_markdown(lines), joined, "{lines:?}");
+        }
+    }
 }

@@ -1,5 +1,5 @@
-//! Provider dialects, rendered at compile time from the same tree: the rules each provider
-//! documents (../shared/PROVIDERS.md) hold for every registered tool, and what a dialect
+//! Provider dialects, written from the same compile-time tree: the rules each provider
+//! documents hold for every registered tool, and what a dialect
 //! drops is still enforced at dispatch.
 
 use std::collections::HashMap;
@@ -70,7 +70,7 @@ fn keys_outside(schema: &Value, allowed: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `OpenAI` Structured Outputs rules (PROVIDERS.md B.1), for every tool that has a strict form.
+/// `OpenAI` Structured Outputs rules (OpenAI's Chat Completions reference), for every tool that has a strict form.
 #[test]
 fn openai_strict_rules_hold_for_every_tool() {
     const SUPPORTED: &[&str] = &[
@@ -164,7 +164,7 @@ fn strict_choice_falls_back_with_a_reason() {
     assert!(strict_choice(tight, Dialect::AnthropicStrict, false).strict);
 }
 
-/// Gemini `parameters` (PROVIDERS.md B.4): only its Schema fields, upper-case types,
+/// Gemini `parameters` (Gemini's generateContent reference): only its Schema fields, upper-case types,
 /// `nullable` for `Option`, no `additionalProperties`, string `enum`s only.
 #[test]
 fn gemini_parameters_use_only_supported_fields() {
@@ -217,7 +217,7 @@ fn gemini_parameters_use_only_supported_fields() {
     }
 }
 
-/// Anthropic strict (PROVIDERS.md B.3): the SDK's subset, no type unions, `minItems` only
+/// Anthropic strict (Anthropic's Messages reference): the SDK's subset, no type unions, `minItems` only
 /// 0 or 1, everything else written into the description.
 #[test]
 fn anthropic_strict_keeps_the_subset_and_describes_the_rest() {

@@ -157,7 +157,7 @@ fn every_keyword() {
     let expected = json!({
         "type": "object",
         "properties": {
-            "documented": {"description": "Documented\non two lines.", "type": "string"},
+            "documented": {"description": "Documented on two lines.", "type": "string"},
             "described": {"description": "Explicit", "type": "string"},
             "bounded": {"type": "integer", "minimum": -5, "maximum": 5},
             "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5, "multipleOf": 0.25},

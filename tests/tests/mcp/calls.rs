@@ -1,4 +1,4 @@
-//! Listing and calling: the compile-time MCP dialect as listed, and every kind of outcome.
+//! Listing and calling: the MCP dialect as listed, and every kind of outcome.
 
 use serde_json::json;
 

@@ -24,7 +24,7 @@ pub use host::{
 pub use state::{State, StateError};
 
 use crate::dispatch::DecodeOptions;
-use crate::param::ToolArgs;
+use crate::param::{ElicitForm, ToolArgs};
 
 /// A progress report from a running tool.
 #[derive(Debug, Clone, PartialEq)]
@@ -196,20 +196,30 @@ impl ToolContext {
 
     /// Asks the user for a `T` (MCP elicitation): the requested schema is `T`'s, and the
     /// answer is validated exactly as tool arguments are. `T` must be a flat object of
-    /// strings, numbers, booleans and string enums (MCP allows nothing else); any other
-    /// `T` fails to compile.
+    /// strings, numbers, booleans and string enums (MCP allows nothing else): any other `T`
+    /// is refused by `cargo check` at this call ([`ElicitForm`](crate::param::ElicitForm)),
+    /// and a keyword the form has no room for when the program is built.
     ///
     /// # Errors
     /// As [`ToolContext::sample`], and [`HostError::InvalidAnswer`] with every violation
     /// when the answer breaks `T`'s schema.
-    pub async fn elicit<T: ToolArgs>(&self, message: impl Into<String>) -> Result<Elicitation<T>, HostError> {
+    pub fn elicit<T: ToolArgs + ElicitForm + Send + 'static>(
+        &self,
+        message: impl Into<String>,
+    ) -> HostFuture<'_, Elicitation<T>> {
+        // A plain fn returning a boxed future: the form's bound is then checked once, at the
+        // call, rather than again for an `async fn`'s future and its `.await`.
+        Box::pin(self.elicit_checked::<T>(message.into()))
+    }
+
+    async fn elicit_checked<T: ToolArgs>(&self, message: String) -> Result<Elicitation<T>, HostError> {
         const {
             if let Some(problem) = elicitation_problem(&T::SCHEMA) {
                 panic!("{}", problem);
             }
         }
         let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "elicitation" })?;
-        let request = ElicitationRequest { message: message.into(), requested_schema: elicitation_schema(&T::SCHEMA) };
+        let request = ElicitationRequest { message, requested_schema: elicitation_schema(&T::SCHEMA) };
         match self.unless_cancelled(host.elicit(request)).await? {
             ElicitationAnswer::Accept(content) => crate::dispatch::decode::<T>(content, &DecodeOptions::default())
                 .map(Elicitation::Accepted)

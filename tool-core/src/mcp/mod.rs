@@ -1,11 +1,11 @@
 //! Serving a [`Registry`](crate::Registry) over MCP with the official SDK, `rmcp` (feature
 //! `mcp`): [`serve_stdio`] for hosts that start the server as a child process (Claude
 //! Desktop, Claude Code, VS Code, Cursor), [`serve_http`] for streamable HTTP, [`serve_io`]
-//! for any byte stream. rmcp does
-//! JSON-RPC, framing, sessions and transports; this module turns the registry into rmcp's
-//! [`ServerHandler`](rmcp::ServerHandler) ([`McpServer`]): the listing is the
-//! compile-time MCP dialect converted once, and every call is validated against its full
-//! schema before the tool runs.
+//! for any byte stream. rmcp does JSON-RPC, framing, sessions and transports; this module
+//! turns the registry into rmcp's [`ServerHandler`](rmcp::ServerHandler) ([`McpServer`]):
+//! the listing is the MCP dialect (`provider::mcp`), written from the compile-time schemas
+//! and converted once, and every call is validated against its full schema before the tool
+//! runs.
 //!
 //! What each protocol revision gets:
 //! - 2025-06-18 and 2025-11-25 (the `initialize` handshake): every feature; sampling and

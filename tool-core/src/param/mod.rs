@@ -8,6 +8,7 @@
 
 mod container;
 mod ecosystem;
+mod elicit;
 mod object;
 #[doc(hidden)]
 pub mod satisfies;
@@ -16,6 +17,7 @@ mod text;
 mod tuple;
 
 pub use container::MapKey;
+pub use elicit::{ElicitChoice, ElicitField, ElicitForm};
 #[doc(hidden)]
 pub use object::NoArgs;
 pub use object::{ToolArgs, ToolObject};

@@ -74,6 +74,10 @@ macro_rules! text_forms {
                 $crate::param::text::coerce_text(value);
             }
         }
+
+        // A form shows it as a string; a `format` MCP does not allow is refused when built.
+        $(#[$cfg])*
+        impl<M> $crate::param::ElicitField<M> for $ty {}
     )*};
 }
 pub(crate) use text_forms;

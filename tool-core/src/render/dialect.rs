@@ -1,6 +1,7 @@
 //! [`Dialect`]: the providers' variants of JSON Schema, and what each does with every
-//! keyword the macros emit: keep it, drop it, or (Anthropic strict) move it into the
-//! description text, as Anthropic's official SDK does. Whatever a dialect drops or moves is
+//! keyword the macros emit: keep it, drop it, or move it into the description text (the
+//! strict dialects and Gemini's, for what they have no field for; Anthropic's official SDK
+//! does the same). Whatever a dialect drops or moves is
 //! still enforced at dispatch, which always validates against the full schema. MCP
 //! elicitation forms, which refuse what they cannot show, decide here too: every `match` on a
 //! keyword's place is in this file and names every keyword, so a new one is placed
@@ -30,7 +31,8 @@ impl Dialect {
     /// How many dialects there are, for a table with one slot per dialect.
     pub(crate) const COUNT: usize = 4;
 
-    /// This dialect's slot in a table of [`Dialect::COUNT`].
+    /// This dialect's slot in a table of [`Dialect::COUNT`]: `JsonSchema` first, then in the
+    /// order of the variants.
     pub(crate) const fn index(self) -> usize {
         match self {
             Dialect::JsonSchema => 0,

@@ -38,7 +38,10 @@ pub struct ToolDef {
     requires_approval: bool,
     group: Option<&'static str>,
     definition_json: OnceLock<Box<str>>,
-    dialects: [OnceLock<Result<Box<str>, &'static str>>; Dialect::COUNT],
+    // One cell for every dialect but JSON Schema's (`parameters_json`), written together on
+    // first use: one `OnceLock` keeps the static each `#[tool]` writes small, which the
+    // compiler evaluates per tool.
+    dialects: OnceLock<[Result<Box<str>, &'static str>; Dialect::COUNT - 1]>,
     output_schema: OnceLock<Option<Box<str>>>,
 }
 
@@ -102,7 +105,7 @@ impl ToolDef {
             requires_approval,
             group,
             definition_json: OnceLock::new(),
-            dialects: [const { OnceLock::new() }; Dialect::COUNT],
+            dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
         }
     }
@@ -207,10 +210,15 @@ impl ToolDef {
         if dialect == Dialect::JsonSchema {
             return Ok(self.parameters_json());
         }
-        let text = self.dialects[dialect.index()].get_or_init(|| match dialect.strict_problem(self.schema) {
-            None => Ok(to_json_in(self.schema, dialect).into_boxed_str()),
-            Some(problem) => Err(problem),
+        let texts = self.dialects.get_or_init(|| {
+            [Dialect::OpenAiStrict, Dialect::AnthropicStrict, Dialect::GeminiParameters].map(|dialect| {
+                match dialect.strict_problem(self.schema) {
+                    None => Ok(to_json_in(self.schema, dialect).into_boxed_str()),
+                    Some(problem) => Err(problem),
+                }
+            })
         });
+        let text = &texts[dialect.index() - 1];
         text.as_deref().map_err(|problem| *problem)
     }
 }
