@@ -197,7 +197,7 @@ impl ToolContext {
     /// Asks the user for a `T` (MCP elicitation): the requested schema is `T`'s, and the
     /// answer is validated exactly as tool arguments are. `T` must be a flat object of
     /// strings, numbers, booleans and string enums (MCP allows nothing else): any other `T`
-    /// is refused by `cargo check` at this call ([`ElicitForm`](crate::param::ElicitForm)),
+    /// is refused by `cargo check` at this call ([`ElicitForm`]),
     /// and a keyword the form has no room for when the program is built.
     ///
     /// # Errors
