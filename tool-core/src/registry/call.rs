@@ -121,6 +121,7 @@ impl Registry {
     }
 
     /// Runs a plain tool's shim; a context without state gets this registry's.
+    #[inline]
     fn run_plain(
         &self,
         shim: SyncHandler,
