@@ -33,8 +33,8 @@ async fn remote_tools_are_listed_and_called() {
     let sink = Arc::clone(&seen);
     let reporting = registry.context().with_progress(move |p: Progress| sink.lock().unwrap().push(p.progress));
     registry.call_async(&reporting, "mcp_fixture_chatty", json!({})).await.unwrap();
-    // Delivered before the call returns, never going backwards: rmcp may hand two
-    // notifications over swapped, and then the older one is dropped.
+    // Delivered before the call returns, the last step included, never going backwards:
+    // rmcp may hand two notifications over swapped, and then the older one is dropped.
     let seen = seen.lock().unwrap().clone();
     assert!(seen.windows(2).all(|pair| pair[0] < pair[1]) && seen.last() == Some(&3.0), "{seen:?}");
 

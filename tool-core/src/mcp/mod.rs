@@ -23,6 +23,8 @@
 mod host;
 mod http;
 #[cfg(feature = "mcp-client")]
+mod progress;
+#[cfg(feature = "mcp-client")]
 mod remote;
 mod rounds;
 mod server;

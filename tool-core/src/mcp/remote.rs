@@ -4,18 +4,18 @@
 //! the call's context, a cancelled call is cancelled remotely, and a server that went away
 //! gives error results, never a hung run.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CancelledNotificationParam, ClientRequest, ProgressNotificationParam, ProgressToken,
-    Request, ServerResult, Tool,
+    CallToolRequestParams, CancelledNotificationParam, ClientRequest, ProgressNotificationParam, Request, ServerResult,
+    Tool,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt as _};
 use serde_json::{Map, Value};
 
+use super::progress::{Counting, Tracker};
 use crate::context::ToolContext;
 use crate::error::RegistryError;
 use crate::error::ToolError;
@@ -24,36 +24,15 @@ use crate::registry::Registry;
 use crate::tool::Annotations;
 use crate::tool::dynamic::DynamicTool;
 
-/// The calls in flight whose progress a remote server may report, by progress token.
-type InFlight = Arc<Mutex<HashMap<ProgressToken, Listening>>>;
-
-/// A call in flight: whose progress to report, and the last value reported.
-struct Listening {
-    context: ToolContext,
-    last: f64,
-}
-
 /// The client side of a connection: routes the server's progress to the calls.
 #[derive(Clone, Default)]
 struct Forwarder {
-    in_flight: InFlight,
+    tracker: Arc<Tracker>,
 }
 
 impl ClientHandler for Forwarder {
     async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
-        // Progress only increases (MCP requires it of the sender), but rmcp handles each
-        // notification in a task of its own, so two can arrive swapped: a value not above
-        // the last one reported is stale and is dropped rather than shown going backwards.
-        let context = {
-            let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-            in_flight.get_mut(&params.progress_token).filter(|call| params.progress > call.last).map(|call| {
-                call.last = params.progress;
-                call.context.clone()
-            })
-        };
-        if let Some(context) = context {
-            context.report_progress(params.progress, params.total, params.message.as_deref());
-        }
+        self.tracker.report(&params);
     }
 }
 
@@ -85,7 +64,7 @@ impl std::error::Error for RemoteError {}
 pub struct RemoteServer {
     name: String,
     service: RunningService<RoleClient, Forwarder>,
-    in_flight: InFlight,
+    tracker: Arc<Tracker>,
 }
 
 impl core::fmt::Debug for RemoteServer {
@@ -119,9 +98,10 @@ impl RemoteServer {
         E: std::error::Error + Send + Sync + 'static,
     {
         let forwarder = Forwarder::default();
-        let in_flight = Arc::clone(&forwarder.in_flight);
+        let tracker = Arc::clone(&forwarder.tracker);
+        let transport = Counting { inner: transport.into_transport(), tracker: Arc::clone(&tracker) };
         let service = forwarder.serve(transport).await.map_err(|e| RemoteError::Connect(e.to_string()))?;
-        Ok(RemoteServer { name, service, in_flight })
+        Ok(RemoteServer { name, service, tracker })
     }
 
     /// The server's tools, each as `mcp_<server>_<tool>` (characters providers refuse become
@@ -147,20 +127,13 @@ impl RemoteServer {
 
     fn forwarding(&self, local: &str, tool: Tool) -> Result<DynamicTool, RemoteError> {
         let peer = self.service.peer().clone();
-        let in_flight = Arc::clone(&self.in_flight);
+        let tracker = Arc::clone(&self.tracker);
         let remote: Arc<str> = Arc::from(tool.name.as_ref());
         let tool_name: Arc<str> = Arc::from(local);
         let schema = Value::Object((*tool.input_schema).clone()).to_string();
         let description = tool.description.as_deref().unwrap_or_default().to_owned();
         let handler = move |context: ToolContext, arguments: Map<String, Value>| {
-            forward(
-                peer.clone(),
-                Arc::clone(&in_flight),
-                Arc::clone(&remote),
-                Arc::clone(&tool_name),
-                context,
-                arguments,
-            )
+            forward(peer.clone(), Arc::clone(&tracker), Arc::clone(&remote), Arc::clone(&tool_name), context, arguments)
         };
         let mut dynamic = DynamicTool::new(local, description, &schema, handler).map_err(RemoteError::Registry)?;
         if let Some(title) = tool.title.clone().or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone())) {
@@ -188,13 +161,10 @@ fn local_name(server: &str, tool: &str) -> String {
     name
 }
 
-/// How often a finished call yields to the notification tasks still queued for it.
-const PROGRESS_SETTLE_YIELDS: usize = 8;
-
 /// One forwarded call.
 async fn forward(
     peer: Peer<RoleClient>,
-    in_flight: InFlight,
+    tracker: Arc<Tracker>,
     remote: Arc<str>,
     tool: Arc<str>,
     context: ToolContext,
@@ -209,21 +179,14 @@ async fn forward(
         .map_err(|e| failed(format!("the MCP server could not be reached: {e}")))?;
     let token = handle.progress_token.clone();
     let id = handle.id.clone();
-    in_flight
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(token.clone(), Listening { context: context.clone(), last: f64::NEG_INFINITY });
+    tracker.listen(token.clone(), context.clone());
     let answer = tokio::select! {
         answer = handle.rx => Some(answer),
         () = context.cancelled() => None,
     };
-    // rmcp hands each notification to a task of its own, so progress the server sent before
-    // its answer may still be queued when the answer arrives: let those tasks run before
-    // the call stops listening, or the caller would miss the last steps.
-    for _ in 0..PROGRESS_SETTLE_YIELDS {
-        tokio::task::yield_now().await;
-    }
-    in_flight.lock().unwrap_or_else(PoisonError::into_inner).remove(&token);
+    // The progress the server sent before its answer was counted as it was read; wait until
+    // it has all been handled before the call stops listening.
+    tracker.settle(&token).await;
     let Some(answer) = answer else {
         let notice = CancelledNotificationParam::new(Some(id), Some("the caller cancelled the call".to_owned()));
         let _ = peer.notify_cancelled(notice).await;
