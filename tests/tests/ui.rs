@@ -10,5 +10,6 @@ fn ui() {
     t.compile_fail("ui/param/*.rs");
     t.compile_fail("ui/args/*.rs");
     t.compile_fail("ui/context/*.rs");
+    t.compile_fail("ui/forms/*.rs");
     t.pass("ui/pass/*.rs");
 }

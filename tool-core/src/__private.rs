@@ -6,11 +6,15 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::context::{elicitation_problem, elicitation_schema};
+pub use crate::dispatch::ready;
 pub use crate::dispatch::{Arguments, ToolFuture, call, call_async, decode_for as decode};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::name::is_valid_tool_name;
-pub use crate::tool::{AsyncHandler, Handler, SyncHandler, ToolDefParts, ToolOptions};
+pub use crate::tool::set::receiver;
+pub use crate::tool::{
+    AsyncHandler, AsyncMethodHandler, Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDefParts, ToolOptions,
+};
 pub use crate::validate::apply::validate_pattern;
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_constrained, validate_properties};
 pub use crate::validate::keys::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};

@@ -30,6 +30,7 @@ pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ToolArgs, ToolParam};
 pub use crate::registry::{Entry, Registry, ToolCrate};
 pub use crate::tool::dynamic::DynamicTool;
+pub use crate::tool::set::{IntoToolSet, ToolSet};
 pub use crate::tool::{Annotations, Tool, ToolDef};
 pub use crate::validate::violation::{Pointer, Violation, Violations};
 
@@ -44,6 +45,10 @@ pub use tool_macros::ToolSchema;
 #[cfg(feature = "macros")]
 #[doc = include_str!("../docs/tool.md")]
 pub use tool_macros::tool;
+/// Makes the `#[tool]` methods of an `impl` block tools, called on a value of the type: see
+/// [`ToolSet`] and [`Registry::add_all`].
+#[cfg(feature = "macros")]
+pub use tool_macros::tools;
 
 #[cfg(test)]
 mod readme {

@@ -7,8 +7,11 @@
 
 mod args;
 mod attr;
+mod doc_args;
 mod enums;
+mod inputs;
 mod keyword;
+mod methods;
 mod newtype;
 mod object;
 mod param;
@@ -28,6 +31,15 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
+}
+
+/// Makes the `#[tool]` methods of an `impl` block tools, called on a value of the type:
+/// implements `ToolSet`, whose tools `Registry::add_all` adds with that value.
+///
+/// See the `tool-core` crate docs.
+#[proc_macro_attribute]
+pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    methods::expand(attr.into(), item.into()).into()
 }
 
 /// Derives `ToolParam` (and, for structs with named fields, `ToolObject`, so `ToolArgs`

@@ -53,7 +53,27 @@ impl Object {
                 && !param.skip
                 && checked
             {
-                params.push(param);
+                // One name, two fields: serde would give the wire's value to one of them, and
+                // the schema would state a property twice.
+                let names = || core::iter::once(&param.name).chain(&param.aliases);
+                let taken = params
+                    .iter()
+                    .filter(|other: &&Param| !other.flatten && !param.flatten)
+                    .find(|other| names().any(|name| other.name == *name || other.aliases.contains(name)));
+                if let Some(taken) = taken {
+                    let name = names().find(|name| taken.name == **name || taken.aliases.contains(name)).cloned();
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "two fields are named {:?} on the wire: rename one with `#[serde(rename = \"..\")]`",
+                            name.unwrap_or_default()
+                        ))
+                        .with_span(
+                            &param.field.ident.as_ref().map_or_else(proc_macro2::Span::call_site, syn::Ident::span),
+                        ),
+                    );
+                } else {
+                    params.push(param);
+                }
             }
         }
         (Object { description, params }, errors.finish())

@@ -125,3 +125,46 @@ fn async_tool_with_context() {
         }
     ));
 }
+
+#[test]
+fn plain_parameter_tool() {
+    insta::assert_snapshot!(tool(
+        TokenStream::new(),
+        quote! {
+            /// Adds two numbers.
+            ///
+            /// # Arguments
+            ///
+            /// * `a` - the first addend
+            fn add(a: i32, #[param(minimum = 0)] b: u32, #[serde(default)] note: Option<String>) -> String {
+                (a + b as i32).to_string()
+            }
+        }
+    ));
+}
+
+#[test]
+fn method_block() {
+    insta::assert_snapshot!(pretty(crate::methods::expand(
+        TokenStream::new(),
+        quote! {
+            impl Clock {
+                /// The time now, in a zone.
+                #[tool(read_only)]
+                fn now(&self, zone: String) -> String {
+                    self.format(&zone)
+                }
+
+                /// Waits, then answers.
+                #[tool]
+                async fn later(&self, ctx: &ToolContext, args: LaterArgs) -> Result<String, Error> {
+                    Ok(args.text)
+                }
+
+                fn format(&self, zone: &str) -> String {
+                    zone.to_owned()
+                }
+            }
+        }
+    )));
+}

@@ -1,29 +1,31 @@
 //! `#[tool]`: reads the fn and `#[tool(..)]` into a [`ToolFn`], checks it, and emits the fn
-//! unchanged followed by the `…Tool` type, its definition (the compile-time schema tree, the
-//! dispatch shim, the options) and the `inventory` registration.
+//! followed by the `…Tool` type, its definition (for plain parameters the arguments struct,
+//! the compile-time schema tree, the dispatch shim, the options) and the `inventory`
+//! registration. A method's definition is the same, emitted by `#[tools]` (`methods.rs`).
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::{FnArg, Ident, ItemFn, ReturnType, Type};
+use syn::{Attribute, Ident, ItemFn, ReturnType, Signature, Type};
 
 use crate::attr::ToolAttr;
+use crate::inputs::{Args, Inputs, Place};
 use crate::util::{Doc, Result, crate_path, unraw, wrap_in_const};
 
-/// The fn, as the shim needs it.
-struct ToolFn {
-    /// The fn, emitted as written.
-    item: ItemFn,
+/// A tool fn (free, or a method of a `#[tools]` block), as the shim needs it.
+pub struct ToolFn {
+    /// The fn's signature, its parameters' `#[param]`/`#[serde]` attributes taken off.
+    pub sig: Signature,
     /// The tool's name.
     name: String,
     /// The tool's description.
     description: Doc,
-    /// The argument struct, if the fn takes one.
-    args: Option<Type>,
-    /// Whether the fn takes `ctx: &ToolContext` first.
-    takes_context: bool,
+    /// What the fn takes.
+    inputs: Inputs,
+    /// For plain parameters: the arguments struct's name and definition.
+    args_struct: Option<(Ident, TokenStream)>,
     /// The return type.
     output: Type,
     /// Where `tool_core` is.
@@ -32,6 +34,8 @@ struct ToolFn {
     strict: Option<SpannedValue<bool>>,
     /// The other keys, as the `ToolDef`'s `ToolOptions`.
     options: TokenStream,
+    /// The type a method is declared on.
+    self_ty: Option<Type>,
 }
 
 /// Expands `#[tool]`; on error, the errors plus the item unchanged, so the rest of the crate
@@ -46,34 +50,31 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// Reads `#[tool(..)]`'s keys; a malformed attribute is reported and the defaults returned,
+/// with `false` for "read": nothing it may have set is then reported missing.
+pub fn read_attr(attr: TokenStream, errors: &mut darling::error::Accumulator) -> (ToolAttr, bool) {
+    let parsed = errors.handle(
+        NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|items| ToolAttr::from_list(&items)),
+    );
+    let read = parsed.is_some();
+    (parsed.unwrap_or_default(), read)
+}
+
 /// Expands `#[tool]`, or returns every error found.
 pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
     let mut errors = darling::Error::accumulator();
     // A malformed attribute is reported, and the fn is still checked with the defaults, but
     // for what the attribute may have said: its `description`, say, so no missing one is
     // reported on top of the misspelt key.
-    let parsed = errors.handle(
-        NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|items| ToolAttr::from_list(&items)),
-    );
-    let attr_read = parsed.is_some();
-    let attr = parsed.unwrap_or_default();
-    let Ok(item) = syn::parse2::<ItemFn>(item.clone()) else {
+    let (attr, attr_read) = read_attr(attr, &mut errors);
+    let Ok(mut item) = syn::parse2::<ItemFn>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
         return errors.finish().map(|()| TokenStream::new());
     };
-    let tool = errors.handle(ToolFn::from_syn(attr, attr_read, item));
+    let tool = errors.handle(ToolFn::read(attr, attr_read, &mut item.sig, &item.attrs, None));
     errors.finish()?;
-    Ok(tool.map(|tool| tool.expand()).unwrap_or_default())
-}
-
-/// The span of the first lifetime or reference in `tokens`, if any.
-fn borrowed(tokens: &TokenStream) -> Option<Span> {
-    tokens.clone().into_iter().find_map(|tree| match tree {
-        proc_macro2::TokenTree::Punct(p) if matches!(p.as_char(), '\'' | '&') => Some(p.span()),
-        proc_macro2::TokenTree::Group(group) => borrowed(&group.stream()),
-        _ => None,
-    })
+    Ok(tool.map(|tool| tool.expand_free(&item)).unwrap_or_default())
 }
 
 /// The name every provider accepts: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
@@ -85,12 +86,19 @@ fn valid_name(name: &str) -> bool {
 }
 
 impl ToolFn {
+    /// Reads a tool fn: `sig` loses its parameters' `#[param]`/`#[serde]` attributes, which
+    /// move to the arguments struct; `self_ty` is the type of a `#[tools]` block.
     /// `attr_read`: whether the attribute was read; when it was not, nothing it may have set
     /// is reported missing.
-    fn from_syn(attr: ToolAttr, attr_read: bool, item: ItemFn) -> Result<ToolFn> {
+    pub fn read(
+        attr: ToolAttr,
+        attr_read: bool,
+        sig: &mut Signature,
+        attrs: &[Attribute],
+        self_ty: Option<&Type>,
+    ) -> Result<ToolFn> {
         let mut errors = darling::Error::accumulator();
         let krate = errors.handle(crate_path(attr.krate.as_ref()));
-        let sig = &item.sig;
         if !sig.generics.params.is_empty() {
             errors.push(
                 darling::Error::custom(
@@ -137,9 +145,17 @@ impl ToolFn {
             }
             name
         };
+        let place = if self_ty.is_some() { Place::Method } else { Place::Free };
+        let inputs = Inputs::read(sig, place, &mut errors);
+        // Plain parameters are described in the fn doc's `# Arguments` list, which is then
+        // no part of the tool's own description.
+        let (doc_attrs, argument_docs) = match &inputs.args {
+            Args::Plain(_) => crate::doc_args::split(attrs),
+            _ => (attrs.to_vec(), Vec::new()),
+        };
         let description = match &attr.description {
             Some(text) => Some(Doc::Text((**text).clone())),
-            None => Doc::from_attrs(&item.attrs),
+            None => Doc::from_attrs(&doc_attrs),
         };
         if description.is_none() && attr_read {
             errors.push(
@@ -149,49 +165,14 @@ impl ToolFn {
                 .with_span(&sig.ident),
             );
         }
-        let mut args = None;
-        let mut takes_context = false;
-        for (position, input) in sig.inputs.iter().enumerate() {
-            match input {
-                FnArg::Receiver(receiver) => errors.push(
-                    darling::Error::custom(
-                        "`#[tool]` cannot be applied to a method: write a free fn, and reach shared state through `ctx: &ToolContext`",
-                    )
-                    .with_span(receiver),
-                ),
-                // The context is the one parameter taken by reference: argument structs are
-                // owned (`DeserializeOwned`), so the shape tells them apart without reading
-                // type names. rustc then checks that the reference is `&ToolContext`.
-                FnArg::Typed(typed) if matches!(*typed.ty, Type::Reference(_)) => {
-                    if position != 0 || takes_context {
-                        errors.push(
-                            darling::Error::custom("`ctx: &ToolContext` must be the first parameter of a `#[tool]` fn")
-                                .with_span(&typed.ty),
-                        );
-                    }
-                    takes_context = true;
-                }
-                FnArg::Typed(typed) => {
-                    if args.is_some() {
-                        errors.push(
-                            darling::Error::custom(
-                                "a `#[tool]` fn takes at most one argument struct: put every argument in one struct deriving `ToolArgs`",
-                            )
-                            .with_span(&typed.ty),
-                        );
-                    } else if let Some(span) = borrowed(&quote::ToTokens::to_token_stream(&*typed.ty)) {
-                        errors.push(
-                            darling::Error::custom(
-                                "a tool's arguments cannot borrow: they are decoded from a JSON text that is gone when the tool runs; use owned fields (`String` rather than `&str`, `Vec<T>` rather than `&[T]`) and drop the lifetime",
-                            )
-                            .with_span(&span),
-                        );
-                    } else {
-                        args = Some((*typed.ty).clone());
-                    }
-                }
+        let args_struct = match &inputs.args {
+            Args::Plain(plain) => {
+                let ident = plain.struct_ident(&camel_case(&sig.ident), sig.ident.span());
+                let definition = plain.args_struct(&ident, &argument_docs, attr.krate.as_ref(), &mut errors);
+                Some((ident, definition))
             }
-        }
+            _ => None,
+        };
         let output = match &sig.output {
             ReturnType::Type(_, ty) => (**ty).clone(),
             ReturnType::Default => {
@@ -208,88 +189,29 @@ impl ToolFn {
         Ok(ToolFn {
             name,
             description: description.unwrap_or(Doc::Text(String::new())),
-            args,
-            takes_context,
+            inputs,
+            args_struct,
             output,
             krate: krate.unwrap_or_else(|| quote!(::tool_core)),
             strict: attr.strict,
             options: options(&attr),
-            item,
+            self_ty: self_ty.cloned(),
+            sig: sig.clone(),
         })
     }
 
-    fn expand(&self) -> TokenStream {
-        let item = &self.item;
+    /// A free fn's expansion: the fn (its parameters' attributes taken off), the `…Tool`
+    /// type, and in one `const` block its definition and registration.
+    fn expand_free(&self, item: &ItemFn) -> TokenStream {
+        let item = ItemFn { sig: self.sig.clone(), ..item.clone() };
         let fn_ident = &item.sig.ident;
         let vis = &item.vis;
-        let krate = &self.krate;
         let name = &self.name;
-        let description = &self.description;
         let type_ident = tool_type_ident(fn_ident);
-        let args_ty = self.args.clone().unwrap_or_else(|| syn::parse_quote!(_tool_core::param::NoArgs));
-        let output = &self.output;
-        let context = self.takes_context.then(|| quote!(__tool_context,));
-        let context_param = if self.takes_context { quote!(__tool_context) } else { quote!(_) };
-        let (args_param, call_args) = if self.args.is_some() {
-            (quote!(__tool_args), quote!(__tool_args))
-        } else {
-            (quote!(_), TokenStream::new())
-        };
-        let decoded = quote!((__TOOL_ARGS.decode)(__TOOL_NAME, __tool_arguments, __tool_options));
-        // One call into the runtime: decoding's error, the fn's `Err` and its panic are
-        // handled there, once, rather than in each tool's shim.
-        let (handler, shim) = if item.sig.asyncness.is_some() {
-            (
-                quote!(Async),
-                quote! {
-                    fn __tool_shim<'a>(
-                        #context_param: &'a _tool_core::ToolContext,
-                        __tool_arguments: _tool_core::__private::Arguments<'a>,
-                        __tool_options: &'a _tool_core::DecodeOptions,
-                    ) -> _tool_core::__private::ToolFuture<'a> {
-                        _tool_core::__private::call_async(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
-                    }
-                },
-            )
-        } else {
-            (
-                quote!(Sync),
-                quote! {
-                    fn __tool_shim(
-                        #context_param: &_tool_core::ToolContext,
-                        __tool_arguments: _tool_core::__private::Arguments<'_>,
-                        __tool_options: &_tool_core::DecodeOptions,
-                    ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
-                        _tool_core::__private::call(__TOOL_NAME, #decoded, __TOOL_OUTPUT.convert, move |#args_param| #fn_ident(#context #call_args))
-                    }
-                },
-            )
-        };
-        let options = &self.options;
-        // Asking for strict mode on a schema strict mode cannot express fails here, spanned
-        // at `strict`, with the reason.
-        let require_strict = if let Some(strict) = self.strict.as_ref().filter(|strict| ***strict) {
-            let span = strict.span();
-            quote_spanned!(span=> _tool_core::__require_strict!(__TOOL_ARGS.schema);)
-        } else {
-            TokenStream::new()
-        };
+        let definition = self.definition(&Names::new(None));
         let doc = format!("The `{name}` tool, generated by `#[tool]` from [`{fn_ident}`]: pass it to `Registry::add`.");
         let generated = quote! {
-            const __TOOL_NAME: &str = #name;
-            const __TOOL_ARGS: _tool_core::__private::ArgsParts<#args_ty> = _tool_core::__private::args_parts::<#args_ty>();
-            const __TOOL_OUTPUT: _tool_core::__private::OutputParts<#output> = _tool_core::__private::output_parts::<#output>();
-            #shim
-            #require_strict
-            static __TOOL_DEF: _tool_core::ToolDef = _tool_core::ToolDef::__new(_tool_core::__private::ToolDefParts {
-                name: __TOOL_NAME,
-                description: #description,
-                schema: __TOOL_ARGS.schema,
-                rust_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#fn_ident)),
-                output: __TOOL_OUTPUT.schema,
-                handler: _tool_core::__private::Handler::#handler(__tool_shim),
-                options: #options,
-            });
+            #definition
             #[automatically_derived]
             impl _tool_core::Tool for #type_ident {
                 fn def(&self) -> &'static _tool_core::ToolDef {
@@ -307,7 +229,7 @@ impl ToolFn {
                 _tool_core::__private::Registration(&__TOOL_DEF)
             }
         };
-        let generated = wrap_in_const(krate, generated);
+        let generated = wrap_in_const(&self.krate, generated);
         // The shim hands the decoded struct over by value, so the signature is ours to
         // dictate; pedantic's "pass by reference" advice cannot apply to it.
         quote! {
@@ -319,6 +241,145 @@ impl ToolFn {
             #vis struct #type_ident;
 
             #generated
+        }
+    }
+
+    /// The definition's items (inside the caller's `const` block): the name, the argument
+    /// and output parts, the shim and the `ToolDef` static, named by `names`.
+    pub fn definition(&self, names: &Names) -> TokenStream {
+        let Names { name: name_const, args: args_const, output: output_const, shim: shim_ident, def: def_static } =
+            names;
+        let fn_ident = &self.sig.ident;
+        let name = &self.name;
+        let description = &self.description;
+        let output = &self.output;
+        let context = self.inputs.takes_context.then(|| quote!(__tool_context,));
+        let context_param = if self.inputs.takes_context { quote!(__tool_context) } else { quote!(_) };
+        let (args_ty, args_param, call_args) = match (&self.inputs.args, &self.args_struct) {
+            (Args::Struct(ty), _) => (quote!(#ty), quote!(__tool_args), quote!(__tool_args)),
+            (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), plain.pattern(ident), plain.call_args()),
+            _ => (quote!(_tool_core::param::NoArgs), quote!(_), TokenStream::new()),
+        };
+        let args_struct = self.args_struct.as_ref().map(|(_, definition)| definition);
+        let decoded = quote!((#args_const.decode)(#name_const, __tool_arguments, __tool_options));
+        let is_async = self.sig.asyncness.is_some();
+        let method = self.self_ty.as_ref();
+        let callee = if method.is_some() { quote!(__tool_self.#fn_ident) } else { quote!(#fn_ident) };
+        let call = quote!(move |#args_param| #callee(#context #call_args));
+        let receiver_param = method.map(|_| quote!(__tool_receiver: &'a _tool_core::__private::Receiver,));
+        let sync_receiver_param = method.map(|_| quote!(__tool_receiver: &_tool_core::__private::Receiver,));
+        // One call into the runtime: decoding's error, the fn's `Err` and its panic are
+        // handled there, once, rather than in each tool's shim.
+        let (handler, shim) = match (is_async, method) {
+            (true, None) => (
+                quote!(Async),
+                quote! {
+                    fn #shim_ident<'a>(
+                        #context_param: &'a _tool_core::ToolContext,
+                        __tool_arguments: _tool_core::__private::Arguments<'a>,
+                        __tool_options: &'a _tool_core::DecodeOptions,
+                    ) -> _tool_core::__private::ToolFuture<'a> {
+                        _tool_core::__private::call_async(#name_const, #decoded, #output_const.convert, #call)
+                    }
+                },
+            ),
+            (false, None) => (
+                quote!(Sync),
+                quote! {
+                    fn #shim_ident(
+                        #context_param: &_tool_core::ToolContext,
+                        __tool_arguments: _tool_core::__private::Arguments<'_>,
+                        __tool_options: &_tool_core::DecodeOptions,
+                    ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
+                        _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)
+                    }
+                },
+            ),
+            (true, Some(self_ty)) => (
+                quote!(AsyncMethod),
+                quote! {
+                    fn #shim_ident<'a>(
+                        #receiver_param
+                        #context_param: &'a _tool_core::ToolContext,
+                        __tool_arguments: _tool_core::__private::Arguments<'a>,
+                        __tool_options: &'a _tool_core::DecodeOptions,
+                    ) -> _tool_core::__private::ToolFuture<'a> {
+                        match _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const) {
+                            ::core::result::Result::Ok(__tool_self) => {
+                                _tool_core::__private::call_async(#name_const, #decoded, #output_const.convert, #call)
+                            }
+                            ::core::result::Result::Err(error) => _tool_core::__private::ready(::core::result::Result::Err(error)),
+                        }
+                    }
+                },
+            ),
+            (false, Some(self_ty)) => (
+                quote!(SyncMethod),
+                quote! {
+                    fn #shim_ident(
+                        #sync_receiver_param
+                        #context_param: &_tool_core::ToolContext,
+                        __tool_arguments: _tool_core::__private::Arguments<'_>,
+                        __tool_options: &_tool_core::DecodeOptions,
+                    ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
+                        let __tool_self = _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const)?;
+                        _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)
+                    }
+                },
+            ),
+        };
+        let options = &self.options;
+        // Asking for strict mode on a schema strict mode cannot express fails here, spanned
+        // at `strict`, with the reason.
+        let require_strict = if let Some(strict) = self.strict.as_ref().filter(|strict| ***strict) {
+            let span = strict.span();
+            quote_spanned!(span=> _tool_core::__require_strict!(#args_const.schema);)
+        } else {
+            TokenStream::new()
+        };
+        let owner = method.map(|self_ty| quote!(::core::stringify!(#self_ty), "::",));
+        let rust_path = quote!(::core::concat!(::core::module_path!(), "::", #owner ::core::stringify!(#fn_ident)));
+        quote! {
+            #args_struct
+            const #name_const: &str = #name;
+            const #args_const: _tool_core::__private::ArgsParts<#args_ty> = _tool_core::__private::args_parts::<#args_ty>();
+            const #output_const: _tool_core::__private::OutputParts<#output> = _tool_core::__private::output_parts::<#output>();
+            #shim
+            #require_strict
+            static #def_static: _tool_core::ToolDef = _tool_core::ToolDef::__new(_tool_core::__private::ToolDefParts {
+                name: #name_const,
+                description: #description,
+                schema: #args_const.schema,
+                rust_path: #rust_path,
+                output: #output_const.schema,
+                handler: _tool_core::__private::Handler::#handler(#shim_ident),
+                options: #options,
+            });
+        }
+    }
+}
+
+/// The names of one tool's generated items: plain for a free fn (its own `const` block),
+/// suffixed with the method's name in a `#[tools]` block, which holds them all.
+pub struct Names {
+    name: Ident,
+    args: Ident,
+    output: Ident,
+    shim: Ident,
+    /// The `ToolDef` static.
+    pub def: Ident,
+}
+
+impl Names {
+    /// The names, suffixed with `method` when there is one.
+    pub fn new(method: Option<&Ident>) -> Names {
+        let suffix = method.map(|ident| format!("_{}", unraw(ident))).unwrap_or_default();
+        Names {
+            name: format_ident!("__TOOL_NAME{suffix}"),
+            args: format_ident!("__TOOL_ARGS{suffix}"),
+            output: format_ident!("__TOOL_OUTPUT{suffix}"),
+            shim: format_ident!("__tool_shim{suffix}"),
+            def: format_ident!("__TOOL_DEF{suffix}"),
         }
     }
 }
@@ -369,13 +430,17 @@ fn options(attr: &ToolAttr) -> TokenStream {
 
 /// `get_weather` → `GetWeatherTool`, spanned at the fn ident.
 fn tool_type_ident(fn_ident: &Ident) -> Ident {
-    let camel: String = unraw(fn_ident)
+    format_ident!("{}Tool", camel_case(fn_ident), span = fn_ident.span())
+}
+
+/// `get_weather` → `GetWeather`.
+fn camel_case(fn_ident: &Ident) -> String {
+    unraw(fn_ident)
         .split('_')
         .filter(|part| !part.is_empty())
         .map(|part| {
             let mut chars = part.chars();
             chars.next().map_or_else(String::new, |c| c.to_ascii_uppercase().to_string() + chars.as_str())
         })
-        .collect();
-    format_ident!("{}Tool", camel, span = fn_ident.span())
+        .collect()
 }

@@ -12,6 +12,7 @@ mod dispatch;
 mod dynamic;
 mod elements;
 mod enums;
+mod forms;
 mod gemini;
 mod hostile;
 mod reference;

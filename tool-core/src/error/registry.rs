@@ -26,6 +26,13 @@ pub enum RegistryError {
         /// What was asked for: `group "admin"`, `module my_app::tools`, `crate my_tools`.
         selection: String,
     },
+    /// A method of a `#[tools]` block was added alone; it needs the value it is called on.
+    NeedsReceiver {
+        /// The tool.
+        name: String,
+        /// The method's Rust path.
+        method: &'static str,
+    },
     /// A tool made at run time has parameters that are not an object schema.
     InvalidSchema {
         /// The tool.
@@ -51,6 +58,9 @@ impl fmt::Display for RegistryError {
                  another crate, call `tool_core::tool_crate!()` at its root and collect with \
                  `Registry::collect_crates(&[&that_crate::TOOLS])`, which names the crate so the linker keeps it"
             ),
+            RegistryError::NeedsReceiver { name, method } => {
+                write!(f, "tool {name:?} is the method `{method}`: add it with its receiver, `registry.add_all(value)`")
+            }
             RegistryError::InvalidSchema { name, reason } => {
                 write!(f, "the parameters of tool {name:?} are not a usable JSON Schema: {reason}")
             }

@@ -12,7 +12,7 @@ use crate::context::ToolContext;
 use crate::dispatch::{Arguments, ToolFuture, ready};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-use crate::tool::{Handler, SyncHandler};
+use crate::tool::{Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDef};
 
 impl Registry {
     /// Calls a plain tool by name with a fresh context.
@@ -38,7 +38,11 @@ impl Registry {
         match self.lookup(name)?.kind() {
             Kind::Static(def) => match def.handler() {
                 Handler::Sync(shim) => self.run_plain(shim, context, arguments.into()),
-                Handler::Async(_) => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
+                _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
+            },
+            Kind::Method(def, receiver) => match def.handler() {
+                Handler::SyncMethod(shim) => self.run_method(shim, &**receiver, context, arguments.into()),
+                _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             },
             Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name().to_owned() }),
         }
@@ -61,12 +65,13 @@ impl Registry {
     /// Calls the tool of `entry` (one of this registry's), as [`Registry::call_async`] does.
     pub(crate) fn call_entry<'a>(
         &'a self,
-        entry: &Entry,
+        entry: &'a Entry,
         context: &'a ToolContext,
         arguments: Arguments<'a>,
     ) -> ToolFuture<'a> {
         let def = match entry.kind() {
             Kind::Static(def) => def,
+            Kind::Method(def, receiver) => return self.call_method(def, &**receiver, context, arguments),
             Kind::Dynamic(tool) => {
                 let context = if context.has_state() { context.clone() } else { self.with_own_state(context) };
                 return match arguments.into_value(&self.options) {
@@ -82,6 +87,30 @@ impl Registry {
                 let context = self.with_own_state(context);
                 Box::pin(async move { shim(&context, arguments, &self.options).await })
             }
+            // `add` refuses a method without its receiver.
+            Handler::SyncMethod(_) | Handler::AsyncMethod(_) => {
+                ready(Err(ToolError::RequiresAsync { tool: def.name().to_owned() }))
+            }
+        }
+    }
+
+    /// Calls a method's shim on `receiver`, as [`Registry::call_entry`] does a fn's.
+    fn call_method<'a>(
+        &'a self,
+        def: &'static ToolDef,
+        receiver: &'a Receiver,
+        context: &'a ToolContext,
+        arguments: Arguments<'a>,
+    ) -> ToolFuture<'a> {
+        match def.handler() {
+            Handler::SyncMethod(shim) => ready(self.run_method(shim, receiver, context, arguments)),
+            Handler::AsyncMethod(shim) if context.has_state() => shim(receiver, context, arguments, &self.options),
+            Handler::AsyncMethod(shim) => {
+                let context = self.with_own_state(context);
+                Box::pin(async move { shim(receiver, &context, arguments, &self.options).await })
+            }
+            // A method's definition always holds a method's shim.
+            _ => ready(Err(ToolError::RequiresAsync { tool: def.name().to_owned() })),
         }
     }
 
@@ -98,15 +127,22 @@ impl Registry {
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
-        let Some(def) = entry.def() else {
-            return Box::pin(async move { arguments.call(&registry, &entry, &context).await });
+        let def = match entry.kind() {
+            Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() => *def,
+            _ => return Box::pin(async move { arguments.call(&registry, &entry, &context).await }),
         };
-        let Handler::Sync(shim) = def.handler() else {
-            return Box::pin(async move { arguments.call(&registry, &entry, &context).await });
-        };
-        let task = tokio::task::spawn_blocking(move || match arguments {
-            OwnedArguments::Text(text) => registry.run_plain(shim, &context, Arguments::Text(&text)),
-            OwnedArguments::Value(value) => registry.run_plain(shim, &context, Arguments::Value(value)),
+        let task = tokio::task::spawn_blocking(move || {
+            let run = |arguments: Arguments<'_>| match (entry.kind(), def.handler()) {
+                (Kind::Method(_, receiver), Handler::SyncMethod(shim)) => {
+                    registry.run_method(shim, &**receiver, &context, arguments)
+                }
+                (_, Handler::Sync(shim)) => registry.run_plain(shim, &context, arguments),
+                _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
+            };
+            match arguments {
+                OwnedArguments::Text(text) => run(Arguments::Text(&text)),
+                OwnedArguments::Value(value) => run(Arguments::Value(value)),
+            }
         });
         Box::pin(async move {
             task.await.unwrap_or_else(|join| {
@@ -132,6 +168,23 @@ impl Registry {
             shim(context, arguments, &self.options)
         } else {
             shim(&self.with_own_state(context), arguments, &self.options)
+        }
+    }
+
+    /// Runs a plain method's shim on `receiver`; a context without state gets this
+    /// registry's.
+    #[inline]
+    fn run_method(
+        &self,
+        shim: SyncMethodHandler,
+        receiver: &Receiver,
+        context: &ToolContext,
+        arguments: Arguments<'_>,
+    ) -> Result<ToolOutput, ToolError> {
+        if context.has_state() {
+            shim(receiver, context, arguments, &self.options)
+        } else {
+            shim(receiver, &self.with_own_state(context), arguments, &self.options)
         }
     }
 
@@ -169,12 +222,11 @@ pub(crate) enum OwnedArguments {
 #[cfg(any(feature = "mcp", feature = "agent"))]
 impl OwnedArguments {
     /// Calls `entry` with these arguments.
-    fn call<'a>(self, registry: &'a Registry, entry: &Entry, context: &'a ToolContext) -> ToolFuture<'a> {
+    fn call<'a>(self, registry: &'a Registry, entry: &'a Entry, context: &'a ToolContext) -> ToolFuture<'a> {
         match self {
             OwnedArguments::Value(value) => registry.call_entry(entry, context, Arguments::Value(value)),
             OwnedArguments::Text(text) => {
-                let entry = entry.clone();
-                Box::pin(async move { registry.call_entry(&entry, context, Arguments::Text(&text)).await })
+                Box::pin(async move { registry.call_entry(entry, context, Arguments::Text(&text)).await })
             }
         }
     }

@@ -1,14 +1,15 @@
 //! [`Entry`]: one tool in a registry, under the name the registry gives it: a `#[tool]` fn
 //! (its compile-time [`ToolDef`]) or a [`DynamicTool`] made at run time. Everything a
 //! server needs is asked of the entry, so both kinds are listed and called alike; what a
-//! provider sends for an entry is `provider`'s to decide. What a provider sends for an entry is `provider`'s to decide.
+//! provider sends for an entry is `provider`'s to decide. A method of a `#[tools]` block is
+//! a `ToolDef` too, held with the value it is called on.
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::render::json_text::definition;
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::{Annotations, ToolDef};
+use crate::tool::{Annotations, Receiver, ToolDef};
 
 /// One tool in a registry.
 #[derive(Debug, Clone)]
@@ -22,6 +23,9 @@ pub struct Entry {
 #[derive(Debug, Clone)]
 pub(crate) enum Kind {
     Static(&'static ToolDef),
+    /// A method, with the value every call borrows as `&self`. Hand the shim `&**receiver`:
+    /// an `Arc` is itself `Any`, so `&receiver` would coerce to the wrong one.
+    Method(&'static ToolDef, Arc<Receiver>),
     Dynamic(Arc<DynamicTool>),
 }
 
@@ -30,6 +34,14 @@ impl Entry {
         Entry {
             name: Arc::from(def.name()),
             kind: Kind::Static(def),
+            definition_json: Cow::Borrowed(def.definition_json()),
+        }
+    }
+
+    pub(super) fn from_method(def: &'static ToolDef, receiver: Arc<Receiver>) -> Self {
+        Entry {
+            name: Arc::from(def.name()),
+            kind: Kind::Method(def, receiver),
             definition_json: Cow::Borrowed(def.definition_json()),
         }
     }
@@ -52,11 +64,12 @@ impl Entry {
         &self.name
     }
 
-    /// The compile-time definition of a `#[tool]` fn; `None` for a tool made at run time.
+    /// The compile-time definition of a `#[tool]` fn or method; `None` for a tool made at
+    /// run time.
     #[must_use]
     pub fn def(&self) -> Option<&'static ToolDef> {
         match &self.kind {
-            Kind::Static(def) => Some(def),
+            Kind::Static(def) | Kind::Method(def, _) => Some(def),
             Kind::Dynamic(_) => None,
         }
     }
@@ -65,7 +78,7 @@ impl Entry {
     #[must_use]
     pub fn dynamic(&self) -> Option<&DynamicTool> {
         match &self.kind {
-            Kind::Static(_) => None,
+            Kind::Static(_) | Kind::Method(..) => None,
             Kind::Dynamic(tool) => Some(tool),
         }
     }
@@ -74,7 +87,7 @@ impl Entry {
     #[must_use]
     pub fn description(&self) -> &str {
         match &self.kind {
-            Kind::Static(def) => def.description(),
+            Kind::Static(def) | Kind::Method(def, _) => def.description(),
             Kind::Dynamic(tool) => &tool.description,
         }
     }
@@ -83,7 +96,7 @@ impl Entry {
     #[must_use]
     pub fn parameters_json(&self) -> &str {
         match &self.kind {
-            Kind::Static(def) => def.parameters_json(),
+            Kind::Static(def) | Kind::Method(def, _) => def.parameters_json(),
             Kind::Dynamic(tool) => &tool.parameters_json,
         }
     }
@@ -98,7 +111,7 @@ impl Entry {
     #[must_use]
     pub fn title(&self) -> Option<&str> {
         match &self.kind {
-            Kind::Static(def) => def.title(),
+            Kind::Static(def) | Kind::Method(def, _) => def.title(),
             Kind::Dynamic(tool) => tool.title.as_deref(),
         }
     }
@@ -107,7 +120,7 @@ impl Entry {
     #[must_use]
     pub fn annotations(&self) -> Annotations {
         match &self.kind {
-            Kind::Static(def) => def.annotations(),
+            Kind::Static(def) | Kind::Method(def, _) => def.annotations(),
             Kind::Dynamic(tool) => tool.annotations,
         }
     }
@@ -116,7 +129,7 @@ impl Entry {
     #[must_use]
     pub fn output_schema(&self) -> Option<&str> {
         match &self.kind {
-            Kind::Static(def) => def.output_schema(),
+            Kind::Static(def) | Kind::Method(def, _) => def.output_schema(),
             Kind::Dynamic(_) => None,
         }
     }
@@ -125,7 +138,7 @@ impl Entry {
     #[must_use]
     pub fn sequential(&self) -> bool {
         match &self.kind {
-            Kind::Static(def) => def.sequential(),
+            Kind::Static(def) | Kind::Method(def, _) => def.sequential(),
             Kind::Dynamic(tool) => tool.sequential,
         }
     }
@@ -134,7 +147,7 @@ impl Entry {
     #[must_use]
     pub fn requires_approval(&self) -> bool {
         match &self.kind {
-            Kind::Static(def) => def.requires_approval(),
+            Kind::Static(def) | Kind::Method(def, _) => def.requires_approval(),
             Kind::Dynamic(tool) => tool.requires_approval,
         }
     }
@@ -142,7 +155,7 @@ impl Entry {
     /// Where the tool comes from, for messages: the Rust path of a `#[tool]` fn.
     pub(super) fn origin(&self) -> &'static str {
         match &self.kind {
-            Kind::Static(def) => def.rust_path(),
+            Kind::Static(def) | Kind::Method(def, _) => def.rust_path(),
             Kind::Dynamic(_) => "a tool made at run time",
         }
     }

@@ -1,6 +1,7 @@
 //! [`Registry`]: tools by name. [`Registry::collect`] gathers every `#[tool]` linked into the
 //! binary (through `inventory`); explicit registries are built with [`Registry::add`],
-//! [`Registry::merge_prefixed`] and [`Registry::remove`].
+//! [`Registry::add_all`] (the methods of a `#[tools]` block), [`Registry::merge_prefixed`]
+//! and [`Registry::remove`].
 
 mod call;
 mod entry;
@@ -22,7 +23,8 @@ use crate::dispatch::DecodeOptions;
 use crate::error::RegistryError;
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::name::is_valid_tool_name;
-use crate::tool::{Tool, ToolDef};
+use crate::tool::set::{IntoToolSet, ToolSet};
+use crate::tool::{Receiver, Tool, ToolDef};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].
 #[doc(hidden)]
@@ -77,10 +79,33 @@ impl Registry {
     /// Adds one tool (a generated `…Tool` value or a `&'static ToolDef`).
     ///
     /// # Errors
-    /// [`RegistryError::DuplicateName`] when the name is taken.
+    /// [`RegistryError::DuplicateName`] when the name is taken;
+    /// [`RegistryError::NeedsReceiver`] for a method of a `#[tools]` block, which
+    /// [`Registry::add_all`] adds with its receiver.
     pub fn add(&mut self, tool: impl Tool) -> Result<&mut Self, RegistryError> {
-        self.insert(Entry::from_def(tool.def()))?;
+        let def = tool.def();
+        if def.handler().is_method() {
+            return Err(RegistryError::NeedsReceiver { name: def.name().to_owned(), method: def.rust_path() });
+        }
+        self.insert(Entry::from_def(def))?;
         self.reindex();
+        Ok(self)
+    }
+
+    /// Adds every tool of a `#[tools]` block, each called on `tools` (shared, so an
+    /// `Arc<S>` the caller keeps is accepted as it is).
+    ///
+    /// # Errors
+    /// [`RegistryError::DuplicateName`] when a name is taken; nothing is added then.
+    pub fn add_all(&mut self, tools: impl IntoToolSet) -> Result<&mut Self, RegistryError> {
+        self.add_set(tools.into_shared())
+    }
+
+    fn add_set<S: ToolSet>(&mut self, tools: Arc<S>) -> Result<&mut Self, RegistryError> {
+        let receiver: Arc<Receiver> = tools;
+        let mut entries = self.entries.clone();
+        entries.extend(S::tool_defs().iter().map(|def| Entry::from_method(def, Arc::clone(&receiver))));
+        self.set_entries(entries)?;
         Ok(self)
     }
 

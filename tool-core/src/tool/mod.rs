@@ -5,6 +5,7 @@
 
 pub(crate) mod dynamic;
 pub(crate) mod name;
+pub(crate) mod set;
 
 use core::fmt;
 
@@ -228,7 +229,7 @@ impl fmt::Debug for ToolDef {
         f.debug_struct("ToolDef")
             .field("name", &self.name)
             .field("rust_path", &self.rust_path)
-            .field("async", &matches!(self.handler, Handler::Async(_)))
+            .field("async", &self.handler.is_async())
             .finish_non_exhaustive()
     }
 }
@@ -265,6 +266,24 @@ pub enum Handler {
     Sync(SyncHandler),
     /// An `async fn`; the shim decodes at once and returns the call as a future.
     Async(AsyncHandler),
+    /// A plain method of a `#[tools]` block, called on the receiver its entry holds.
+    SyncMethod(SyncMethodHandler),
+    /// An `async` method of a `#[tools]` block.
+    AsyncMethod(AsyncMethodHandler),
+}
+
+impl Handler {
+    /// Whether the shim needs a receiver: a method of a `#[tools]` block.
+    #[must_use]
+    pub const fn is_method(&self) -> bool {
+        matches!(self, Handler::SyncMethod(_) | Handler::AsyncMethod(_))
+    }
+
+    /// Whether the tool is an `async fn`.
+    #[must_use]
+    pub const fn is_async(&self) -> bool {
+        matches!(self, Handler::Async(_) | Handler::AsyncMethod(_))
+    }
 }
 
 /// The shim of a plain `fn`.
@@ -274,6 +293,21 @@ pub type SyncHandler = fn(&ToolContext, Arguments<'_>, &DecodeOptions) -> Result
 /// The shim of an `async fn`.
 #[doc(hidden)]
 pub type AsyncHandler = for<'a> fn(&'a ToolContext, Arguments<'a>, &'a DecodeOptions) -> ToolFuture<'a>;
+
+/// The receiver a method's shim is handed: the value given to
+/// [`Registry::add_all`](crate::Registry::add_all), shared by every call.
+#[doc(hidden)]
+pub type Receiver = dyn core::any::Any + Send + Sync;
+
+/// The shim of a plain method.
+#[doc(hidden)]
+pub type SyncMethodHandler =
+    fn(&Receiver, &ToolContext, Arguments<'_>, &DecodeOptions) -> Result<ToolOutput, ToolError>;
+
+/// The shim of an `async` method.
+#[doc(hidden)]
+pub type AsyncMethodHandler =
+    for<'a> fn(&'a Receiver, &'a ToolContext, Arguments<'a>, &'a DecodeOptions) -> ToolFuture<'a>;
 
 /// A generated tool type (`GetWeatherTool` for `fn get_weather`), for explicit registries.
 pub trait Tool {

@@ -1,0 +1,225 @@
+//! The three ways to write a tool: one argument struct, plain parameters, and methods of a
+//! `#[tools]` block. A plain-parameter tool must be the struct form exactly (schema, every
+//! dialect, strict-mode decision, output schema, errors), and a method a free fn with a
+//! receiver.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::json;
+use tool_core::render::Dialect;
+use tool_core::{Registry, RegistryError, Tool, ToolArgs, ToolContext, ToolError, ToolSet, tool, tools};
+
+mod plain {
+    use super::*;
+
+    /// Adds two numbers.
+    ///
+    /// Wrapped over
+    /// two lines.
+    ///
+    /// # Arguments
+    ///
+    /// * `a` - the first addend
+    /// * `b` - the second addend, at least
+    ///   zero
+    #[tool(name = "add_plain")]
+    pub fn add(
+        a: i32,
+        #[param(minimum = 0, maximum = 1000)] b: u32,
+        #[param(description = "a note", max_length = 10)] note: Option<String>,
+        #[serde(rename = "kind", default)] mode: Mode,
+    ) -> String {
+        format!("{} {note:?} {mode:?}", i64::from(a) + i64::from(b))
+    }
+
+    #[derive(Debug, Default, serde::Deserialize, ToolArgs)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Mode {
+        #[default]
+        Fast,
+        Slow,
+    }
+}
+
+mod by_hand {
+    use super::plain::Mode;
+    use super::*;
+
+    #[derive(serde::Deserialize, ToolArgs)]
+    pub struct AddArgs {
+        /// the first addend
+        a: i32,
+        /// the second addend, at least zero
+        #[param(minimum = 0, maximum = 1000)]
+        b: u32,
+        #[param(description = "a note", max_length = 10)]
+        note: Option<String>,
+        #[serde(rename = "kind", default)]
+        mode: Mode,
+    }
+
+    /// Adds two numbers.
+    ///
+    /// Wrapped over two lines.
+    #[tool(name = "add_by_hand")]
+    pub fn add(args: AddArgs) -> String {
+        let AddArgs { a, b, note, mode } = args;
+        format!("{} {note:?} {mode:?}", i64::from(a) + i64::from(b))
+    }
+}
+
+#[test]
+fn plain_parameters_are_the_struct_form_byte_for_byte() {
+    let plain = plain::AddTool.def();
+    let by_hand = by_hand::AddTool.def();
+    assert_eq!(plain.description(), by_hand.description());
+    assert_eq!(plain.description(), "Adds two numbers.\n\nWrapped over two lines.");
+    assert_eq!(plain.parameters_json(), by_hand.parameters_json());
+    assert_eq!(plain.output_schema(), by_hand.output_schema());
+    for dialect in [Dialect::JsonSchema, Dialect::OpenAiStrict, Dialect::AnthropicStrict, Dialect::GeminiParameters] {
+        assert_eq!(plain.parameters_in(dialect), by_hand.parameters_in(dialect), "{dialect:?}");
+    }
+    let schema: serde_json::Value = serde_json::from_str(plain.parameters_json()).unwrap();
+    assert_eq!(schema["properties"]["a"]["description"], "the first addend");
+    assert_eq!(schema["properties"]["kind"]["enum"], json!(["fast", "slow"]));
+
+    let mut registries = [Registry::new(), Registry::new()];
+    registries[0].add(plain::AddTool).unwrap();
+    registries[1].add(by_hand::AddTool).unwrap();
+    for arguments in [
+        r#"{"a": 1, "b": 2}"#,
+        r#"{"a": 1, "b": 2, "note": "hi", "kind": "slow"}"#,
+        r#"{"a": "x", "b": -1, "note": "far too long a note", "extra": 1}"#,
+        r#"{"b": 1}"#,
+        "[1, 2]",
+        "not json",
+    ] {
+        let left = registries[0].call("add_plain", arguments);
+        let right = registries[1].call("add_by_hand", arguments);
+        assert_eq!(format!("{left:?}").replace("add_plain", "add_by_hand"), format!("{right:?}"), "{arguments}");
+    }
+    assert_eq!(registries[0].call("add_plain", r#"{"a": -5, "b": 7}"#).unwrap().to_text(), "2 None Fast");
+}
+
+/// The context first, then plain parameters, async.
+///
+/// # Arguments
+/// * `times` - how often
+#[tool(name = "forms_repeat")]
+async fn repeat(ctx: &ToolContext, times: u8, word: String) -> String {
+    ctx.report_progress(1.0, None, None);
+    tokio::task::yield_now().await;
+    word.repeat(usize::from(times))
+}
+
+#[tokio::test]
+async fn async_plain_parameters_with_a_context() {
+    let mut registry = Registry::new();
+    registry.add(RepeatTool).unwrap();
+    let context = registry.context();
+    let output = registry.call_async(&context, "forms_repeat", r#"{"times": 3, "word": "ab"}"#).await.unwrap();
+    assert_eq!(output.to_text(), "ababab");
+    let schema: serde_json::Value = serde_json::from_str(RepeatTool.def().parameters_json()).unwrap();
+    assert_eq!(schema["required"], json!(["times", "word"]));
+    assert_eq!(schema["properties"]["times"]["description"], "how often");
+    assert_eq!(RepeatTool.def().description(), "The context first, then plain parameters, async.");
+}
+
+/// A lone parameter of a type tool-core knows is a plain parameter, not a struct.
+#[tool(name = "forms_shout")]
+fn shout(text: String) -> String {
+    text.to_uppercase()
+}
+
+/// `#[param]` makes a lone parameter of any type a plain one.
+#[tool(name = "forms_pick")]
+fn pick(#[param] mode: plain::Mode) -> String {
+    format!("{mode:?}")
+}
+
+#[test]
+fn a_lone_plain_parameter_is_a_property() {
+    let mut registry = Registry::new();
+    registry.add(ShoutTool).unwrap().add(PickTool).unwrap();
+    assert_eq!(registry.call("forms_shout", r#"{"text": "hey"}"#).unwrap().to_text(), "HEY");
+    assert_eq!(registry.call("forms_pick", r#"{"mode": "slow"}"#).unwrap().to_text(), "Slow");
+}
+
+struct Counter {
+    start: i64,
+    calls: AtomicUsize,
+}
+
+#[tools]
+impl Counter {
+    /// Adds `n` to the start.
+    #[tool]
+    fn add_to(&self, #[param(minimum = 0)] n: i64) -> String {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        (self.start + n).to_string()
+    }
+
+    /// How many calls so far, with the context.
+    #[tool(name = "count", read_only)]
+    async fn calls(&self, ctx: &ToolContext) -> String {
+        let _ = ctx;
+        tokio::task::yield_now().await;
+        self.calls.load(Ordering::SeqCst).to_string()
+    }
+
+    /// Takes a struct.
+    #[tool]
+    fn describe(&self, args: by_hand::AddArgs) -> Result<String, String> {
+        let _ = args;
+        Err(format!("no, from {}", self.start))
+    }
+
+    /// Panics.
+    #[tool]
+    fn explode(&self) -> String {
+        panic!("boom at {}", self.start)
+    }
+
+    /// Not a tool: a helper the tools may share.
+    fn helper(&self) -> i64 {
+        self.start
+    }
+}
+
+#[tokio::test]
+async fn methods_share_their_receiver() {
+    let counter = Arc::new(Counter { start: 40, calls: AtomicUsize::new(0) });
+    let mut registry = Registry::new();
+    registry.add_all(Arc::clone(&counter)).unwrap();
+    assert_eq!(registry.names(), ["add_to", "count", "describe", "explode"]);
+    assert_eq!(registry.call("add_to", r#"{"n": 2}"#).unwrap().to_text(), "42");
+    let error = registry.call("add_to", r#"{"n": -2}"#).unwrap_err();
+    assert!(matches!(&error, ToolError::InvalidArguments { .. }), "{error}");
+    assert!(error.to_string().contains("/n: must be >= 0"), "{error}");
+    let context = registry.context();
+    assert_eq!(registry.call_async(&context, "count", "{}").await.unwrap().to_text(), "1");
+    assert_eq!(counter.calls.load(Ordering::SeqCst), 1);
+    assert_eq!(counter.helper(), 40);
+    let failed = registry.call("describe", r#"{"a": 1, "b": 2}"#).unwrap_err();
+    assert!(matches!(&failed, ToolError::Failed { message, .. } if message == "no, from 40"), "{failed:?}");
+    let panicked = registry.call("explode", "{}").unwrap_err();
+    assert!(matches!(&panicked, ToolError::Panicked { message, .. } if message.contains("boom at 40")), "{panicked:?}");
+    assert!(matches!(registry.call("count", "{}"), Err(ToolError::RequiresAsync { .. })));
+    let defs = Counter::tool_defs();
+    assert_eq!(defs.len(), 4);
+    assert!(defs[1].annotations().read_only == Some(true));
+    assert!(defs[0].rust_path().ends_with("Counter::add_to"), "{}", defs[0].rust_path());
+}
+
+#[test]
+fn a_method_is_not_added_without_its_receiver() {
+    let def = Counter::tool_defs()[0];
+    let error = Registry::new().add(def).unwrap_err();
+    assert!(matches!(error, RegistryError::NeedsReceiver { .. }), "{error}");
+    let mut registry = Registry::new();
+    registry.add_all(Counter { start: 0, calls: AtomicUsize::new(0) }).unwrap();
+    let again = registry.add_all(Counter { start: 1, calls: AtomicUsize::new(0) }).unwrap_err();
+    assert!(matches!(again, RegistryError::DuplicateName { .. }), "{again}");
+    assert_eq!(registry.len(), 4);
+}

@@ -1,0 +1,350 @@
+//! A tool fn's parameters, read into [`Inputs`]: the receiver (`&self` in a `#[tools]`
+//! block), `ctx: &ToolContext`, and the arguments in one of two forms: one struct deriving
+//! `ToolArgs`, or plain parameters, for which [`Plain::args_struct`] writes that struct
+//! (hidden, named after the tool) so that both forms go through the same derive.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+use syn::{Attribute, FnArg, Ident, Pat, Signature, Type};
+
+use crate::doc_args::ArgumentDoc;
+use crate::util::unraw;
+
+/// What a tool fn takes.
+pub struct Inputs {
+    /// Whether it takes `ctx: &ToolContext` first.
+    pub takes_context: bool,
+    /// Its arguments.
+    pub args: Args,
+}
+
+/// A tool's arguments, in the form the fn takes them.
+pub enum Args {
+    /// None.
+    None,
+    /// One struct deriving `ToolArgs`.
+    Struct(Box<Type>),
+    /// Plain parameters, each a property of the arguments object.
+    Plain(Plain),
+}
+
+/// Plain parameters: `fn add(a: i32, #[param(minimum = 0)] b: u32)`.
+pub struct Plain {
+    /// The parameters, in order.
+    pub params: Vec<PlainParam>,
+}
+
+/// One plain parameter.
+pub struct PlainParam {
+    /// Its name: the property's, unless `#[serde(rename)]` says otherwise.
+    pub ident: Ident,
+    /// Its type.
+    pub ty: Type,
+    /// Its `#[param]` and `#[serde]` attributes, moved to the struct's field.
+    pub attrs: Vec<Attribute>,
+}
+
+/// Where a tool fn is written: a free fn, or a method of a `#[tools]` block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A free fn.
+    Free,
+    /// A method of a `#[tools]` block.
+    Method,
+}
+
+/// Types that have a `ToolParam` impl in tool-core and a name that starts with a capital:
+/// a lone parameter of one of these is a plain parameter, not an argument struct.
+const PARAM_TYPES: &[&str] = &[
+    "String",
+    "PathBuf",
+    "Value",
+    "NonZeroU8",
+    "NonZeroU16",
+    "NonZeroU32",
+    "NonZeroU64",
+    "NonZeroUsize",
+    "IpAddr",
+    "Ipv4Addr",
+    "Ipv6Addr",
+    "SocketAddr",
+    "SocketAddrV4",
+    "SocketAddrV6",
+    "Date",
+    "DateTime",
+    "Decimal",
+    "NaiveDate",
+    "NaiveDateTime",
+    "NaiveTime",
+    "OffsetDateTime",
+    "PrimitiveDateTime",
+    "Time",
+    "Timestamp",
+    "Url",
+    "Uuid",
+    "Version",
+    "VersionReq",
+];
+
+impl Inputs {
+    /// Reads `sig`'s parameters, taking the `#[param]` and `#[serde]` attributes off them
+    /// (they are the arguments struct's, and not allowed on a fn's parameters).
+    pub fn read(sig: &mut Signature, place: Place, errors: &mut darling::error::Accumulator) -> Inputs {
+        let mut receiver = false;
+        let mut takes_context = false;
+        let mut typed = Vec::new();
+        for (position, input) in sig.inputs.iter_mut().enumerate() {
+            match input {
+                FnArg::Receiver(taken) => {
+                    receiver = true;
+                    check_receiver(taken, place, errors);
+                }
+                FnArg::Typed(param) if is_context(&param.ty) => {
+                    if position != usize::from(receiver) || takes_context {
+                        errors.push(
+                            darling::Error::custom("`ctx: &ToolContext` must be the first parameter of a `#[tool]` fn")
+                                .with_span(&param.ty),
+                        );
+                    }
+                    takes_context = true;
+                }
+                FnArg::Typed(param) => {
+                    let (moved, kept) = param.attrs.drain(..).partition(is_ours);
+                    param.attrs = kept;
+                    typed.push((param.pat.clone(), param.ty.clone(), moved));
+                }
+            }
+        }
+        if place == Place::Method && !receiver {
+            errors.push(
+                darling::Error::custom(
+                    "a `#[tool]` in a `#[tools]` block takes `&self`; a tool without `self` is a free `#[tool]` fn outside the `impl`",
+                )
+                .with_span(&sig.ident),
+            );
+        }
+        let args = match typed.as_slice() {
+            [] => Args::None,
+            [(_, ty, attrs)] if attrs.is_empty() && is_struct_like(ty) => {
+                if let Some(span) = borrowed(&ty.to_token_stream()) {
+                    errors.push(borrow_error(span));
+                }
+                Args::Struct(ty.clone())
+            }
+            _ => {
+                let mut params = Vec::with_capacity(typed.len());
+                for (pat, ty, attrs) in typed {
+                    if let Some(span) = borrowed(&ty.to_token_stream()) {
+                        errors.push(borrow_error(span));
+                    }
+                    match *pat {
+                        Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                            params.push(PlainParam { ident: pat.ident, ty: *ty, attrs });
+                        }
+                        pat => errors.push(
+                            darling::Error::custom(
+                                "a tool's parameter needs a name, which is its property's: write `name: Type`",
+                            )
+                            .with_span(&pat),
+                        ),
+                    }
+                }
+                Args::Plain(Plain { params })
+            }
+        };
+        Inputs { takes_context, args }
+    }
+}
+
+impl Plain {
+    /// `AddArgs` for `add`, unless a parameter's type names that: the struct is declared
+    /// where those types are resolved.
+    pub fn struct_ident(&self, camel: &str, span: Span) -> Ident {
+        let ident = format_ident!("{}Args", camel, span = span);
+        let clash = self.params.iter().any(|param| mentions(&param.ty.to_token_stream(), &ident));
+        if clash { format_ident!("__Tc{}Args", camel, span = span) } else { ident }
+    }
+
+    /// The arguments struct: one field per parameter, with its attributes, and its
+    /// description from the fn doc's `# Arguments` item unless `#[param(description)]` or
+    /// nothing gives one. `docs` naming no parameter is an error.
+    pub fn args_struct(
+        &self,
+        ident: &Ident,
+        docs: &[ArgumentDoc],
+        krate: Option<&syn::Path>,
+        errors: &mut darling::error::Accumulator,
+    ) -> TokenStream {
+        for doc in docs {
+            if !self.params.iter().any(|param| unraw(&param.ident) == doc.name) {
+                let names: Vec<String> = self.params.iter().map(|param| format!("`{}`", unraw(&param.ident))).collect();
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`# Arguments` names `{}`, which is not a parameter of this tool (it has {})",
+                        doc.name,
+                        names.join(", ")
+                    ))
+                    .with_span(&doc.span),
+                );
+            }
+        }
+        let fields: Vec<TokenStream> = self
+            .params
+            .iter()
+            .map(|param| {
+                let PlainParam { ident, ty, attrs } = param;
+                let doc = docs.iter().find(|doc| doc.name == unraw(ident)).map(|doc| {
+                    let text = &doc.text;
+                    quote!(#[doc = #text])
+                });
+                quote!(#doc #(#attrs)* #ident: #ty)
+            })
+            .collect();
+        let derive_crate = krate.map(|path| quote!(#[tool_args(crate = #path)]));
+        // serde's derive would check each field type's `Deserialize` in its own code, so a
+        // type without one would bring three errors from inside the derive on top of ours.
+        // Bounding the impl on them (they name `'de`, so they are not trivially false) moves
+        // that check to where the tool needs the struct: one error there.
+        let bounds: Vec<String> = self
+            .params
+            .iter()
+            .filter(|param| !param.attrs.iter().any(changes_decoding))
+            .map(|param| {
+                let ty = &param.ty;
+                format!("{}: _tool_core::__private::serde::Deserialize<'de>", quote!(#ty))
+            })
+            .collect();
+        let bound = bounds.join(", ");
+        quote! {
+            #[derive(_tool_core::__private::serde::Deserialize, _tool_core::ToolArgs)]
+            #[serde(crate = "_tool_core::__private::serde", bound(deserialize = #bound))]
+            #derive_crate
+            struct #ident {
+                #(#fields,)*
+            }
+        }
+    }
+
+    /// `AddArgs { a, b }`: the pattern that takes the struct apart for the call.
+    pub fn pattern(&self, ident: &Ident) -> TokenStream {
+        let names = self.params.iter().map(|param| &param.ident);
+        quote!(#ident { #(#names),* })
+    }
+
+    /// `a, b`: the call's arguments.
+    pub fn call_args(&self) -> TokenStream {
+        let names = self.params.iter().map(|param| &param.ident);
+        quote!(#(#names),*)
+    }
+}
+
+/// `#[param(..)]` and `#[serde(..)]`: the attributes that belong to the arguments struct.
+fn is_ours(attr: &Attribute) -> bool {
+    attr.path().is_ident("param") || attr.path().is_ident("serde")
+}
+
+/// `#[serde(with = ..)]` or `deserialize_with`: the field is decoded by other code than its
+/// type's `Deserialize`.
+fn changes_decoding(attr: &Attribute) -> bool {
+    attr.path().is_ident("serde")
+        && attr.to_token_stream().into_iter().any(|tree| {
+            match tree {
+            proc_macro2::TokenTree::Group(group) => group.stream().into_iter().any(|inner| {
+                matches!(inner, proc_macro2::TokenTree::Ident(ident) if ident == "with" || ident == "deserialize_with")
+            }),
+            _ => false,
+        }
+        })
+}
+
+/// `&ToolContext` (or `&tool_core::ToolContext`): the one reference a tool fn takes.
+fn is_context(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(reference) => match &*reference.elem {
+            Type::Path(path) => path.path.segments.last().is_some_and(|segment| segment.ident == "ToolContext"),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether a lone parameter's type reads as an argument struct: a plain path to a
+/// capitalised name that is not one of tool-core's parameter types. Anything else (a
+/// primitive, a generic such as `Option<T>` or `Vec<T>`, a tuple) is a plain parameter,
+/// and `#[param]` on the parameter makes any type one.
+fn is_struct_like(ty: &Type) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let Some(last) = path.path.segments.last() else { return false };
+    let name = last.ident.to_string();
+    path.qself.is_none()
+        && last.arguments.is_none()
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && !PARAM_TYPES.contains(&name.as_str())
+}
+
+fn check_receiver(receiver: &syn::Receiver, place: Place, errors: &mut darling::error::Accumulator) {
+    if place == Place::Free {
+        errors.push(
+            darling::Error::custom(
+                "`#[tool]` on a method needs `#[tools]` on its `impl` block, which adds the block's tools to a registry with their receiver: `#[tools] impl Server { .. }`, then `registry.add_all(server)`",
+            )
+            .with_span(receiver),
+        );
+    } else if !matches!(receiver.kind, syn::ReceiverKind::Reference(_, _, None)) {
+        errors.push(
+            darling::Error::custom(
+                "a tool method takes `&self`: its calls run concurrently on one shared value; keep what changes behind a `Mutex` or an atomic",
+            )
+            .with_span(receiver),
+        );
+    }
+}
+
+fn borrow_error(span: Span) -> darling::Error {
+    darling::Error::custom(
+        "a tool's arguments cannot borrow: they are decoded from a JSON text that is gone when the tool runs; use owned types (`String` rather than `&str`, `Vec<T>` rather than `&[T]`) and drop the lifetime",
+    )
+    .with_span(&span)
+}
+
+/// The span of the first lifetime or reference in `tokens`, if any.
+fn borrowed(tokens: &TokenStream) -> Option<Span> {
+    tokens.clone().into_iter().find_map(|tree| match tree {
+        proc_macro2::TokenTree::Punct(p) if matches!(p.as_char(), '\'' | '&') => Some(p.span()),
+        proc_macro2::TokenTree::Group(group) => borrowed(&group.stream()),
+        _ => None,
+    })
+}
+
+/// Whether `tokens` hold the identifier `ident`.
+fn mentions(tokens: &TokenStream, ident: &Ident) -> bool {
+    tokens.clone().into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Ident(found) => found == *ident,
+        proc_macro2::TokenTree::Group(group) => mentions(&group.stream(), ident),
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lone_capitalised_path_is_an_argument_struct() {
+        let ty = |text: &str| syn::parse_str::<Type>(text).unwrap();
+        assert!(is_struct_like(&ty("WeatherArgs")));
+        assert!(is_struct_like(&ty("crate::args::WeatherArgs")));
+        for plain in ["i32", "String", "Option<String>", "Vec<u8>", "(u8, u8)", "uuid::Uuid", "PathBuf"] {
+            assert!(!is_struct_like(&ty(plain)), "{plain}");
+        }
+    }
+
+    #[test]
+    fn the_context_is_a_reference_to_tool_context() {
+        let ty = |text: &str| syn::parse_str::<Type>(text).unwrap();
+        assert!(is_context(&ty("&ToolContext")));
+        assert!(is_context(&ty("&tool_core::ToolContext")));
+        assert!(!is_context(&ty("&str")));
+        assert!(!is_context(&ty("ToolContext")));
+    }
+}
