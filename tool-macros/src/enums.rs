@@ -122,6 +122,15 @@ pub fn expand(
     });
     // A unit enum is a string on the wire, so string keywords (and a string `default`)
     // apply to it.
+    // A string enum: a form field, and a choice a form's list can offer.
+    let elicit = cfg!(feature = "elicit").then(|| {
+        quote! {
+            #[automatically_derived]
+            impl<__TcM> _tool_core::param::ElicitField<__TcM> for #ident {}
+            #[automatically_derived]
+            impl _tool_core::param::ElicitChoice for #ident {}
+        }
+    });
     let string_param = fast.then(|| {
         let arms = variants.iter().map(|v| {
             let variant = &v.ident;
@@ -129,11 +138,7 @@ pub fn expand(
             quote!(Self::#variant => #name,)
         });
         quote! {
-            // A string enum: a form field, and a choice a form's list can offer.
-            #[automatically_derived]
-            impl<__TcM> _tool_core::param::ElicitField<__TcM> for #ident {}
-            #[automatically_derived]
-            impl _tool_core::param::ElicitChoice for #ident {}
+            #elicit
 
             #[automatically_derived]
             impl #impl_generics _tool_core::param::StringParam for #ident #ty_generics #where_clause {

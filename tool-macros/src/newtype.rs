@@ -49,10 +49,12 @@ pub fn expand(
     marked.params.push(syn::parse_quote!(__TcM));
     marked.make_where_clause().predicates.push(syn::parse_quote!(#ty: _tool_core::param::ElicitField<__TcM>));
     let (marked_generics, _, marked_where) = marked.split_for_impl();
-    let elicit_field = quote! {
-        #[automatically_derived]
-        impl #marked_generics _tool_core::param::ElicitField<__TcM> for #ident #ty_generics #marked_where {}
-    };
+    let elicit_field = cfg!(feature = "elicit").then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #marked_generics _tool_core::param::ElicitField<__TcM> for #ident #ty_generics #marked_where {}
+        }
+    });
     Ok(quote! {
         #const_item
 

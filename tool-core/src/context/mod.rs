@@ -23,7 +23,9 @@ pub use host::{
 };
 pub use state::{State, StateError};
 
+#[cfg(feature = "elicit")]
 use crate::dispatch::DecodeOptions;
+#[cfg(feature = "elicit")]
 use crate::param::{ElicitForm, ToolArgs};
 
 /// A progress report from a running tool.
@@ -198,11 +200,13 @@ impl ToolContext {
     /// answer is validated exactly as tool arguments are. `T` must be a flat object of
     /// strings, numbers, booleans and string enums (MCP allows nothing else): any other `T`
     /// is refused by `cargo check` at this call ([`ElicitForm`]),
-    /// and a keyword the form has no room for when the program is built.
+    /// and a keyword the form has no room for when the program is built. Needs the `elicit`
+    /// feature (on with `mcp`).
     ///
     /// # Errors
     /// As [`ToolContext::sample`], and [`HostError::InvalidAnswer`] with every violation
     /// when the answer breaks `T`'s schema.
+    #[cfg(feature = "elicit")]
     pub fn elicit<T: ToolArgs + ElicitForm + Send + 'static>(
         &self,
         message: impl Into<String>,
@@ -212,6 +216,7 @@ impl ToolContext {
         Box::pin(self.elicit_checked::<T>(message.into()))
     }
 
+    #[cfg(feature = "elicit")]
     async fn elicit_checked<T: ToolArgs>(&self, message: String) -> Result<Elicitation<T>, HostError> {
         const {
             if let Some(problem) = elicitation_problem(&T::SCHEMA) {

@@ -8,6 +8,7 @@
 
 mod container;
 mod ecosystem;
+#[cfg(feature = "elicit")]
 mod elicit;
 mod object;
 #[doc(hidden)]
@@ -17,6 +18,7 @@ mod text;
 mod tuple;
 
 pub use container::MapKey;
+#[cfg(feature = "elicit")]
 pub use elicit::{ElicitChoice, ElicitField, ElicitForm};
 #[doc(hidden)]
 pub use object::NoArgs;

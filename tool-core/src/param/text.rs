@@ -77,6 +77,7 @@ macro_rules! text_forms {
 
         // A form shows it as a string; a `format` MCP does not allow is refused when built.
         $(#[$cfg])*
+        #[cfg(feature = "elicit")]
         impl<M> $crate::param::ElicitField<M> for $ty {}
     )*};
 }

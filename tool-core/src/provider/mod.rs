@@ -24,7 +24,7 @@ use crate::context::ToolContext;
 use crate::dispatch::{Arguments, ToolFuture};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-#[cfg(any(feature = "mcp", feature = "agent"))]
+#[cfg(feature = "agent")]
 use crate::registry::OwnedArguments;
 use crate::registry::{Entry, Registry};
 pub(crate) use crate::render::json_text::ObjectWriter;
@@ -135,7 +135,7 @@ fn start_call<'a>(registry: &'a Registry, context: &'a ToolContext, call: &'a To
 }
 
 /// [`arguments_of`], owned, for a call that outlives the model's turn.
-#[cfg(any(feature = "mcp", feature = "agent"))]
+#[cfg(feature = "agent")]
 pub(crate) fn owned_arguments(call: &ToolCall) -> Result<OwnedArguments, ToolError> {
     Ok(match arguments_of(call)? {
         Arguments::Text(text) => OwnedArguments::Text(text.to_owned()),

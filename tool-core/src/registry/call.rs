@@ -213,7 +213,9 @@ impl Registry {
 #[cfg(any(feature = "mcp", feature = "agent"))]
 #[derive(Debug)]
 pub(crate) enum OwnedArguments {
-    /// JSON text, decoded straight from the text on the fast path.
+    /// JSON text, decoded straight from the text on the fast path (a model's arguments;
+    /// an MCP client's arrive parsed).
+    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
     Text(String),
     /// A parsed JSON value.
     Value(serde_json::Value),
