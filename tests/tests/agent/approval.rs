@@ -90,3 +90,42 @@ async fn hooks_authorize_and_prepare() {
     assert!(texts[0].contains("this tenant may not delete"), "{}", texts[0]);
     assert_eq!(texts[1], "slept 3 ms", "prepare rewrote the arguments before validation");
 }
+
+/// A `#[tools]` block's method: approval and a panic as for a free fn.
+struct Files {
+    root: &'static str,
+}
+
+#[tool_core::tools]
+impl Files {
+    /// Deletes a file under the root.
+    #[tool(name = "files_delete", requires_approval)]
+    fn delete(&self, path: String) -> String {
+        format!("deleted {}{path}", self.root)
+    }
+
+    /// Breaks.
+    #[tool(name = "files_break")]
+    fn broken(&self) -> String {
+        panic!("broken under {}", self.root)
+    }
+}
+
+#[tokio::test]
+async fn a_method_is_gated_like_a_fn() {
+    let mut registry = tool_core::Registry::new();
+    registry.add_all(Files { root: "/srv" }).unwrap();
+    let model = || {
+        ScriptedModel::new(
+            Api::OpenAiChat,
+            [calls(&[("files_delete", r#"{"path": "/a"}"#), ("files_break", "{}")]), answer("ok")],
+        )
+    };
+    let unapproved = texts(Agent::new(model(), registry.clone())).await;
+    assert!(unapproved[0].contains("it needs approval and no approver is configured"), "{}", unapproved[0]);
+    assert!(unapproved[1].contains("broken under /srv"), "{}", unapproved[1]);
+
+    let approve = |_: &ToolCall| async { Ok(Verdict::Approve) };
+    let agent = Agent::new(model(), registry).approval(ApprovalPolicy::PerTool, approve, Duration::from_secs(1));
+    assert_eq!(texts(agent).await[0], "deleted /srv/a");
+}

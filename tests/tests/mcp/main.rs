@@ -9,6 +9,7 @@ mod calls;
 mod fixture;
 mod http;
 mod load;
+mod methods;
 mod raw;
 mod remote;
 mod requests;
