@@ -66,11 +66,13 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
     let self_ty = (*block.self_ty).clone();
     let mut tools = Vec::new();
     let mut marked = false;
+    let mut attr_paths = Vec::new();
     for item in &mut block.items {
         let ImplItem::Fn(method) = item else { continue };
         let Some(position) = method.attrs.iter().position(is_tool_attr) else { continue };
         let tool_attr = method.attrs.remove(position);
         marked = true;
+        attr_paths.push(tool_attr.path().clone());
         let args = match &tool_attr.meta {
             syn::Meta::List(list) => list.tokens.clone(),
             _ => TokenStream::new(),
@@ -99,6 +101,9 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
     let generated = wrap_in_const(
         &krate,
         quote! {
+            // The `#[tool]`s this block took off its methods, named once: the user's
+            // `use tool_core::tool` is then used, as it is by a free fn's.
+            #(#[allow(unused_imports)] use #attr_paths as _;)*
             #definitions
             static __TOOL_DEFS: [&_tool_core::ToolDef; #count] = [#(&#defs),*];
             #[automatically_derived]

@@ -99,13 +99,13 @@ struct Files {
 #[tool_core::tools]
 impl Files {
     /// Deletes a file under the root.
-    #[tool(name = "files_delete", requires_approval)]
+    #[tool_core::tool(name = "files_delete", requires_approval)]
     fn delete(&self, path: String) -> String {
         format!("deleted {}{path}", self.root)
     }
 
     /// Breaks.
-    #[tool(name = "files_break")]
+    #[tool_core::tool(name = "files_break")]
     fn broken(&self) -> String {
         panic!("broken under {}", self.root)
     }

@@ -44,7 +44,8 @@ impl Notes {
     /// Panics.
     #[tool(name = "notes_crash")]
     fn crash(&self) -> String {
-        panic!("notes crashed")
+        let count = self.entries.lock().unwrap().len();
+        panic!("notes crashed after {count} notes")
     }
 
     /// Waits until cancelled.
