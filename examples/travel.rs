@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tool_core::{Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, tool};
+use tool_core::{Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, tool, tools};
 
 /// Temperature units.
 #[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
@@ -17,22 +17,19 @@ pub enum Units {
     Fahrenheit,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
-pub struct WeatherArgs {
-    /// City name
-    #[param(min_length = 1)]
-    pub city: String,
-    /// How many days to forecast
-    #[param(minimum = 1, maximum = 10)]
-    pub days: u8,
-    pub units: Option<Units>,
-}
-
 /// Get a weather forecast
+///
+/// # Arguments
+/// * `city` - City name
+/// * `days` - How many days to forecast
 #[tool(name = "get_weather")]
-pub fn get_weather(args: WeatherArgs) -> String {
-    let units = args.units.unwrap_or(Units::Celsius);
-    format!("{}: sunny for the next {} days ({units:?})", args.city, args.days)
+pub fn get_weather(
+    #[param(min_length = 1)] city: String,
+    #[param(minimum = 1, maximum = 10)] days: u8,
+    units: Option<Units>,
+) -> String {
+    let units = units.unwrap_or(Units::Celsius);
+    format!("{city}: sunny for the next {days} days ({units:?})")
 }
 
 /// One leg of a trip.
@@ -53,13 +50,23 @@ pub struct TripArgs {
     pub currency: String,
 }
 
-/// Estimate the cost of a trip.
-#[tool]
-pub fn estimate_trip(ctx: &ToolContext, args: TripArgs) -> Result<String, String> {
-    let rate = *ctx.state::<f64>()?;
-    let nights: u16 = args.stops.iter().map(|s| s.nights).sum();
-    let route: Vec<&str> = args.stops.iter().map(|s| s.city.as_str()).collect();
-    Ok(format!("{}: {nights} nights, {:.2} {}", route.join(" → "), f64::from(nights) * rate, args.currency))
+/// The travel agency's settings, shared by its tools through `&self`.
+#[derive(Debug)]
+pub struct Agency {
+    /// The price of a night, in any currency.
+    pub nightly_rate: f64,
+}
+
+#[tools]
+impl Agency {
+    /// Estimate the cost of a trip.
+    #[tool]
+    pub fn estimate_trip(&self, args: TripArgs) -> String {
+        let nights: u16 = args.stops.iter().map(|s| s.nights).sum();
+        let route: Vec<&str> = args.stops.iter().map(|s| s.city.as_str()).collect();
+        let cost = f64::from(nights) * self.nightly_rate;
+        format!("{}: {nights} nights, {cost:.2} {}", route.join(" → "), args.currency)
+    }
 }
 
 /// What the traveller confirms before a booking.
@@ -106,11 +113,11 @@ pub async fn book_trip(ctx: &ToolContext, args: BookingArgs) -> Result<String, S
 /// Never: the three tools have distinct names.
 #[must_use]
 pub fn registry(rate: f64) -> Registry {
-    let mut registry = Registry::new().with_state(rate);
+    let mut registry = Registry::new();
     registry
         .add(GetWeatherTool)
-        .and_then(|r| r.add(EstimateTripTool))
         .and_then(|r| r.add(BookTripTool))
+        .and_then(|r| r.add_all(Agency { nightly_rate: rate }))
         .expect("the travel tools have distinct names");
     registry
 }

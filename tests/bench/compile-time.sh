@@ -42,11 +42,11 @@ TOML
         echo "#![allow(dead_code)]"
         echo "use serde::Deserialize;"
         local derive='#[derive(Deserialize)]'
-        [ "$kind" = tools ] && derive='#[derive(Deserialize, tool_core::ToolArgs)]'
+        [ "$kind" != serde ] && derive='#[derive(Deserialize, tool_core::ToolArgs)]'
         local last=$((n - 1))
         for i in $(seq 0 "$last" | xargs printf "%03d "); do
             local p_len='' p_range='' p_ratio=''
-            if [ "$kind" = tools ]; then
+            if [ "$kind" != serde ]; then
                 p_len='#[param(min_length = 1, max_length = 64)]'
                 p_range='#[param(minimum = 1, maximum = 100)]'
                 p_ratio='#[param(minimum = 0.0, maximum = 1.0)]'
@@ -60,6 +60,38 @@ pub struct Inner$i {
     /// A label.
     pub label: String,
 }
+RS
+            if [ "$kind" = plain ]; then # the same tool with plain parameters
+                cat <<RS
+/// Tool number $i.
+///
+/// # Arguments
+/// * \`name\` - A name.
+/// * \`count\` - How many.
+/// * \`ratio\` - A ratio.
+/// * \`flag\` - A flag.
+/// * \`note\` - A note.
+/// * \`tags\` - Tags.
+/// * \`mode\` - The mode.
+/// * \`inner\` - A nested struct.
+#[tool_core::tool]
+pub fn tool_$i(
+    $p_len name: String,
+    $p_range count: u32,
+    $p_ratio ratio: f64,
+    flag: bool,
+    note: Option<String>,
+    tags: Vec<String>,
+    mode: Mode$i,
+    inner: Inner$i,
+) -> String {
+    let _ = (count, ratio, flag, note, tags, mode, inner);
+    name
+}
+RS
+                continue
+            fi
+            cat <<RS
 $derive
 pub struct Args$i {
     /// A name.
@@ -84,9 +116,13 @@ pub struct Args$i {
 }
 RS
             [ "$kind" = tools ] && { echo "/// Tool number $i."; echo "#[tool_core::tool]"; }
-            echo "pub fn tool_$i(args: Args$i) -> String { args.name }"
+            # Every field used, as the plain-parameter form's body uses every parameter.
+            echo "pub fn tool_$i(args: Args$i) -> String {"
+            echo "    let _ = (args.count, args.ratio, args.flag, args.note, args.tags, args.mode, args.inner);"
+            echo "    args.name"
+            echo "}"
         done
-        if [ "$kind" = tools ]; then
+        if [ "$kind" != serde ]; then
             cat <<'RS'
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -147,6 +183,7 @@ binary_size() { stat -c %s "$work/target/release/$1"; }
 
 if [ -n "${ONLY_WRITE:-}" ]; then # the crates alone, for `front-end.sh`
     for n in 50 200; do write_crate "tools_$n" tools "$n"; write_crate "serde_$n" serde "$n"; done
+    write_crate plain_50 plain 50
     exit 0
 fi
 

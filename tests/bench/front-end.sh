@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The compiler's front end on N = 50 tools, counted in instructions (callgrind), which do not
 # move with the machine's load the way build times do: `cargo check` of the benchmark crates
-# of `compile-time.sh` (our macros, against serde's derive and a hand-written `match`), the
+# of `compile-time.sh` (our macros, against serde's derive and a hand-written `match`, and the
+# same tools written with plain parameters), the
 # dependencies checked beforehand so that only the crate itself is counted. This is where
 # the two differ (their code generation is alike: our expansion lowers to less LLVM IR).
 #
@@ -11,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/compile-bench"
-[ -d "$work/tools_50" ] && [ -d "$work/serde_50" ] || ONLY_WRITE=1 bash "$root/tests/bench/compile-time.sh"
+[ -d "$work/tools_50" ] && [ -d "$work/serde_50" ] && [ -d "$work/plain_50" ] || ONLY_WRITE=1 bash "$root/tests/bench/compile-time.sh"
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
 wrapper="$work/count-rustc.sh"
 # Run as RUSTC_WRAPPER: counts the rustc that checks $COUNT_CRATE, runs the others as they are.
@@ -32,5 +33,8 @@ count() { # instructions of `cargo check` of crate $1, from clean
 }
 serde=$(count serde_50)
 tools=$(count tools_50)
-echo "cargo check, N = 50, instructions: serde-only $serde, tool-core $tools"
+plain=$(count plain_50)
+echo "cargo check, N = 50, instructions: serde-only $serde, tool-core $tools, plain parameters $plain"
 awk -v t="$tools" -v s="$serde" 'BEGIN { printf "ratio %.3f; per tool beyond serde-only: %.1f M\n", t / s, (t - s) / 50 / 1e6 }'
+awk -v t="$tools" -v p="$plain" -v s="$serde" \
+    'BEGIN { printf "plain parameters: per tool beyond serde-only %.1f M, %.3f of the struct form\n", (p - s) / 50 / 1e6, (p - s) / (t - s) }'

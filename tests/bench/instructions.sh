@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per dispatch, counted by callgrind (deterministic, unlike time), for the
-# hand-written baseline, tool_core's decode + call, and tool_core's registry.call.
+# hand-written baseline, tool_core's decode + call, and tool_core's registry.call of the same
+# tool in its three forms: one argument struct, plain parameters, a `#[tools]` method.
 # Usage: bash tests/bench/instructions.sh   (needs valgrind: apt-get install valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,13 +13,17 @@ count() { # instructions of `$bin $1 $2`
 }
 n=20000
 declare -A per_call
-for variant in hand decode registry; do
+for variant in hand decode registry plain method; do
     base=$(count "$variant" 0)
     total=$(count "$variant" "$n")
     per_call[$variant]=$(( (total - base) / n ))
     echo "$variant: ${per_call[$variant]} instructions per call"
 done
-for variant in decode registry; do
+for variant in decode registry plain method; do
     awk -v a="${per_call[$variant]}" -v b="${per_call[hand]}" -v v="$variant" \
         'BEGIN { printf "%s / hand-written = %.3f\n", v, a / b }'
+done
+for variant in plain method; do
+    awk -v a="${per_call[$variant]}" -v b="${per_call[registry]}" -v v="$variant" \
+        'BEGIN { printf "%s / struct form = %.3f\n", v, a / b }'
 done

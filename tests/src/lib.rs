@@ -45,6 +45,49 @@ pub fn get_weather(args: WeatherArgs) -> String {
     forecast(&args.city, args.days, args.units)
 }
 
+/// Get a weather forecast
+///
+/// # Arguments
+/// * `city` - City name
+#[tool(name = "weather_forecast_plain")]
+#[must_use]
+pub fn get_weather_plain(
+    #[param(min_length = 1, max_length = 80)] city: String,
+    #[param(minimum = 1, maximum = 10)] days: u8,
+    units: Option<Units>,
+) -> String {
+    forecast(&city, days, units)
+}
+
+/// A server whose method is the same tool again, reading a setting through `&self`.
+#[derive(Debug, Default)]
+pub struct Forecaster {
+    /// Added to every forecast's day count (0 here: the same work as the fn).
+    pub offset: u8,
+}
+
+/// `WeatherArgs` again, for the method: with a type of its own, its decoding is inlined
+/// or not as the fn's is, whatever the other forms do.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ForecastArgs {
+    /// City name
+    #[param(min_length = 1, max_length = 80)]
+    pub city: String,
+    #[param(minimum = 1, maximum = 10)]
+    pub days: u8,
+    pub units: Option<Units>,
+}
+
+#[tool_core::tools]
+impl Forecaster {
+    /// Get a weather forecast
+    #[tool(name = "weather_forecast_method")]
+    #[must_use]
+    pub fn forecast(&self, args: ForecastArgs) -> String {
+        forecast(&args.city, args.days + self.offset, args.units)
+    }
+}
+
 /// The same arguments for serde alone.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

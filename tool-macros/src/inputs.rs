@@ -201,27 +201,27 @@ impl Plain {
             })
             .collect();
         let derive_crate = krate.map(|path| quote!(#[tool_args(crate = #path)]));
-        // serde's derive would check each field type's `Deserialize` in its own code, so a
-        // type without one would bring three errors from inside the derive on top of ours.
-        // Bounding the impl on them (they name `'de`, so they are not trivially false) moves
-        // that check to where the tool needs the struct: one error there.
-        let bounds: Vec<String> = self
-            .params
-            .iter()
-            .filter(|param| !param.attrs.iter().any(changes_decoding))
-            .map(|param| {
-                let ty = &param.ty;
-                format!("{}: _tool_core::__private::serde::Deserialize<'de>", quote!(#ty))
-            })
-            .collect();
-        let bound = bounds.join(", ");
-        quote! {
-            #[derive(_tool_core::__private::serde::Deserialize, _tool_core::ToolArgs)]
-            #[serde(crate = "_tool_core::__private::serde", bound(deserialize = #bound))]
+        // The `ToolArgs` derive is called here rather than named in `#[derive]`: the struct's
+        // tokens are not handed to the compiler and back once more per tool.
+        let derive_input: syn::DeriveInput = syn::parse_quote! {
             #derive_crate
             struct #ident {
                 #(#fields,)*
             }
+        };
+        let tool_args = crate::args::expand(derive_input);
+        let declared = self.params.iter().map(|param| {
+            let PlainParam { ident, ty, attrs } = param;
+            let serde = attrs.iter().filter(|attr| attr.path().is_ident("serde"));
+            quote!(#(#serde)* #ident: #ty)
+        });
+        quote! {
+            #[derive(_tool_core::__private::serde::Deserialize)]
+            #[serde(crate = "_tool_core::__private::serde")]
+            struct #ident {
+                #(#declared,)*
+            }
+            #tool_args
         }
     }
 
@@ -241,20 +241,6 @@ impl Plain {
 /// `#[param(..)]` and `#[serde(..)]`: the attributes that belong to the arguments struct.
 fn is_ours(attr: &Attribute) -> bool {
     attr.path().is_ident("param") || attr.path().is_ident("serde")
-}
-
-/// `#[serde(with = ..)]` or `deserialize_with`: the field is decoded by other code than its
-/// type's `Deserialize`.
-fn changes_decoding(attr: &Attribute) -> bool {
-    attr.path().is_ident("serde")
-        && attr.to_token_stream().into_iter().any(|tree| {
-            match tree {
-            proc_macro2::TokenTree::Group(group) => group.stream().into_iter().any(|inner| {
-                matches!(inner, proc_macro2::TokenTree::Ident(ident) if ident == "with" || ident == "deserialize_with")
-            }),
-            _ => false,
-        }
-        })
 }
 
 /// `&ToolContext` (or `&tool_core::ToolContext`): the one reference a tool fn takes.

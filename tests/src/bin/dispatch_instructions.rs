@@ -8,23 +8,26 @@
 use std::hint::black_box;
 
 use tool_core::{DecodeOptions, Registry};
-use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
+use tool_tests::{CALL, Forecaster, WeatherArgs, get_weather, hand_written};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let variant = args.next().unwrap_or_default();
     let iterations: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    let registry = Registry::collect().expect("unique names");
+    let mut registry = Registry::collect().expect("unique names");
+    registry.add_all(Forecaster::default()).expect("unique names");
     let options = DecodeOptions::default();
     let mut ok = 0_usize;
     for _ in 0..iterations {
         ok += match variant.as_str() {
             "hand" => usize::from(hand_written(black_box(CALL)).is_ok()),
             "registry" => usize::from(registry.call(black_box("weather_forecast"), black_box(CALL)).is_ok()),
+            "plain" => usize::from(registry.call(black_box("weather_forecast_plain"), black_box(CALL)).is_ok()),
+            "method" => usize::from(registry.call(black_box("weather_forecast_method"), black_box(CALL)).is_ok()),
             "decode" => {
                 usize::from(tool_core::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather).is_ok())
             }
-            other => panic!("unknown variant {other:?}: use hand, registry or decode"),
+            other => panic!("unknown variant {other:?}: use hand, registry, plain, method or decode"),
         };
     }
     assert_eq!(ok, iterations);
