@@ -227,14 +227,13 @@ impl Plain {
 
     /// `AddArgs { a, b }`: the pattern that takes the struct apart for the call.
     pub fn pattern(&self, ident: &Ident) -> TokenStream {
-        let names = self.params.iter().map(|param| &param.ident);
-        quote!(#ident { #(#names),* })
+        quote!(__tool_args: #ident)
     }
 
     /// `a, b`: the call's arguments.
     pub fn call_args(&self) -> TokenStream {
         let names = self.params.iter().map(|param| &param.ident);
-        quote!(#(#names),*)
+        quote!(#(__tool_args.#names),*)
     }
 }
 
