@@ -223,3 +223,34 @@ fn a_method_is_not_added_without_its_receiver() {
     assert!(matches!(again, RegistryError::DuplicateName { .. }), "{again}");
     assert_eq!(registry.len(), 4);
 }
+
+/// Stamps a time.
+///
+/// # Arguments
+/// * `at` - seconds since the epoch
+#[tool(name = "forms_stamp")]
+fn stamp(
+    #[serde(with = "chrono::serde::ts_seconds")]
+    #[param(as = i64, minimum = 0)]
+    at: chrono::DateTime<chrono::Utc>,
+    #[serde(alias = "label")] name: String,
+) -> String {
+    format!("{name} at {}", at.to_rfc3339())
+}
+
+#[test]
+fn serde_with_and_alias_work_on_a_parameter() {
+    let mut registry = Registry::new();
+    registry.add(StampTool).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(StampTool.def().parameters_json()).unwrap();
+    assert_eq!(
+        schema["properties"]["at"],
+        json!({"description": "seconds since the epoch", "type": "integer", "minimum": 0})
+    );
+    assert_eq!(
+        registry.call("forms_stamp", r#"{"at": 0, "label": "start"}"#).unwrap().to_text(),
+        "start at 1970-01-01T00:00:00+00:00"
+    );
+    let error = registry.call("forms_stamp", r#"{"at": -5, "name": "x"}"#).unwrap_err();
+    assert!(error.to_string().contains("/at: must be >= 0"), "{error}");
+}
