@@ -225,12 +225,7 @@ impl Plain {
         }
     }
 
-    /// `AddArgs { a, b }`: the pattern that takes the struct apart for the call.
-    pub fn pattern(&self, ident: &Ident) -> TokenStream {
-        quote!(__tool_args: #ident)
-    }
-
-    /// `a, b`: the call's arguments.
+    /// `__tool_args.a, __tool_args.b`: the call's arguments, moved out of the struct.
     pub fn call_args(&self) -> TokenStream {
         let names = self.params.iter().map(|param| &param.ident);
         quote!(#(__tool_args.#names),*)

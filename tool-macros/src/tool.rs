@@ -257,7 +257,7 @@ impl ToolFn {
         let context_param = if self.inputs.takes_context { quote!(__tool_context) } else { quote!(_) };
         let (args_ty, args_param, call_args) = match (&self.inputs.args, &self.args_struct) {
             (Args::Struct(ty), _) => (quote!(#ty), quote!(__tool_args), quote!(__tool_args)),
-            (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), plain.pattern(ident), plain.call_args()),
+            (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), quote!(__tool_args: #ident), plain.call_args()),
             _ => (quote!(_tool_core::param::NoArgs), quote!(_), TokenStream::new()),
         };
         let args_struct = self.args_struct.as_ref().map(|(_, definition)| definition);
