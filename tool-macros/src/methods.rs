@@ -91,6 +91,7 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
     }
     errors.finish()?;
     let mut definitions = TokenStream::new();
+    let args_structs = tools.iter().filter_map(ToolFn::args_struct);
     let mut defs = Vec::with_capacity(tools.len());
     for tool in &tools {
         let names = Names::new(Some(&tool.sig.ident));
@@ -119,6 +120,7 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
     Ok(quote! {
         #[allow(clippy::needless_pass_by_value)]
         #block
+        #(#args_structs)*
         #generated
     })
 }

@@ -168,7 +168,9 @@ impl ToolFn {
         let args_struct = match &inputs.args {
             Args::Plain(plain) => {
                 let ident = plain.struct_ident(&camel_case(&sig.ident), sig.ident.span());
-                let definition = plain.args_struct(&ident, &argument_docs, attr.krate.as_ref(), &mut errors);
+                let default_crate = quote!(::tool_core);
+                let krate = (krate.as_ref().unwrap_or(&default_crate), attr.krate.as_ref());
+                let definition = plain.args_struct(&ident, &argument_docs, krate, &mut errors);
                 Some((ident, definition))
             }
             _ => None,
@@ -230,11 +232,14 @@ impl ToolFn {
             }
         };
         let generated = wrap_in_const(&self.krate, generated);
+        let args_struct = self.args_struct();
         // The shim hands the decoded struct over by value, so the signature is ours to
         // dictate; pedantic's "pass by reference" advice cannot apply to it.
         quote! {
             #[allow(clippy::needless_pass_by_value)]
             #item
+
+            #args_struct
 
             #[doc = #doc]
             #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy)]
@@ -242,6 +247,12 @@ impl ToolFn {
 
             #generated
         }
+    }
+
+    /// For plain parameters, the arguments struct and its `ToolArgs` impl, to emit beside
+    /// the fn (or the `#[tools]` block): the definition names it.
+    pub fn args_struct(&self) -> Option<&TokenStream> {
+        self.args_struct.as_ref().map(|(_, definition)| definition)
     }
 
     /// The definition's items (inside the caller's `const` block): the name, the argument
@@ -260,7 +271,6 @@ impl ToolFn {
             (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), quote!(__tool_args: #ident), plain.call_args()),
             _ => (quote!(_tool_core::param::NoArgs), quote!(_), TokenStream::new()),
         };
-        let args_struct = self.args_struct.as_ref().map(|(_, definition)| definition);
         let decoded = quote!((#args_const.decode)(#name_const, __tool_arguments, __tool_options));
         let is_async = self.sig.asyncness.is_some();
         let method = self.self_ty.as_ref();
@@ -340,7 +350,6 @@ impl ToolFn {
         let owner = method.map(|self_ty| quote!(::core::stringify!(#self_ty), "::",));
         let rust_path = quote!(::core::concat!(::core::module_path!(), "::", #owner ::core::stringify!(#fn_ident)));
         quote! {
-            #args_struct
             const #name_const: &str = #name;
             const #args_const: _tool_core::__private::ArgsParts<#args_ty> = _tool_core::__private::args_parts::<#args_ty>();
             const #output_const: _tool_core::__private::OutputParts<#output> = _tool_core::__private::output_parts::<#output>();
