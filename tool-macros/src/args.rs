@@ -95,7 +95,7 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     // No `Deserialize` bound: an output type (`Structured<T>`) only serializes; `ToolArgs`
     // comes from the blanket impl over `ToolObject + DeserializeOwned`.
     let args_where = &generics.where_clause;
-    let elicit_form = cfg!(feature = "elicit").then(|| elicit_form(ident, &generics, object));
+    let elicit_form = crate::util::ELICIT.then(|| elicit_form(ident, &generics, object));
     quote! {
         #const_item
 

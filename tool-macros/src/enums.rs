@@ -123,7 +123,7 @@ pub fn expand(
     // A unit enum is a string on the wire, so string keywords (and a string `default`)
     // apply to it.
     // A string enum: a form field, and a choice a form's list can offer.
-    let elicit = cfg!(feature = "elicit").then(|| {
+    let elicit = crate::util::ELICIT.then(|| {
         quote! {
             #[automatically_derived]
             impl<__TcM> _tool_core::param::ElicitField<__TcM> for #ident {}

@@ -49,7 +49,7 @@ pub fn expand(
     marked.params.push(syn::parse_quote!(__TcM));
     marked.make_where_clause().predicates.push(syn::parse_quote!(#ty: _tool_core::param::ElicitField<__TcM>));
     let (marked_generics, _, marked_where) = marked.split_for_impl();
-    let elicit_field = cfg!(feature = "elicit").then(|| {
+    let elicit_field = crate::util::ELICIT.then(|| {
         quote! {
             #[automatically_derived]
             impl #marked_generics _tool_core::param::ElicitField<__TcM> for #ident #ty_generics #marked_where {}

@@ -193,3 +193,9 @@ mod tests {
         }
     }
 }
+
+/// Whether the derive writes the elicitation-form impls (`ElicitForm`, `ElicitField`,
+/// `ElicitChoice`): with tool-core's `elicit` feature, which turns on this crate's. The
+/// expansion snapshots always show them, so they do not change with the features a build
+/// happens to unify.
+pub const ELICIT: bool = cfg!(any(feature = "elicit", test));
