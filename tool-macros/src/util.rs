@@ -171,6 +171,12 @@ pub fn bounded(generics: &syn::Generics) -> syn::Generics {
     generics
 }
 
+/// Whether the derive writes the elicitation-form impls (`ElicitForm`, `ElicitField`,
+/// `ElicitChoice`): with tool-core's `elicit` feature, which turns on this crate's. The
+/// expansion snapshots always show them, so they do not change with the features a build
+/// happens to unify.
+pub const ELICIT: bool = cfg!(any(feature = "elicit", test));
+
 #[cfg(test)]
 mod tests {
     use super::join_markdown;
@@ -193,9 +199,3 @@ mod tests {
         }
     }
 }
-
-/// Whether the derive writes the elicitation-form impls (`ElicitForm`, `ElicitField`,
-/// `ElicitChoice`): with tool-core's `elicit` feature, which turns on this crate's. The
-/// expansion snapshots always show them, so they do not change with the features a build
-/// happens to unify.
-pub const ELICIT: bool = cfg!(any(feature = "elicit", test));
