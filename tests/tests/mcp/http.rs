@@ -44,6 +44,28 @@ async fn oversize_and_malformed_bodies_are_refused_and_the_server_goes_on() {
 }
 
 #[tokio::test]
+async fn a_session_delete_is_answered_no_content() {
+    let http = Http::start(HttpOptions::default()).await;
+    let client = reqwest::Client::new();
+    let initialized = client
+        .post(http.url())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
+    assert!(initialized.status().is_success());
+    let session = initialized.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    let deleted = client.delete(http.url()).header("mcp-session-id", &session).send().await.unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT, "the Python SDK accepts only 200 or 204");
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let after = post(&http.url(), list, &[("mcp-session-id", &session), ("mcp-protocol-version", "2025-11-25")]).await;
+    assert!(after.is_client_error(), "the session is gone: {after}");
+    still_serves(&http).await;
+}
+
+#[tokio::test]
 async fn dns_rebinding_is_refused() {
     let http = Http::start(HttpOptions::default()).await;
     let url = http.url();

@@ -115,7 +115,7 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         .with_max_request_body_bytes(max_body);
     let service: StreamableHttpService<McpServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.new_session()), Arc::new(LocalSessionManager::default()), config);
-    let router = Router::new().nest_service(&options.path, service);
+    let router = Router::new().nest_service(&options.path, service).layer(middleware::from_fn(session_ended));
     match &options.bearer {
         Some(check) => {
             let check = Arc::clone(check);
@@ -126,6 +126,22 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         }
         None => router,
     }
+}
+
+/// A session `DELETE` that rmcp accepted is answered `204 No Content` rather than its `202
+/// Accepted`: the session is gone when the answer leaves, and the official Python SDK (as
+/// other clients that follow HTTP's meaning for `DELETE`) accepts only 200 or 204, logging
+/// "Session termination failed: 202" otherwise.
+async fn session_ended(request: Request, next: Next) -> Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        *response.body_mut() = axum::body::Body::empty();
+        response.headers_mut().remove(header::CONTENT_LENGTH);
+        response.headers_mut().remove(header::CONTENT_TYPE);
+    }
+    response
 }
 
 async fn authorize(check: &TokenCheck, request: Request, next: Next) -> Response {
