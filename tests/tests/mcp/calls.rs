@@ -67,3 +67,24 @@ async fn every_outcome_over_the_pipe_and_over_http() {
         connection.cancel().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_failed_call_can_be_worded_as_another_server_words_it() {
+    use rmcp::ServiceExt;
+    use tool_core::ToolError;
+    let server = crate::fixture::server().with_error_text(|error| match error {
+        ToolError::Failed { message, .. } => message.clone(),
+        other => format!("Error: {other}"),
+    });
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server, read, write));
+    let connection = Client::default().serve(client_end).await.unwrap();
+    let refused = call(&connection, "refuse", json!({})).await.unwrap();
+    assert_eq!((text(&refused), refused.is_error), ("no, not today".to_owned(), Some(true)));
+    let invalid = call(&connection, "echo", json!({"zebra": ""})).await.unwrap();
+    assert!(text(&invalid).starts_with("Error: invalid arguments for tool \"echo\""), "{}", text(&invalid));
+    let ok = call(&connection, "echo", json!({"zebra": "hi", "apple": 7})).await.unwrap();
+    assert_eq!((text(&ok), ok.is_error), ("hi 7".to_owned(), Some(false)));
+    connection.cancel().await.unwrap();
+}

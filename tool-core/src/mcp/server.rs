@@ -21,6 +21,7 @@ use super::rounds::Rounds;
 use super::wire;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
+use crate::error::ToolError;
 use crate::registry::{OwnedArguments, Registry};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
@@ -36,11 +37,16 @@ pub struct McpServer {
     log_level: SessionLevel,
 }
 
+#[derive(Clone)]
 struct Shared {
     registry: Arc<Registry>,
     tools: Arc<[Tool]>,
     info: ServerConfig,
+    error_text: Option<ErrorText>,
 }
+
+/// How a failed call's error reads to the client, when not as [`ToolError`]'s `Display`.
+type ErrorText = Arc<dyn Fn(&ToolError) -> String + Send + Sync>;
 
 impl core::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -63,7 +69,7 @@ impl McpServer {
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
         McpServer {
-            shared: Arc::new(Shared { registry: Arc::new(registry), tools, info }),
+            shared: Arc::new(Shared { registry: Arc::new(registry), tools, info, error_text: None }),
             log_level: new_session_level(),
         }
     }
@@ -82,9 +88,28 @@ impl McpServer {
         self.with_info(info)
     }
 
+    /// Words a failed call's error as `text` does (the client's model reads it, with
+    /// `isError: true`). By default it is [`ToolError`]'s `Display`, which names the tool
+    /// and says what to do (`tool "convert" failed: ..`); a port of another server can
+    /// answer as that server did:
+    ///
+    /// ```
+    /// # #[cfg(feature = "mcp")] {
+    /// use tool_core::{Registry, ToolError, mcp::McpServer};
+    /// let server = McpServer::new(Registry::new()).with_error_text(|error| match error {
+    ///     ToolError::Failed { message, .. } => message.clone(),
+    ///     other => other.to_string(),
+    /// });
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_error_text(self, text: impl Fn(&ToolError) -> String + Send + Sync + 'static) -> Self {
+        let shared = Shared { error_text: Some(Arc::new(text)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
     fn with_info(self, info: ServerConfig) -> Self {
-        let shared =
-            Shared { registry: Arc::clone(&self.shared.registry), tools: Arc::clone(&self.shared.tools), info };
+        let shared = Shared { info, ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
@@ -159,6 +184,9 @@ impl McpServer {
         };
         outbox.flush().await;
         match (outcome, rounds) {
+            (Some(Err(error)), _) if let Some(text) = &self.shared.error_text => {
+                wire::error_result(&text(&error)).into()
+            }
             (Some(outcome), _) => wire::call_result(&outcome).into(),
             (None, Some(rounds)) => match rounds.input_required() {
                 Ok(input_required) => input_required.into(),
