@@ -79,3 +79,34 @@ async fn the_example_is_a_remote_server_for_a_registry() {
     .expect("no hang");
     assert!(gone.is_err());
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_example_serves_http_from_its_command_line_and_stops_on_sigterm() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_server"))
+        .args(["--http", "127.0.0.1:0"])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the example starts");
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().expect("piped")).lines();
+    let line = tokio::time::timeout(Duration::from_secs(30), stderr.next_line())
+        .await
+        .expect("it reports its address in time")
+        .unwrap()
+        .expect("a line");
+    let url = line.strip_prefix("MCP server on ").expect("the address line").to_owned();
+    let client = ().serve(StreamableHttpClientTransport::from_uri(url)).await.expect("it initializes");
+    let forecast = call(&client, "get_weather", json!({"city": "Oslo", "days": 1})).await.unwrap();
+    assert_eq!(text(&forecast), "Oslo: sunny for the next 1 days (Celsius)");
+    client.cancel().await.unwrap();
+
+    let pid = child.id().expect("running").to_string();
+    let sent = std::process::Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
+    assert!(sent.success());
+    let status =
+        tokio::time::timeout(Duration::from_secs(30), child.wait()).await.expect("it stops on SIGTERM").unwrap();
+    assert!(status.success(), "a graceful stop exits 0: {status}");
+}
