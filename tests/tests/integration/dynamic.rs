@@ -85,3 +85,70 @@ fn bad_names_and_schemas_are_refused() {
     let mut registry = registry();
     assert!(matches!(registry.add_dynamic(forecast("x")), Err(RegistryError::DuplicateName { .. })));
 }
+
+mod typed {
+    use serde_json::json;
+    use tool_core::provider::{self, StrictChoice};
+    use tool_core::render::Dialect;
+    use tool_core::{DecodeOptions, DynamicTool, Registry, Structured, ToolArgs, ToolError, ToolSchema};
+
+    #[derive(serde::Deserialize, ToolArgs)]
+    struct Convert {
+        /// The amount to convert
+        #[param(minimum = 0)]
+        amount: f64,
+        /// ISO 4217 code
+        #[param(pattern = "^[A-Z]{3}$")]
+        to: String,
+    }
+
+    #[derive(serde::Serialize, ToolSchema)]
+    struct Converted {
+        amount: f64,
+        currency: String,
+    }
+
+    fn registry(rate: f64) -> Registry {
+        // The name, the description and the rate come from configuration at run time.
+        let tool =
+            DynamicTool::typed("convert_eur", format!("Converts euros at {rate}"), move |_ctx, args: Convert| {
+                let result = if args.to == "XXX" {
+                    Err(format!("no rate for {}", args.to))
+                } else {
+                    Ok(Structured(Converted { amount: args.amount * rate, currency: args.to }))
+                };
+                async move { result }
+            })
+            .unwrap();
+        let mut registry = Registry::new().with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
+        registry.add_dynamic(tool).unwrap();
+        registry
+    }
+
+    #[tokio::test]
+    async fn a_typed_tool_made_at_run_time_is_validated_decoded_and_described_as_a_tool_fn() {
+        let registry = registry(2.0);
+        let entry = registry.get("convert_eur").unwrap();
+        assert_eq!(entry.description(), "Converts euros at 2");
+        assert_eq!(entry.parameters_json(), tool_core::render::json_schema::<Convert>());
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(entry.output_schema().unwrap()).unwrap()["required"],
+            json!(["amount", "currency"])
+        );
+        // Strict dialects come from the compile-time tree, as for a `#[tool]`.
+        let StrictChoice { strict, fallback, .. } = provider::strict_choice(entry, Dialect::OpenAiStrict, true);
+        assert!(strict && fallback.is_none());
+        assert!(provider::parameters(entry, Dialect::GeminiParameters).unwrap().contains("\"STRING\""));
+
+        let context = registry.context();
+        let ok = registry.call_async(&context, "convert_eur", r#"{"amount": "1.5", "to": "USD"}"#).await.unwrap();
+        assert_eq!(ok.structured(), Some(&json!({"amount": 3.0, "currency": "USD"})), "lenient: \"1.5\" is 1.5");
+        let invalid = registry.call_async(&context, "convert_eur", r#"{"amount": -1, "to": "usd"}"#).await.unwrap_err();
+        let ToolError::InvalidArguments { tool, violations } = &invalid else { panic!("{invalid:?}") };
+        assert_eq!((tool.as_str(), violations.as_slice().len()), ("convert_eur", 2), "{invalid}");
+        let failed = registry.call_async(&context, "convert_eur", r#"{"amount": 1, "to": "XXX"}"#).await.unwrap_err();
+        assert!(
+            matches!(&failed, ToolError::Failed { tool, message } if tool == "convert_eur" && message == "no rate for XXX")
+        );
+    }
+}

@@ -33,6 +33,17 @@ pub fn parameters(entry: &Entry, dialect: Dialect) -> Result<Cow<'_, str>, &'sta
     if let Some(def) = entry.def() {
         return def.parameters_in(dialect).map(Cow::Borrowed);
     }
+    // A typed tool made at run time has a compile-time tree: every dialect, written per call
+    // (a few microseconds; the tool's definition is not `'static` to keep them in).
+    if let Some(schema) = entry.dynamic().and_then(crate::DynamicTool::schema) {
+        return match dialect {
+            Dialect::JsonSchema => Ok(Cow::Borrowed(entry.parameters_json())),
+            _ => match dialect.strict_problem(schema) {
+                Some(problem) => Err(problem),
+                None => Ok(Cow::Owned(crate::render::to_json_in(schema, dialect))),
+            },
+        };
+    }
     match dialect {
         Dialect::GeminiParameters => Ok(super::gemini::entry_parameters(entry)),
         Dialect::OpenAiStrict | Dialect::AnthropicStrict => Err(DYNAMIC_NOT_STRICT),

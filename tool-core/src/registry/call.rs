@@ -75,7 +75,7 @@ impl Registry {
             Kind::Dynamic(tool) => {
                 let context = if context.has_state() { context.clone() } else { self.with_own_state(context) };
                 return match arguments.into_value(&self.options) {
-                    Ok(value) => tool.run(context, value),
+                    Ok(value) => tool.run(context, value, &self.options),
                     Err(error) => ready(Err(error)),
                 };
             }

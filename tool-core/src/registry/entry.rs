@@ -130,7 +130,7 @@ impl Entry {
     pub fn output_schema(&self) -> Option<&str> {
         match &self.kind {
             Kind::Static(def) | Kind::Method(def, _) => def.output_schema(),
-            Kind::Dynamic(_) => None,
+            Kind::Dynamic(tool) => tool.output_schema(),
         }
     }
 

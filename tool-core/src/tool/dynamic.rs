@@ -7,6 +7,11 @@
 //! object; the arguments of each call are parsed (within the registry's size limit) and must
 //! be an object. The schema's other constraints are not checked here: there is no
 //! compile-time tree to check them with, so the handler (or the remote server) checks them.
+//!
+//! [`DynamicTool::typed`] makes one whose arguments are a type deriving `ToolArgs`: its
+//! schema is then the type's compile-time tree (every dialect, strict modes included), every
+//! call is validated and decoded as a `#[tool]`'s is, and its return type's output schema is
+//! stated, while the name, the description and the handler are chosen at run time.
 
 use core::fmt;
 use core::future::Future;
@@ -15,15 +20,17 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
-use crate::dispatch::ToolFuture;
 use crate::dispatch::{CatchUnwind, panicked};
+use crate::dispatch::{DecodeOptions, ToolFuture};
 use crate::error::RegistryError;
 use crate::error::ToolError;
-use crate::output::ToolOutput;
+use crate::output::{IntoToolOutput, ToolOutput};
+use crate::param::ToolArgs;
+use crate::schema::Schema;
 use crate::tool::Annotations;
 use crate::tool::name::is_valid_tool_name;
 
-type DynHandler = dyn Fn(ToolContext, Map<String, Value>) -> ToolFuture<'static> + Send + Sync;
+type DynHandler = dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
 
 /// A tool made at run time.
 ///
@@ -56,6 +63,10 @@ pub struct DynamicTool {
     pub(crate) sequential: bool,
     pub(crate) requires_approval: bool,
     pub(crate) handler: Arc<DynHandler>,
+    /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
+    pub(crate) schema: Option<&'static Schema>,
+    /// The output schema's text, when the handler's return type states one.
+    pub(crate) output_schema: Option<String>,
 }
 
 impl DynamicTool {
@@ -91,7 +102,7 @@ impl DynamicTool {
         }
         let name: Arc<str> = Arc::from(name);
         let tool = Arc::clone(&name);
-        let handler: Arc<DynHandler> = Arc::new(move |context, arguments| {
+        let handler: Arc<DynHandler> = Arc::new(move |context, arguments, _: &DecodeOptions| {
             let future = handler(context, arguments);
             let tool = Arc::clone(&tool);
             Box::pin(async move {
@@ -101,17 +112,123 @@ impl DynamicTool {
                 }
             }) as ToolFuture<'static>
         });
-        Ok(DynamicTool {
+        Ok(DynamicTool::with_parts(name, description.into(), parameters.to_owned(), schema, handler))
+    }
+
+    /// A tool named `name` and described at run time, whose arguments are `A` (a type
+    /// deriving `ToolArgs`): listed with `A`'s compile-time schema in every dialect, each
+    /// call validated and decoded as a `#[tool]`'s is (with the registry's
+    /// [`DecodeOptions`]), and `handler`'s return type (anything a `#[tool]` fn may return)
+    /// giving the output and, for `Structured<T>`, the output schema.
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, Registry, ToolArgs};
+    ///
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Lookup {
+    ///     #[param(min_length = 1)]
+    ///     key: String,
+    /// }
+    ///
+    /// let prefix = String::from("config:"); // from configuration, say
+    /// let tool = DynamicTool::typed("lookup", format!("Reads a key under {prefix}"), move |_ctx, args: Lookup| {
+    ///     let answer = format!("{prefix}{}", args.key);
+    ///     async move { answer }
+    /// })?;
+    /// let mut registry = Registry::new();
+    /// registry.add_dynamic(tool)?;
+    /// let context = registry.context();
+    /// let answer = futures_lite_block_on(registry.call_async(&context, "lookup", r#"{"key": "port"}"#))?;
+    /// assert_eq!(answer.to_text(), "config:port");
+    /// let refused = futures_lite_block_on(registry.call_async(&context, "lookup", r#"{"key": ""}"#));
+    /// assert!(refused.unwrap_err().to_string().contains("/key: must be at least 1 character long"));
+    /// # fn futures_lite_block_on<F: std::future::Future>(f: F) -> F::Output { let (mut f, mut cx) = (Box::pin(f),
+    /// #     std::task::Context::from_waker(std::task::Waker::noop())); loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } } }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`RegistryError::InvalidName`] for a name some provider refuses.
+    pub fn typed<A, O, F, Fut>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: F,
+    ) -> Result<Self, RegistryError>
+    where
+        A: ToolArgs + Send + 'static,
+        O: IntoToolOutput + 'static,
+        F: Fn(ToolContext, A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = O> + Send + 'static,
+    {
+        let name = name.into();
+        if !is_valid_tool_name(&name) {
+            return Err(RegistryError::InvalidName { name });
+        }
+        let parameters_json = crate::render::json_schema::<A>();
+        let parameters: Value = serde_json::from_str(&parameters_json)
+            .map_err(|error| RegistryError::InvalidSchema { name: name.clone(), reason: error.to_string() })?;
+        let name: Arc<str> = Arc::from(name);
+        let tool = Arc::clone(&name);
+        let handler: Arc<DynHandler> = Arc::new(move |context, arguments, options: &DecodeOptions| {
+            let named = |error: ToolError| match error {
+                ToolError::InvalidArguments { violations, .. } => {
+                    ToolError::InvalidArguments { tool: tool.to_string(), violations }
+                }
+                other => other,
+            };
+            let args = match crate::dispatch::decode::<A>(Value::Object(arguments), options) {
+                Ok(args) => args,
+                Err(error) => return crate::dispatch::ready(Err(named(error))),
+            };
+            let future = handler(context, args);
+            let tool = Arc::clone(&tool);
+            Box::pin(async move {
+                match CatchUnwind::new(Box::pin(future)).await {
+                    Ok(output) => O::into_tool_output(output)
+                        .map_err(|message| ToolError::Failed { tool: tool.to_string(), message }),
+                    Err(payload) => Err(panicked(&tool, &*payload)),
+                }
+            }) as ToolFuture<'static>
+        });
+        let mut made = DynamicTool::with_parts(name, description.into(), parameters_json, parameters, handler);
+        made.schema = Some(A::__SCHEMA_REF);
+        made.output_schema = O::OUTPUT_SCHEMA.map(crate::render::to_json);
+        Ok(made)
+    }
+
+    fn with_parts(
+        name: Arc<str>,
+        description: String,
+        parameters_json: String,
+        parameters: Value,
+        handler: Arc<DynHandler>,
+    ) -> Self {
+        DynamicTool {
             name,
-            description: description.into(),
-            parameters_json: parameters.to_owned(),
-            parameters: schema,
+            description,
+            parameters_json,
+            parameters,
             title: None,
             annotations: Annotations::default(),
             sequential: false,
             requires_approval: false,
             handler,
-        })
+            schema: None,
+            output_schema: None,
+        }
+    }
+
+    /// The JSON Schema of its structured output, when its handler's return type states one
+    /// (a tool made with [`DynamicTool::typed`]).
+    #[must_use]
+    pub fn output_schema(&self) -> Option<&str> {
+        self.output_schema.as_deref()
+    }
+
+    /// Its arguments' compile-time schema tree, for a tool made with [`DynamicTool::typed`].
+    #[must_use]
+    pub fn schema(&self) -> Option<&'static Schema> {
+        self.schema
     }
 
     /// A human-readable name (MCP `title`).
@@ -155,9 +272,9 @@ impl DynamicTool {
     }
 
     /// Runs the handler with already parsed arguments.
-    pub(crate) fn run(&self, context: ToolContext, arguments: Value) -> ToolFuture<'static> {
+    pub(crate) fn run(&self, context: ToolContext, arguments: Value, options: &DecodeOptions) -> ToolFuture<'static> {
         match arguments {
-            Value::Object(map) => (self.handler)(context, map),
+            Value::Object(map) => (self.handler)(context, map, options),
             other => {
                 let mut violations = crate::validate::violation::Violations::new();
                 crate::validate::violation::wrong_type(
