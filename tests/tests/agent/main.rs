@@ -6,5 +6,8 @@ mod batches;
 mod clients;
 mod fixture;
 mod loop_semantics;
+#[path = "../support/traces.rs"]
+mod recorder;
 mod replay;
 mod shapes;
+mod traces;

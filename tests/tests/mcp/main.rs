@@ -11,5 +11,8 @@ mod http;
 mod load;
 mod methods;
 mod raw;
+#[path = "../support/traces.rs"]
+mod recorder;
 mod remote;
 mod requests;
+mod traces;

@@ -105,6 +105,20 @@ pub enum RunError {
     InvalidToolChoice(crate::ToolError),
 }
 
+impl RunError {
+    /// The variant's name in `snake_case` (`model`, `round_limit`, `cancelled`,
+    /// `invalid_tool_choice`), for metrics and traces (OpenTelemetry's `error.type`).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            RunError::Model(_) => "model",
+            RunError::RoundLimit { .. } => "round_limit",
+            RunError::Cancelled => "cancelled",
+            RunError::InvalidToolChoice(_) => "invalid_tool_choice",
+        }
+    }
+}
+
 impl core::fmt::Display for RunError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -325,6 +339,36 @@ impl Agent {
         user: &str,
         cancel: &CancellationToken,
     ) -> Result<RunOutcome, RunError> {
+        // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
+        // `chat` span inside it, each tool call an `execute_tool` span.
+        let span = tracing::info_span!(
+            "invoke_agent",
+            otel.name = "invoke_agent",
+            gen_ai.operation.name = "invoke_agent",
+            gen_ai.provider.name = provider_name(self.model.api()),
+            gen_ai.usage.input_tokens = tracing::field::Empty,
+            gen_ai.usage.output_tokens = tracing::field::Empty,
+            error.type = tracing::field::Empty,
+        );
+        let outcome = tracing::Instrument::instrument(self.run_rounds(conversation, user, cancel), span.clone()).await;
+        match &outcome {
+            Ok(outcome) => {
+                span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
+                span.record("gen_ai.usage.output_tokens", outcome.usage.output_tokens);
+            }
+            Err(error) => {
+                span.record("error.type", error.kind());
+            }
+        }
+        outcome
+    }
+
+    async fn run_rounds(
+        &self,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+    ) -> Result<RunOutcome, RunError> {
         let api = self.model.api();
         conversation.items.push(api.user(user));
         let tools = (!self.registry.is_empty()).then(|| api.tools(&self.registry, self.strict));
@@ -362,10 +406,26 @@ impl Agent {
                     events(&Event::TextDelta(text.to_owned()));
                 }
             };
+            let chat = tracing::info_span!(
+                "chat",
+                otel.name = "chat",
+                otel.kind = "client",
+                gen_ai.operation.name = "chat",
+                gen_ai.provider.name = provider_name(api),
+                gen_ai.usage.input_tokens = tracing::field::Empty,
+                gen_ai.usage.output_tokens = tracing::field::Empty,
+                error.type = tracing::field::Empty,
+            );
+            let respond = tracing::Instrument::instrument(self.model.respond(request, &on_text), chat.clone());
             let turn = tokio::select! {
-                turn = self.model.respond(request, &on_text) => turn.map_err(RunError::Model)?,
+                turn = respond => turn.map_err(|error| {
+                    chat.record("error.type", "model_error");
+                    RunError::Model(error)
+                })?,
                 () = cancel.cancelled() => return Err(RunError::Cancelled),
             };
+            chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+            chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
             outcome.usage += turn.usage;
             self.settings.emit(Event::ModelResponse {
                 round,
@@ -409,5 +469,14 @@ impl Agent {
         }
         self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage: outcome.usage });
         Ok(outcome)
+    }
+}
+
+/// `gen_ai.provider.name` of the OpenTelemetry gen-AI conventions for a conversation shape.
+fn provider_name(api: Api) -> &'static str {
+    match api {
+        Api::OpenAiChat | Api::OpenAiResponses => "openai",
+        Api::Anthropic => "anthropic",
+        Api::Gemini => "gcp.gemini",
     }
 }

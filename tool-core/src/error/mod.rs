@@ -74,6 +74,25 @@ pub enum ToolError {
     },
 }
 
+impl ToolError {
+    /// The variant's name in `snake_case` (`invalid_arguments`, `failed`, ..): a short, stable
+    /// name for metrics and traces (OpenTelemetry's `error.type`).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::InvalidJson { .. } => "invalid_json",
+            ToolError::InvalidArguments { .. } => "invalid_arguments",
+            ToolError::Failed { .. } => "failed",
+            ToolError::Panicked { .. } => "panicked",
+            ToolError::RequiresAsync { .. } => "requires_async",
+            ToolError::TimedOut { .. } => "timed_out",
+            ToolError::Cancelled { .. } => "cancelled",
+            ToolError::Denied { .. } => "denied",
+        }
+    }
+}
+
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -247,7 +247,17 @@ impl ServerHandler for McpServer {
         if self.shared.registry.get(&request.name).is_none() {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         }
-        Ok(self.run(request, context).await)
+        let span = call_span(&request, &context);
+        if span.is_disabled() {
+            return Ok(self.run(request, context).await);
+        }
+        let response = tracing::Instrument::instrument(self.run(request, context), span.clone()).await;
+        if let CallToolResponse::Complete(result) = &response
+            && result.is_error == Some(true)
+        {
+            span.record("error.type", "tool_error");
+        }
+        Ok(response)
     }
 
     async fn set_level(
@@ -258,6 +268,27 @@ impl ServerHandler for McpServer {
         self.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
         Ok(())
     }
+}
+
+/// The server span of a `tools/call`, in the OpenTelemetry MCP conventions: `tools/call
+/// {tool}` (`otel.name`), kind server, with the method, the JSON-RPC id, the protocol
+/// revision, the transport (`tcp` for streamable HTTP, whose requests carry their HTTP
+/// parts; `pipe` for stdio), the tool's name, and `error.type = tool_error` for an
+/// `isError` result. The tool's own `execute_tool` span is its child.
+fn call_span(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> tracing::Span {
+    tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {}", request.name),
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        jsonrpc.request.id = %context.id,
+        mcp.protocol.version = context.protocol_version().as_ref().map(ToString::to_string),
+        network.transport =
+            if context.extensions.get::<axum::http::request::Parts>().is_some() { "tcp" } else { "pipe" },
+        gen_ai.tool.name = %request.name,
+        gen_ai.operation.name = "execute_tool",
+        error.type = tracing::field::Empty,
+    )
 }
 
 impl From<Registry> for McpServer {

@@ -127,11 +127,14 @@ impl Registry {
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
+        let span = tool_span(&entry, &context);
         let def = match entry.kind() {
             Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() => *def,
-            _ => return Box::pin(async move { arguments.call(&registry, &entry, &context).await }),
+            _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
         };
+        let on_pool = span.clone();
         let task = tokio::task::spawn_blocking(move || {
+            let _entered = on_pool.enter();
             let run = |arguments: Arguments<'_>| match (entry.kind(), def.handler()) {
                 (Kind::Method(_, receiver), Handler::SyncMethod(shim)) => {
                     registry.run_method(shim, &**receiver, &context, arguments)
@@ -144,7 +147,7 @@ impl Registry {
                 OwnedArguments::Value(value) => run(Arguments::Value(value)),
             }
         });
-        Box::pin(async move {
+        let call = Box::pin(async move {
             task.await.unwrap_or_else(|join| {
                 let tool = def.name().to_owned();
                 if join.is_cancelled() {
@@ -153,7 +156,8 @@ impl Registry {
                     Err(ToolError::Panicked { tool, message: format!("its blocking task ended: {join}") })
                 }
             })
-        })
+        });
+        traced(span, call)
     }
 
     /// Runs a plain tool's shim; a context without state gets this registry's.
@@ -207,6 +211,43 @@ impl Registry {
             available: self.names().into_iter().map(str::to_owned).collect(),
         }
     }
+}
+
+/// The span of one tool call, in the OpenTelemetry gen-AI conventions: `execute_tool
+/// {gen_ai.tool.name}` (`otel.name`, which `tracing-opentelemetry` reads), with the
+/// operation, the tool's name, the call id, and `error.type` once a call fails. Its fields
+/// are evaluated only when a subscriber wants the span.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+fn tool_span(entry: &Entry, context: &ToolContext) -> tracing::Span {
+    tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {}", entry.name()),
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = entry.name(),
+        gen_ai.tool.call.id = context.call_id(),
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// `call`, inside `span`, recording `error.type` when it fails.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+fn traced(span: tracing::Span, call: ToolFuture<'static>) -> ToolFuture<'static> {
+    use tracing::Instrument as _;
+    if span.is_disabled() {
+        return call;
+    }
+    let recorder = span.clone();
+    Box::pin(
+        async move {
+            let outcome = call.await;
+            if let Err(error) = &outcome {
+                recorder.record("error.type", error.kind());
+            }
+            outcome
+        }
+        .instrument(span),
+    )
 }
 
 /// A call's arguments, owned, for a call that outlives its request (on the blocking pool).
