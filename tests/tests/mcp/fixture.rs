@@ -151,6 +151,8 @@ pub struct Client {
     /// What the user "types" into an elicitation form.
     pub answer: Arc<Mutex<Option<Value>>>,
     pub version: Option<ProtocolVersion>,
+    /// How many `notifications/tools/list_changed` arrived.
+    pub list_changed: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Client {
@@ -172,6 +174,10 @@ impl ClientHandler for Client {
 
     async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
         self.progress.lock().unwrap().push(params);
+    }
+
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.list_changed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
     async fn on_logging_message(&self, params: LoggingMessageNotificationParam, _: NotificationContext<RoleClient>) {

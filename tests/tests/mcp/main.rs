@@ -8,6 +8,7 @@
 mod calls;
 mod fixture;
 mod http;
+mod live;
 mod load;
 mod methods;
 mod raw;

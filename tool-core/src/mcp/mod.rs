@@ -20,6 +20,7 @@
 // revisions clients speak today (2025-06-18, 2025-11-25) have both, so this module uses them.
 #![allow(deprecated)]
 
+mod catalog;
 mod host;
 mod http;
 #[cfg(feature = "mcp-client")]
@@ -31,6 +32,7 @@ mod server;
 mod start;
 mod wire;
 
+pub use catalog::ToolsHandle;
 pub use http::{HttpOptions, router, serve_http, serve_http_on};
 #[cfg(feature = "mcp-client")]
 pub use remote::{RemoteError, RemoteServer};

@@ -12,10 +12,11 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
     ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::catalog::{Live, ToolsHandle};
 use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLevel};
 use super::rounds::Rounds;
 use super::wire;
@@ -39,8 +40,7 @@ pub struct McpServer {
 
 #[derive(Clone)]
 struct Shared {
-    registry: Arc<Registry>,
-    tools: Arc<[Tool]>,
+    live: Arc<Live>,
     info: ServerConfig,
     error_text: Option<ErrorText>,
 }
@@ -50,7 +50,7 @@ type ErrorText = Arc<dyn Fn(&ToolError) -> String + Send + Sync>;
 
 impl core::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("McpServer").field("tools", &self.shared.tools.len()).finish_non_exhaustive()
+        f.debug_struct("McpServer").field("tools", &self.shared.live.current().tools.len()).finish_non_exhaustive()
     }
 }
 
@@ -63,15 +63,12 @@ impl McpServer {
     /// schema trees in the form rmcp reads.
     #[must_use]
     pub fn new(registry: Registry) -> Self {
-        let tools =
-            wire::tools(&registry).expect("the MCP tool list written from the schema trees is the shape rmcp reads");
-        let capabilities = ServerCapabilities::builder().enable_logging().enable_tools().build();
+        let live = Arc::new(Live::new(registry));
+        let capabilities =
+            ServerCapabilities::builder().enable_logging().enable_tools().enable_tool_list_changed().build();
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
-        McpServer {
-            shared: Arc::new(Shared { registry: Arc::new(registry), tools, info, error_text: None }),
-            log_level: new_session_level(),
-        }
+        McpServer { shared: Arc::new(Shared { live, info, error_text: None }), log_level: new_session_level() }
     }
 
     /// Names the server to clients (`serverInfo`).
@@ -113,16 +110,23 @@ impl McpServer {
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
-    /// The registry served.
+    /// The registry served now.
     #[must_use]
-    pub fn registry(&self) -> &Registry {
-        &self.shared.registry
+    pub fn registry(&self) -> Arc<Registry> {
+        self.shared.live.current().registry
     }
 
-    /// The tool list as rmcp's model, converted once.
+    /// The tool list as rmcp's model, converted once per change.
     #[must_use]
-    pub fn tools(&self) -> &[Tool] {
-        &self.shared.tools
+    pub fn tools(&self) -> Arc<[Tool]> {
+        self.shared.live.current().tools
+    }
+
+    /// A handle that changes the tools while the server serves: add, remove, hide, show;
+    /// connected clients are told. Every session and clone of this server sees the change.
+    #[must_use]
+    pub fn tools_handle(&self) -> ToolsHandle {
+        ToolsHandle { live: Arc::clone(&self.shared.live) }
     }
 
     /// A handler for a new session: the same tools, its own log level.
@@ -132,7 +136,8 @@ impl McpServer {
     }
 
     async fn run(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResponse {
-        let registry = &self.shared.registry;
+        let catalog = self.shared.live.current();
+        let registry = &catalog.registry;
         // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
         // longer send requests of its own.
         let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
@@ -163,7 +168,7 @@ impl McpServer {
             .with_cancellation(cancellation.clone())
             .with_host(Arc::new(host));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = dispatch(&self.shared, call_context, &request.name, arguments);
+        let call = dispatch(registry, call_context, &request.name, arguments);
         // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
         // through its own token and still finishes its call.
         let cancelled_by_client = async {
@@ -208,9 +213,9 @@ fn unreachable_result() -> CallToolResponse {
 
 /// Runs one call through the registry's call path: a plain tool on tokio's blocking pool
 /// (it may block), an async one on this task.
-fn dispatch(shared: &Shared, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
-    match shared.registry.lookup(name) {
-        Ok(entry) => shared.registry.start_call(entry, context, OwnedArguments::Value(arguments)),
+fn dispatch(registry: &Arc<Registry>, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
+    match registry.lookup(name) {
+        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments)),
         Err(error) => crate::dispatch::ready(Err(error)),
     }
 }
@@ -229,12 +234,13 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.shared.tools.to_vec()))
+        Ok(ListToolsResult::with_all_items(self.shared.live.current().tools.to_vec()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let index = self.shared.tools.binary_search_by(|tool| tool.name.as_ref().cmp(name)).ok()?;
-        self.shared.tools.get(index).cloned()
+        let tools = self.shared.live.current().tools;
+        let index = tools.binary_search_by(|tool| tool.name.as_ref().cmp(name)).ok()?;
+        tools.get(index).cloned()
     }
 
     async fn call_tool(
@@ -244,7 +250,7 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // An unknown tool is a protocol error (-32602); everything after the lookup is a
         // result the model reads (`isError`), so it can correct its call.
-        if self.shared.registry.get(&request.name).is_none() {
+        if self.shared.live.current().registry.get(&request.name).is_none() {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         }
         let span = call_span(&request, &context);
@@ -258,6 +264,11 @@ impl ServerHandler for McpServer {
             span.record("error.type", "tool_error");
         }
         Ok(response)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        // A session-era client: told when the tool list changes.
+        self.shared.live.connected(context.peer);
     }
 
     async fn set_level(

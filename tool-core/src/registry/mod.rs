@@ -138,6 +138,14 @@ impl Registry {
         Ok(self)
     }
 
+    /// Puts back an entry taken out with [`Registry::remove`] (a server's hidden tool).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn restore(&mut self, entry: Entry) -> Result<(), RegistryError> {
+        self.insert(entry)?;
+        self.reindex();
+        Ok(())
+    }
+
     /// Removes a tool; returns it if it was there.
     pub fn remove(&mut self, name: &str) -> Option<Entry> {
         let position = *self.index.get(name)?;

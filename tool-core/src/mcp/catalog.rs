@@ -1,0 +1,144 @@
+//! The tools a running server lists and calls, changed while it serves: a [`ToolsHandle`]
+//! swaps in a new registry (copy on write, so calls in flight finish with the one they
+//! started with), hides and shows tools, and tells every connected client with
+//! `notifications/tools/list_changed`.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use rmcp::RoleServer;
+use rmcp::model::Tool;
+use rmcp::service::Peer;
+
+use super::wire;
+use crate::registry::{Entry, Registry};
+
+/// What is served now: the registry and its tool list as rmcp's model, converted once per
+/// change.
+#[derive(Clone)]
+pub(super) struct Catalog {
+    pub(super) registry: Arc<Registry>,
+    pub(super) tools: Arc<[Tool]>,
+}
+
+impl Catalog {
+    /// # Panics
+    /// Never for tools a registry accepts: their MCP definitions are written from their
+    /// schemas in the form rmcp reads (a `DynamicTool`'s is checked to be an object schema).
+    pub(super) fn new(registry: Arc<Registry>) -> Catalog {
+        let tools =
+            wire::tools(&registry).expect("the MCP tool list written from the registry is the shape rmcp reads");
+        Catalog { registry, tools }
+    }
+}
+
+/// The catalog every session of a server shares, and the clients to tell of a change.
+pub(super) struct Live {
+    current: RwLock<Catalog>,
+    disabled: Mutex<BTreeMap<String, Entry>>,
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+}
+
+impl Live {
+    pub(super) fn new(registry: Registry) -> Live {
+        Live {
+            current: RwLock::new(Catalog::new(Arc::new(registry))),
+            disabled: Mutex::default(),
+            peers: Mutex::default(),
+        }
+    }
+
+    /// What is served now (two `Arc` clones).
+    pub(super) fn current(&self) -> Catalog {
+        self.current.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Remembers a client to tell of changes (a session that finished `initialize`).
+    pub(super) fn connected(&self, peer: Peer<RoleServer>) {
+        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        peers.retain(|peer| !peer.is_transport_closed());
+        peers.push(peer);
+    }
+
+    fn replace(&self, registry: Registry) {
+        let catalog = Catalog::new(Arc::new(registry));
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = catalog;
+    }
+
+    /// Tells every connected client that the list changed; forgets the ones gone.
+    async fn notify(&self) {
+        let peers: Vec<Peer<RoleServer>> = {
+            let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+            peers.retain(|peer| !peer.is_transport_closed());
+            peers.clone()
+        };
+        for peer in peers {
+            // A client that left meanwhile is no error of the change.
+            let _ = peer.notify_tool_list_changed().await;
+        }
+    }
+}
+
+/// Changes a running [`McpServer`](super::McpServer)'s tools: every session sees the change
+/// at its next request, and each connected client is sent `notifications/tools/list_changed`
+/// (the server declares `tools.listChanged`). Get one with
+/// [`McpServer::tools_handle`](super::McpServer::tools_handle); clones change the same server.
+#[derive(Clone)]
+pub struct ToolsHandle {
+    pub(super) live: Arc<Live>,
+}
+
+impl core::fmt::Debug for ToolsHandle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ToolsHandle").field("tools", &self.live.current().tools.len()).finish_non_exhaustive()
+    }
+}
+
+impl ToolsHandle {
+    /// The registry served now.
+    #[must_use]
+    pub fn registry(&self) -> Arc<Registry> {
+        self.live.current().registry
+    }
+
+    /// Changes the registry (add, remove, merge: a copy of the one served), serves the result
+    /// and tells the clients. Calls in flight finish with the registry they started with.
+    pub async fn update<R>(&self, change: impl FnOnce(&mut Registry) -> R) -> R {
+        let mut registry = Registry::clone(&self.live.current().registry);
+        let result = change(&mut registry);
+        self.live.replace(registry);
+        self.live.notify().await;
+        result
+    }
+
+    /// Hides the tool `name` from the list and refuses its calls as unknown, until
+    /// [`ToolsHandle::enable`]. `false` when no tool served has that name.
+    pub async fn disable(&self, name: &str) -> bool {
+        if self.live.current().registry.get(name).is_none() {
+            return false;
+        }
+        let removed = self.update(|registry| registry.remove(name)).await;
+        match removed {
+            Some(entry) => {
+                self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).insert(name.to_owned(), entry);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Serves a tool [`ToolsHandle::disable`] hid. `false` when no hidden tool has that name,
+    /// or a tool of that name was added meanwhile.
+    pub async fn enable(&self, name: &str) -> bool {
+        let Some(entry) = self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).remove(name) else {
+            return false;
+        };
+        self.update(|registry| registry.restore(entry).is_ok()).await
+    }
+
+    /// The names of the hidden tools, sorted.
+    #[must_use]
+    pub fn disabled(&self) -> Vec<String> {
+        self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).keys().cloned().collect()
+    }
+}
