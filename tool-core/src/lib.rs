@@ -28,7 +28,7 @@ pub use crate::dispatch::{Arguments, DecodeOptions, decode};
 pub use crate::error::{RegistryError, ToolError};
 pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ToolArgs, ToolParam};
-pub use crate::registry::{Entry, Registry, ToolCrate};
+pub use crate::registry::{Descriptions, Entry, Registry, ToolCrate};
 pub use crate::tool::dynamic::DynamicTool;
 pub use crate::tool::set::{IntoToolSet, ToolSet};
 pub use crate::tool::{Annotations, Tool, ToolDef};

@@ -254,3 +254,58 @@ fn serde_with_and_alias_work_on_a_parameter() {
     let error = registry.call("forms_stamp", r#"{"at": -5, "name": "x"}"#).unwrap_err();
     assert!(error.to_string().contains("/at: must be >= 0"), "{error}");
 }
+
+/// Gets the time in a zone.
+///
+/// # Arguments
+/// * `zone` - an IANA time zone
+#[tool(name = "forms_time")]
+fn time_in(#[param(min_length = 1)] zone: String, #[serde(default)] format: Option<String>) -> String {
+    format!("{zone} {format:?}")
+}
+
+#[test]
+fn descriptions_set_at_run_time_reach_every_dialect() {
+    use tool_core::Descriptions;
+    use tool_core::provider;
+    let mut registry = Registry::new();
+    registry.add(TimeInTool).unwrap();
+    let local = "Europe/Paris";
+    registry
+        .describe(
+            "forms_time",
+            Descriptions::new()
+                .tool(format!("Gets the time; the machine's zone is {local}"))
+                .argument("zone", format!("an IANA time zone; '{local}' when the user names none")),
+        )
+        .unwrap();
+    let entry = registry.get("forms_time").unwrap();
+    assert_eq!(entry.description(), "Gets the time; the machine's zone is Europe/Paris");
+    let schema: serde_json::Value = serde_json::from_str(entry.parameters_json()).unwrap();
+    assert_eq!(
+        schema["properties"]["zone"]["description"],
+        "an IANA time zone; 'Europe/Paris' when the user names none"
+    );
+    assert_eq!(schema["properties"]["zone"]["minLength"], 1, "the keywords stay");
+    assert!(schema["properties"]["format"].get("description").is_none(), "the others are as they were");
+    // A strict dialect that moves `minLength` into the description keeps it after the new text.
+    let strict = provider::parameters(entry, Dialect::OpenAiStrict).unwrap();
+    let strict: serde_json::Value = serde_json::from_str(&strict).unwrap();
+    assert_eq!(
+        strict["properties"]["zone"]["description"],
+        "an IANA time zone; 'Europe/Paris' when the user names none\n\n{minLength: 1}"
+    );
+    for dialect in [Dialect::AnthropicStrict, Dialect::GeminiParameters] {
+        assert!(provider::parameters(entry, dialect).unwrap().contains("'Europe/Paris' when the user names none"));
+    }
+    let definition: serde_json::Value = serde_json::from_str(entry.definition_json()).unwrap();
+    assert_eq!(definition["description"], "Gets the time; the machine's zone is Europe/Paris");
+    assert!(provider::mcp::tools_list(registry.iter()).json.contains("the machine's zone is Europe/Paris"));
+    // Calls are unchanged.
+    assert_eq!(registry.call("forms_time", r#"{"zone": "UTC"}"#).unwrap().to_text(), "UTC None");
+
+    let unknown = registry.describe("nope", Descriptions::new().tool("x")).unwrap_err();
+    assert_eq!(unknown.to_string(), "there is no tool \"nope\" in this registry");
+    let argument = registry.describe("forms_time", Descriptions::new().argument("zones", "x")).unwrap_err();
+    assert!(matches!(argument, RegistryError::NotFound { .. }), "{argument}");
+}

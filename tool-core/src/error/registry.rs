@@ -26,6 +26,11 @@ pub enum RegistryError {
         /// What was asked for: `group "admin"`, `module my_app::tools`, `crate my_tools`.
         selection: String,
     },
+    /// What was asked for is not there (a tool to describe, one of its arguments).
+    NotFound {
+        /// What was looked for.
+        what: String,
+    },
     /// A method of a `#[tools]` block was added alone; it needs the value it is called on.
     NeedsReceiver {
         /// The tool.
@@ -58,6 +63,7 @@ impl fmt::Display for RegistryError {
                  another crate, call `tool_core::tool_crate!()` at its root and collect with \
                  `Registry::collect_crates(&[&that_crate::TOOLS])`, which names the crate so the linker keeps it"
             ),
+            RegistryError::NotFound { what } => write!(f, "there is no {what}"),
             RegistryError::NeedsReceiver { name, method } => {
                 write!(f, "tool {name:?} is the method `{method}`: add it with its receiver, `registry.add_all(value)`")
             }

@@ -30,6 +30,9 @@ pub struct StrictChoice<'a> {
 /// # Errors
 /// The reason `dialect` has no form of this tool's schema.
 pub fn parameters(entry: &Entry, dialect: Dialect) -> Result<Cow<'_, str>, &'static str> {
+    if let Some(described) = entry.described_parameters(dialect) {
+        return described.map(Cow::Borrowed);
+    }
     if let Some(def) = entry.def() {
         return def.parameters_in(dialect).map(Cow::Borrowed);
     }

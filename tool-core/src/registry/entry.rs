@@ -7,7 +7,10 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::descriptions::Described;
+use crate::render::Dialect;
 use crate::render::json_text::definition;
+use crate::schema::Schema;
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::{Annotations, Receiver, ToolDef};
 
@@ -16,7 +19,9 @@ use crate::tool::{Annotations, Receiver, ToolDef};
 pub struct Entry {
     pub(super) name: Arc<str>,
     pub(super) kind: Kind,
-    definition_json: Cow<'static, str>,
+    pub(super) definition_json: Cow<'static, str>,
+    /// Descriptions set at run time ([`Registry::describe`](super::Registry::describe)).
+    pub(super) described: Option<Arc<Described>>,
 }
 
 /// What an entry holds.
@@ -35,6 +40,7 @@ impl Entry {
             name: Arc::from(def.name()),
             kind: Kind::Static(def),
             definition_json: Cow::Borrowed(def.definition_json()),
+            described: None,
         }
     }
 
@@ -43,19 +49,20 @@ impl Entry {
             name: Arc::from(def.name()),
             kind: Kind::Method(def, receiver),
             definition_json: Cow::Borrowed(def.definition_json()),
+            described: None,
         }
     }
 
     pub(super) fn from_dynamic(tool: Arc<DynamicTool>) -> Self {
         let name: Arc<str> = Arc::from(tool.name());
         let definition_json = Cow::Owned(definition(&name, &tool.description, &tool.parameters_json));
-        Entry { name, kind: Kind::Dynamic(tool), definition_json }
+        Entry { name, kind: Kind::Dynamic(tool), definition_json, described: None }
     }
 
     /// The same tool under another name (a prefix added by [`Registry::merge_prefixed`](super::Registry::merge_prefixed)).
     pub(super) fn renamed(&self, name: String) -> Self {
         let definition_json = Cow::Owned(definition(&name, self.description(), self.parameters_json()));
-        Entry { name: Arc::from(name), kind: self.kind.clone(), definition_json }
+        Entry { name: Arc::from(name), kind: self.kind.clone(), definition_json, described: self.described.clone() }
     }
 
     /// The name the model calls it by in this registry.
@@ -86,6 +93,9 @@ impl Entry {
     /// What it does, for the model.
     #[must_use]
     pub fn description(&self) -> &str {
+        if let Some(text) = self.described.as_deref().and_then(Described::tool) {
+            return text;
+        }
         match &self.kind {
             Kind::Static(def) | Kind::Method(def, _) => def.description(),
             Kind::Dynamic(tool) => &tool.description,
@@ -95,6 +105,9 @@ impl Entry {
     /// Its arguments' JSON Schema, as text.
     #[must_use]
     pub fn parameters_json(&self) -> &str {
+        if let Some(Ok(text)) = self.described_parameters(Dialect::JsonSchema) {
+            return text;
+        }
         match &self.kind {
             Kind::Static(def) | Kind::Method(def, _) => def.parameters_json(),
             Kind::Dynamic(tool) => &tool.parameters_json,
@@ -158,6 +171,20 @@ impl Entry {
             Kind::Static(def) | Kind::Method(def, _) => def.rust_path(),
             Kind::Dynamic(_) => "a tool made at run time",
         }
+    }
+
+    /// The arguments' compile-time tree: a `#[tool]`'s, or a typed tool made at run time's.
+    pub(crate) fn schema_tree(&self) -> Option<&'static Schema> {
+        match &self.kind {
+            Kind::Static(def) | Kind::Method(def, _) => Some(def.schema()),
+            Kind::Dynamic(tool) => tool.schema(),
+        }
+    }
+
+    /// The parameters in `dialect` with descriptions set at run time, when some were set
+    /// and there is a tree to write them into.
+    pub(crate) fn described_parameters(&self, dialect: Dialect) -> Option<Result<&str, &'static str>> {
+        self.described.as_deref()?.parameters_in(dialect)
     }
 
     /// The kind, for dispatch.

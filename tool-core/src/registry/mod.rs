@@ -4,6 +4,8 @@
 //! and [`Registry::remove`].
 
 mod call;
+mod describe;
+mod descriptions;
 mod entry;
 mod name_hash;
 mod select;
@@ -14,6 +16,7 @@ use std::collections::HashMap;
 
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::OwnedArguments;
+pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;
 pub use select::ToolCrate;

@@ -33,6 +33,14 @@ pub fn to_json(schema: &Schema) -> String {
     to_json_in(schema, Dialect::JsonSchema)
 }
 
+/// [`to_json_in`] with the root object's properties named in `arguments` described by
+/// the text there (descriptions set at run time).
+pub(crate) fn to_json_described(schema: &Schema, dialect: Dialect, arguments: &[(String, String)]) -> String {
+    let mut writer = Writer::new(dialect).with_arguments(arguments);
+    writer.schema(schema, &[], false);
+    writer.finish()
+}
+
 /// [`to_json`] in a given dialect.
 #[must_use]
 pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {

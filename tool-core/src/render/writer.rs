@@ -8,11 +8,17 @@ use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, 
 
 /// A JSON writer into a growing buffer, in one pass: it runs once per text and process, so
 /// a pass that sized the buffer first would cost more than the few reallocations it saves.
-pub(crate) struct Writer {
+pub(crate) struct Writer<'a> {
     out: String,
     dialect: Dialect,
     /// State every integer type's full range, informative or not.
     full_ranges: bool,
+    /// Descriptions set at run time for the root object's properties, by name.
+    arguments: &'a [(String, String)],
+    /// How many objects deep the writer is (the root's properties are at 1).
+    depth: u32,
+    /// The description the property being written gets instead of its own.
+    pending: Option<&'a str>,
 }
 
 /// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
@@ -37,9 +43,16 @@ enum TypeValue {
     Str(&'static str),
 }
 
-impl Writer {
+impl<'a> Writer<'a> {
     pub(crate) fn new(dialect: Dialect) -> Self {
-        Writer { out: String::with_capacity(256), dialect, full_ranges: false }
+        Writer { out: String::with_capacity(256), dialect, full_ranges: false, arguments: &[], depth: 0, pending: None }
+    }
+
+    /// A writer that describes the root object's properties named in `arguments` with
+    /// their text there rather than their own (descriptions set at run time).
+    pub(crate) fn with_arguments(mut self, arguments: &'a [(String, String)]) -> Self {
+        self.arguments = arguments;
+        self
     }
 
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
@@ -221,13 +234,16 @@ impl Writer {
     /// Writes `"description"`: the field's own if it has one, else the type's, followed by
     /// what the dialect moved into it.
     fn description(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword], own: Option<&'static str>) {
-        let mut text = own;
+        let mut text: Option<&str> = own;
         for keyword in keywords {
             if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
                 (keyword.kind, keyword.value)
             {
                 text = Some(found);
             }
+        }
+        if let Some(set) = self.pending.take() {
+            text = Some(set);
         }
         // JSON Schema keeps every keyword; the others skip the probe.
         let moved = self.dialect != Dialect::JsonSchema && {
@@ -442,7 +458,9 @@ impl Writer {
             self.key(first, "properties");
             self.byte(b'{');
             let mut first_property = true;
+            self.depth += 1;
             self.properties(&mut first_property, object);
+            self.depth -= 1;
             self.byte(b'}');
         }
         // OpenAI strict: every property is required; optional ones are nullable instead.
@@ -464,7 +482,12 @@ impl Writer {
     fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
         for &Property { name, schema, keywords, .. } in object.properties {
             self.key(first, name);
+            let arguments = self.arguments;
+            if self.depth == 1 {
+                self.pending = arguments.iter().find(|(argument, _)| argument == name).map(|(_, text)| text.as_str());
+            }
             self.schema(schema, keywords, false);
+            self.pending = None;
         }
         for inner in flattened(object) {
             self.properties(first, inner);

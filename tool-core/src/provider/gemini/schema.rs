@@ -193,17 +193,26 @@ fn drops_any(keywords: &[Keyword]) -> bool {
 /// `entry`'s Gemini `parameters`: the compile-time tree's text in the dialect, or the
 /// conversion of a tool made at run time's JSON Schema.
 pub(crate) fn entry_parameters(entry: &Entry) -> Cow<'_, str> {
+    // Gemini's dialect has a form of every tree (it writes what it drops into the
+    // description, and `entry_loss` reports it).
+    if let Some(Ok(text)) = entry.described_parameters(Dialect::GeminiParameters) {
+        return Cow::Borrowed(text);
+    }
     match (entry.def(), entry.dynamic()) {
-        // Gemini's dialect has a form of every schema (it writes what it drops into the
-        // description, and `entry_loss` reports it).
         (Some(def), _) => Cow::Borrowed(def.parameters_in(Dialect::GeminiParameters).unwrap_or_default()),
-        (None, Some(tool)) => Cow::Owned(parameters_from(tool.parameters()).to_string()),
+        (None, Some(tool)) => match tool.schema() {
+            Some(tree) => Cow::Owned(crate::render::to_json_in(tree, Dialect::GeminiParameters)),
+            None => Cow::Owned(parameters_from(tool.parameters()).to_string()),
+        },
         (None, None) => Cow::Borrowed(entry.parameters_json()),
     }
 }
 
 /// What Gemini's `parameters` lose of `entry`'s schema, if anything.
 pub(crate) fn entry_loss(entry: &Entry) -> Option<&'static str> {
+    if let Some(tree) = entry.schema_tree() {
+        return tree_loss(tree);
+    }
     match (entry.def(), entry.dynamic()) {
         (Some(def), _) => tree_loss(def.schema()),
         (None, Some(tool)) => value_loss(tool.parameters()),
