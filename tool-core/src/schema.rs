@@ -119,6 +119,9 @@ pub struct ObjectSchema {
     pub properties: &'static [Property],
     /// Structs whose properties are merged into this one (`#[serde(flatten)]`).
     pub flatten: &'static [&'static Schema],
+    /// `#[tool_args(open)]`: keys it does not name are ignored rather than refused, and
+    /// JSON Schema's form states no `additionalProperties` (strict dialects still close it).
+    pub open: bool,
 }
 
 /// One property of an [`ObjectSchema`].
@@ -254,5 +257,6 @@ pub(crate) const fn has_keyword(keywords: &[Keyword], kind: KeywordKind) -> bool
 
 impl Schema {
     /// The empty argument list: an object with no properties.
-    pub const EMPTY_OBJECT: Schema = Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[] });
+    pub const EMPTY_OBJECT: Schema =
+        Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[], open: false });
 }

@@ -39,7 +39,8 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
                 return Ok(wrap_in_const(&krate, items));
             }
             // `check_shape` let only named fields or a newtype through.
-            let (object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
+            let (mut object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
+            object.open = args.open.is_present();
             if let Err(error) = read {
                 let checks = wrap_in_const(&krate, object.type_checks(&args.ident, &args.generics));
                 let fallback = fallback(input, error);
@@ -48,6 +49,12 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
             expand_struct(&args.ident, &args.generics, &object)
         }
         darling::ast::Data::Enum(variants) => {
+            if args.open.is_present() {
+                return Err(darling::Error::custom(
+                    "`open` applies to a struct: its object ignores keys it does not name",
+                )
+                .with_span(&args.open.span()));
+            }
             crate::enums::expand(&args.ident, &args.generics, &container, description, variants, args.enum_names)?
         }
     };
@@ -86,7 +93,8 @@ fn expand_struct(ident: &syn::Ident, generics: &Generics, object: &Object) -> To
     let (const_item, const_inline) = const_checks(&object.const_checks(), !generics.params.is_empty());
     let assertions = object.assertions();
     let fields = object.fields(&quote!(_tool_core::__private::object_schema(<Self as __tc_ToolParam>::__SCHEMA_REF)));
-    let fast = object.fast();
+    // An open object's unknown keys must pass, which the exact fast path would refuse.
+    let fast = if object.open { quote!(false) } else { object.fast() };
     let satisfies = object.satisfies();
     // The schema and `Fields` are constants, not statics: the compiler shares a constant
     // sub-tree (a keyword list, a property) with every identical one in the program, while a

@@ -49,6 +49,8 @@ pub struct ToolAttr {
     /// `group = ".."`: the group `Registry::collect_group` selects the tool by.
     #[darling(default, with = string_key)]
     pub group: Option<SpannedValue<String>>,
+    /// `open`, for plain parameters: keys the tool does not name are ignored.
+    pub open: darling::util::Flag,
 }
 
 /// A key whose value is a string (`group = "admin"`). darling's own message for anything
@@ -88,6 +90,8 @@ pub struct ArgsInput {
     /// `#[tool_args(enum_names)]` on a unit-only enum: its variant titles go into MCP
     /// elicitation forms as the deprecated `enumNames`, for clients before SEP-1330.
     pub enum_names: darling::util::Flag,
+    /// `#[tool_args(open)]` on a struct: keys it does not name are ignored, not refused.
+    pub open: darling::util::Flag,
 }
 
 /// One variant of an enum deriving `ToolArgs`.

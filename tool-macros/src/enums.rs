@@ -260,6 +260,7 @@ fn object_schema(description: &TokenStream, properties: &[TokenStream], flatten:
         description: #description,
         properties: &[#(#properties),*],
         flatten: &[#(#flatten),*],
+        open: false,
     }))
 }
 

@@ -175,6 +175,7 @@ impl Plain {
         ident: &Ident,
         docs: &[ArgumentDoc],
         krate: (&TokenStream, Option<&syn::Path>),
+        open: bool,
         errors: &mut darling::error::Accumulator,
     ) -> TokenStream {
         let (krate, krate_key) = krate;
@@ -204,11 +205,13 @@ impl Plain {
             })
             .collect();
         let derive_crate = krate_key.map(|path| quote!(#[tool_args(crate = #path)]));
+        let open = open.then(|| quote!(#[tool_args(open)]));
         let serde_path = format!("{krate}::__private::serde").replace(' ', "");
         // The `ToolArgs` derive is called here rather than named in `#[derive]`: the struct's
         // tokens are not handed to the compiler and back once more per tool.
         let derive_input: syn::DeriveInput = syn::parse_quote! {
             #derive_crate
+            #open
             struct #ident {
                 #(#fields,)*
             }

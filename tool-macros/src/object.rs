@@ -19,6 +19,8 @@ pub struct Object {
     pub description: Option<Doc>,
     /// The fields on the wire (skipped ones are left out).
     pub params: Vec<Param>,
+    /// `#[tool_args(open)]`: unknown keys ignored.
+    pub open: bool,
 }
 
 impl Object {
@@ -76,7 +78,7 @@ impl Object {
                 }
             }
         }
-        (Object { description, params }, errors.finish())
+        (Object { description, params, open: false }, errors.finish())
     }
 
     /// A never-called fn that names each keyword's trait against its field's type, as the
@@ -114,11 +116,13 @@ impl Object {
         let description = self.description_tokens();
         let properties = self.property_list();
         let flatten = self.flatten_list();
+        let open = self.open;
         quote! {
             __tc_ObjectSchema {
                 description: #description,
                 properties: &[#(#properties),*],
                 flatten: &[#(#flatten),*],
+                open: #open,
             }
         }
     }

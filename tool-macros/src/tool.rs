@@ -165,12 +165,20 @@ impl ToolFn {
                 .with_span(&sig.ident),
             );
         }
+        if attr.open.is_present() && !matches!(inputs.args, Args::Plain(_)) {
+            errors.push(
+                darling::Error::custom(
+                    "`open` is for plain parameters: on an argument struct, write `#[tool_args(open)]` on the struct",
+                )
+                .with_span(&attr.open.span()),
+            );
+        }
         let args_struct = match &inputs.args {
             Args::Plain(plain) => {
                 let ident = plain.struct_ident(&camel_case(&sig.ident), sig.ident.span());
                 let default_crate = quote!(::tool_core);
                 let krate = (krate.as_ref().unwrap_or(&default_crate), attr.krate.as_ref());
-                let definition = plain.args_struct(&ident, &argument_docs, krate, &mut errors);
+                let definition = plain.args_struct(&ident, &argument_docs, krate, attr.open.is_present(), &mut errors);
                 Some((ident, definition))
             }
             _ => None,

@@ -309,3 +309,40 @@ fn descriptions_set_at_run_time_reach_every_dialect() {
     let argument = registry.describe("forms_time", Descriptions::new().argument("zones", "x")).unwrap_err();
     assert!(matches!(argument, RegistryError::NotFound { .. }), "{argument}");
 }
+
+/// Ignores what it does not know.
+#[derive(serde::Deserialize, ToolArgs)]
+#[tool_args(open)]
+struct Lenient {
+    #[param(min_length = 1)]
+    name: String,
+}
+
+/// Greets, ignoring unknown arguments.
+#[tool(name = "forms_open", open)]
+fn open_greet(#[param(min_length = 1)] name: String) -> String {
+    format!("hi {name}")
+}
+
+#[test]
+fn an_open_object_ignores_unknown_keys_and_says_so_only_where_it_can() {
+    let schema = tool_core::render::json_schema::<Lenient>();
+    assert!(!schema.contains("additionalProperties"), "{schema}");
+    let lenient: Lenient =
+        tool_core::decode(r#"{"name": "x", "extra": 1}"#, &tool_core::DecodeOptions::default()).unwrap();
+    assert_eq!(lenient.name, "x");
+    let error = tool_core::decode::<Lenient>(r#"{"name": "", "extra": 1}"#, &tool_core::DecodeOptions::default())
+        .err()
+        .unwrap();
+    assert!(
+        error.to_string().contains("/name: must be at least 1 character long") && !error.to_string().contains("extra")
+    );
+
+    let mut registry = Registry::new();
+    registry.add(OpenGreetTool).unwrap();
+    assert_eq!(registry.call("forms_open", r#"{"name": "Ada", "locale": "en"}"#).unwrap().to_text(), "hi Ada");
+    let entry = registry.get("forms_open").unwrap();
+    assert!(!entry.parameters_json().contains("additionalProperties"));
+    let strict = tool_core::provider::parameters(entry, Dialect::OpenAiStrict).unwrap();
+    assert!(strict.contains(r#""additionalProperties":false"#), "strict dialects close every object: {strict}");
+}

@@ -472,7 +472,9 @@ impl<'a> Writer<'a> {
             self.required(&mut first_required, object, all);
             self.byte(b']');
         }
-        if self.dialect != Dialect::GeminiParameters {
+        // Gemini's `parameters` refuse `additionalProperties`; an open object states none in
+        // JSON Schema (a strict dialect closes every object).
+        if self.dialect != Dialect::GeminiParameters && !(object.open && self.dialect == Dialect::JsonSchema) {
             self.key(first, "additionalProperties");
             self.raw("false");
         }

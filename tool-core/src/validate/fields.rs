@@ -135,6 +135,9 @@ pub fn validate_properties(
     out: &mut Violations,
 ) {
     validate_fields(map, fields, at, out);
+    if fields.object.open {
+        return;
+    }
     let accepts = |key: &str| extra.contains(&key) || accepts_key(fields, key);
     // The names are listed only when a key is refused: the valid path builds nothing.
     if map.keys().any(|key| !accepts(key)) {
