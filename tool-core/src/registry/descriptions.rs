@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::render::Dialect;
 use crate::schema::Schema;
 
-/// Descriptions for one tool, to set with [`Registry::describe`].
+/// Descriptions for one tool, to set with [`Registry::describe`](crate::Registry::describe).
 ///
 /// ```
 /// use tool_core::{Descriptions, Registry, tool};
