@@ -210,6 +210,19 @@ impl ClientHandler for Client {
 
 pub type Connection = RunningService<RoleClient, Client>;
 
+/// Polls `done` every 10 ms until it holds or `limit` passes; whether it held. For what
+/// happens on another task (a notification arriving, a tool observing its cancellation).
+pub async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    done()
+}
+
 /// The server over rmcp's newline-delimited JSON transport (what stdio uses), in process.
 pub async fn connect_pipe(client: Client) -> Connection {
     let (client_end, server_end) = tokio::io::duplex(1 << 16);

@@ -2,7 +2,7 @@
 //! `ToolsHandle`, every connected client told, calls refused once a tool is gone.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use serde_json::json;
@@ -10,15 +10,8 @@ use tool_core::{DynamicTool, ToolOutput};
 
 use crate::fixture::{Client, call, server, text};
 
-async fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(10) {
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    done()
+async fn eventually(done: impl FnMut() -> bool) -> bool {
+    crate::fixture::eventually(Duration::from_secs(10), done).await
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request};
 use rmcp::service::{PeerRequestOptions, ServiceExt};
@@ -70,15 +70,8 @@ async fn connect(notes: Arc<Notes>) -> Connection {
     Client::default().serve(client_end).await.expect("the client connects")
 }
 
-async fn eventually(mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(10) {
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    done()
+async fn eventually(done: impl FnMut() -> bool) -> bool {
+    crate::fixture::eventually(Duration::from_secs(10), done).await
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! What a tool asks of the client while it runs: progress, log messages at the session's
 //! level, sampling, elicitation, and cancellation it observes; on every protocol revision.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, ClientRequest, LoggingLevel, ProtocolVersion, Request, SetLevelRequestParams,
@@ -11,19 +11,7 @@ use serde_json::json;
 
 use tool_core::mcp::HttpOptions;
 
-use crate::fixture::{Client, Http, SLOW, call, connect_pipe, text};
-
-/// Polls `done` every 10 ms for at most `limit`.
-async fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    done()
-}
+use crate::fixture::{Client, Http, SLOW, call, connect_pipe, eventually, text};
 
 #[tokio::test]
 async fn progress_arrives_in_order_before_the_result() {

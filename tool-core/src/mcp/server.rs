@@ -135,9 +135,13 @@ impl McpServer {
         McpServer { shared: Arc::clone(&self.shared), log_level: new_session_level() }
     }
 
-    async fn run(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> CallToolResponse {
-        let catalog = self.shared.live.current();
-        let registry = &catalog.registry;
+    async fn run(
+        &self,
+        registry: Arc<Registry>,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        let registry = &registry;
         // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
         // longer send requests of its own.
         let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
@@ -250,14 +254,16 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         // An unknown tool is a protocol error (-32602); everything after the lookup is a
         // result the model reads (`isError`), so it can correct its call.
-        if self.shared.live.current().registry.get(&request.name).is_none() {
+        // The registry served now, read once: the call finishes with it whatever changes.
+        let registry = self.shared.live.current().registry;
+        if registry.get(&request.name).is_none() {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         }
         let span = call_span(&request, &context);
         if span.is_disabled() {
-            return Ok(self.run(request, context).await);
+            return Ok(self.run(registry, request, context).await);
         }
-        let response = tracing::Instrument::instrument(self.run(request, context), span.clone()).await;
+        let response = tracing::Instrument::instrument(self.run(registry, request, context), span.clone()).await;
         if let CallToolResponse::Complete(result) = &response
             && result.is_error == Some(true)
         {
