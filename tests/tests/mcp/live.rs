@@ -57,3 +57,21 @@ async fn tools_added_removed_hidden_and_shown_while_serving() {
     assert!(eventually(|| client.list_changed.load(Ordering::SeqCst) == 4).await);
     connection.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_hidden_tool_whose_name_was_taken_stays_hidden() {
+    let handle = server().tools_handle();
+    assert!(handle.disable("echo").await);
+    let other = DynamicTool::new("echo", "Another echo", r#"{"type":"object","properties":{}}"#, |_, _| async {
+        Ok(ToolOutput::text("other"))
+    })
+    .unwrap();
+    handle.update(|registry| registry.add_dynamic(other).map(|_| ())).await.unwrap();
+    assert!(!handle.enable("echo").await, "the name is taken");
+    assert_eq!(handle.disabled(), ["echo"], "kept, not lost");
+    assert_eq!(handle.registry().get("echo").unwrap().description(), "Another echo");
+    handle.update(|registry| registry.remove("echo")).await.unwrap();
+    assert!(handle.enable("echo").await);
+    assert!(handle.disabled().is_empty());
+    assert_ne!(handle.registry().get("echo").unwrap().description(), "Another echo");
+}

@@ -35,6 +35,8 @@ impl Catalog {
 /// The catalog every session of a server shares, and the clients to tell of a change.
 pub(super) struct Live {
     current: RwLock<Catalog>,
+    /// Held through each change's read, edit and swap, so two changes at once both land.
+    changing: Mutex<()>,
     disabled: Mutex<BTreeMap<String, Entry>>,
     peers: Mutex<Vec<Peer<RoleServer>>>,
 }
@@ -43,6 +45,7 @@ impl Live {
     pub(super) fn new(registry: Registry) -> Live {
         Live {
             current: RwLock::new(Catalog::new(Arc::new(registry))),
+            changing: Mutex::default(),
             disabled: Mutex::default(),
             peers: Mutex::default(),
         }
@@ -60,9 +63,17 @@ impl Live {
         peers.push(peer);
     }
 
-    fn replace(&self, registry: Registry) {
-        let catalog = Catalog::new(Arc::new(registry));
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = catalog;
+    /// Applies `change` to a copy of the registry served and serves the copy; whether to
+    /// tell the clients is `change`'s second answer.
+    fn change<R>(&self, change: impl FnOnce(&mut Registry) -> (R, bool)) -> (R, bool) {
+        let _changing = self.changing.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut registry = Registry::clone(&self.current().registry);
+        let (result, changed) = change(&mut registry);
+        if changed {
+            let catalog = Catalog::new(Arc::new(registry));
+            *self.current.write().unwrap_or_else(PoisonError::into_inner) = catalog;
+        }
+        (result, changed)
     }
 
     /// Tells every connected client that the list changed; forgets the ones gone.
@@ -104,9 +115,7 @@ impl ToolsHandle {
     /// Changes the registry (add, remove, merge: a copy of the one served), serves the result
     /// and tells the clients. Calls in flight finish with the registry they started with.
     pub async fn update<R>(&self, change: impl FnOnce(&mut Registry) -> R) -> R {
-        let mut registry = Registry::clone(&self.live.current().registry);
-        let result = change(&mut registry);
-        self.live.replace(registry);
+        let (result, _) = self.live.change(|registry| (change(registry), true));
         self.live.notify().await;
         result
     }
@@ -114,17 +123,17 @@ impl ToolsHandle {
     /// Hides the tool `name` from the list and refuses its calls as unknown, until
     /// [`ToolsHandle::enable`]. `false` when no tool served has that name.
     pub async fn disable(&self, name: &str) -> bool {
-        if self.live.current().registry.get(name).is_none() {
-            return false;
+        let (removed, changed) = self.live.change(|registry| {
+            let removed = registry.remove(name);
+            let changed = removed.is_some();
+            (removed, changed)
+        });
+        let Some(entry) = removed else { return false };
+        self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).insert(name.to_owned(), entry);
+        if changed {
+            self.live.notify().await;
         }
-        let removed = self.update(|registry| registry.remove(name)).await;
-        match removed {
-            Some(entry) => {
-                self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).insert(name.to_owned(), entry);
-                true
-            }
-            None => false,
-        }
+        true
     }
 
     /// Serves a tool [`ToolsHandle::disable`] hid. `false` when no hidden tool has that name,
@@ -133,7 +142,18 @@ impl ToolsHandle {
         let Some(entry) = self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).remove(name) else {
             return false;
         };
-        self.update(|registry| registry.restore(entry).is_ok()).await
+        let (refused, restored) = self.live.change(|registry| match registry.restore(entry.clone()) {
+            Ok(()) => (None, true),
+            Err(_) => (Some(entry), false),
+        });
+        if let Some(entry) = refused {
+            // A tool of that name came meanwhile: this one stays hidden, not lost.
+            self.live.disabled.lock().unwrap_or_else(PoisonError::into_inner).insert(name.to_owned(), entry);
+        }
+        if restored {
+            self.live.notify().await;
+        }
+        restored
     }
 
     /// The names of the hidden tools, sorted.
