@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["param", "error"],
     &["render", "content", "output"],
     &["dispatch"],
-    &["context"],
+    &["auth", "context"],
     &["tool"],
     &["registry"],
     &["provider"],

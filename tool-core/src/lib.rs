@@ -4,6 +4,7 @@
 
 #[cfg(feature = "agent")]
 pub mod agent;
+pub mod auth;
 pub mod content;
 pub mod context;
 mod dispatch;

@@ -51,6 +51,48 @@ pub struct ToolAttr {
     pub group: Option<SpannedValue<String>>,
     /// `open`, for plain parameters: keys the tool does not name are ignored.
     pub open: darling::util::Flag,
+    /// `scopes = ["trips:write"]`: the OAuth scopes a caller's token must hold.
+    #[darling(default, with = scope_list)]
+    pub scopes: Vec<syn::LitStr>,
+}
+
+/// `scopes = ["a", "b"]`: string literals, each an RFC 6749 scope token (printable ASCII
+/// without spaces, `"` or `\\`), since a token's `scope` claim separates them by spaces.
+fn scope_list(meta: &syn::Meta) -> darling::Result<Vec<syn::LitStr>> {
+    const FORM: &str = "`scopes` takes a list of strings: `scopes = [\"trips:write\"]`";
+    let syn::Meta::NameValue(pair) = meta else {
+        return Err(darling::Error::custom(FORM).with_span(meta));
+    };
+    let Expr::Array(array) = &pair.value else {
+        return Err(darling::Error::custom(FORM).with_span(&pair.value));
+    };
+    if array.elems.is_empty() {
+        return Err(darling::Error::custom("`scopes` names no scope: leave the key out, or name one").with_span(array));
+    }
+    let mut errors = darling::Error::accumulator();
+    let mut scopes = Vec::new();
+    for element in &array.elems {
+        match element {
+            Expr::Lit(syn::ExprLit { lit: Lit::Str(text), .. }) => {
+                let value = text.value();
+                if value.is_empty()
+                    || !value.bytes().all(|byte| byte.is_ascii_graphic() && byte != b'"' && byte != b'\\')
+                {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`{}` is not an OAuth scope: a scope is printable ASCII without spaces, `\"` or `\\`",
+                            value.escape_default()
+                        ))
+                        .with_span(text),
+                    );
+                } else {
+                    scopes.push(text.clone());
+                }
+            }
+            other => errors.push(darling::Error::custom(FORM).with_span(other)),
+        }
+    }
+    errors.finish_with(scopes)
 }
 
 /// A key whose value is a string (`group = "admin"`). darling's own message for anything

@@ -438,6 +438,10 @@ fn options(attr: &ToolAttr) -> TokenStream {
     if let Some(group) = &attr.group {
         members.push(quote!(group: ::core::option::Option::Some(#group)));
     }
+    if !attr.scopes.is_empty() {
+        let scopes = &attr.scopes;
+        members.push(quote!(scopes: &[#(#scopes),*]));
+    }
     if members.is_empty() {
         quote!(_tool_core::__private::ToolOptions::DEFAULT)
     } else {

@@ -11,6 +11,7 @@ mod http;
 mod live;
 mod load;
 mod methods;
+mod oauth;
 mod raw;
 #[path = "../support/traces.rs"]
 mod recorder;

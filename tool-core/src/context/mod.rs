@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::auth::Claims;
+
 pub use cancel::{CancellationToken, Cancelled};
 #[doc(hidden)]
 pub use elicit::{elicitation_problem, elicitation_schema};
@@ -59,6 +61,9 @@ pub struct ToolContext {
     // allocate a flag for each of them.
     cancellation: Option<CancellationToken>,
     host: Option<Arc<dyn Host>>,
+    claims: Option<Arc<Claims>>,
+    #[cfg(feature = "mcp")]
+    http: Option<Arc<axum::http::request::Parts>>,
 }
 
 impl ToolContext {
@@ -101,6 +106,37 @@ impl ToolContext {
     pub fn with_host(mut self, host: Arc<dyn Host>) -> Self {
         self.host = Some(host);
         self
+    }
+
+    /// The caller's verified access token, as the MCP server's OAuth layer or an agent's
+    /// caller read it.
+    #[must_use]
+    pub fn with_claims(mut self, claims: Arc<Claims>) -> Self {
+        self.claims = Some(claims);
+        self
+    }
+
+    /// The HTTP request that carried the call (streamable HTTP): its headers, URI and the
+    /// extensions a layer of the application put there.
+    #[cfg(feature = "mcp")]
+    #[must_use]
+    pub fn with_http_request(mut self, parts: Arc<axum::http::request::Parts>) -> Self {
+        self.http = Some(parts);
+        self
+    }
+
+    /// What the caller's verified access token says (subject, client, scopes), when the
+    /// call came with one.
+    #[must_use]
+    pub fn claims(&self) -> Option<&Claims> {
+        self.claims.as_deref()
+    }
+
+    /// The HTTP request that carried the call, when it came over streamable HTTP.
+    #[cfg(feature = "mcp")]
+    #[must_use]
+    pub fn http_request(&self) -> Option<&axum::http::request::Parts> {
+        self.http.as_deref()
     }
 
     /// Whether a registry or the caller has set the shared state.
@@ -259,6 +295,7 @@ impl fmt::Debug for ToolContext {
             .field("progress", &self.progress.is_some())
             .field("cancellation", &self.cancellation)
             .field("host", &self.host.is_some())
-            .finish()
+            .field("claims", &self.claims)
+            .finish_non_exhaustive()
     }
 }

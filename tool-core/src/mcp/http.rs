@@ -32,6 +32,8 @@ pub struct HttpOptions {
     allowed_origins: Vec<String>,
     max_body_bytes: Option<usize>,
     bearer: Option<TokenCheck>,
+    #[cfg(feature = "oauth")]
+    oauth: Option<super::oauth::ResourceServer>,
 }
 
 impl Default for HttpOptions {
@@ -46,6 +48,8 @@ impl Default for HttpOptions {
                 .collect(),
             max_body_bytes: None,
             bearer: None,
+            #[cfg(feature = "oauth")]
+            oauth: None,
         }
     }
 }
@@ -58,7 +62,7 @@ impl core::fmt::Debug for HttpOptions {
             .field("allowed_origins", &self.allowed_origins)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("bearer", &self.bearer.is_some())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -101,21 +105,46 @@ impl HttpOptions {
         self.bearer = Some(Arc::new(check));
         self
     }
+
+    /// Makes the endpoint an OAuth 2.1 protected resource (feature `oauth`): RFC 9728
+    /// metadata, bearer challenges, tokens verified as `oauth` says, tool scopes enforced.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn oauth(mut self, oauth: super::oauth::ResourceServer) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
 }
 
 /// An axum router serving `server` at the options' path, for mounting in an application.
 /// Cancelling `shutdown` ends every open event stream (do it when the server stops, or
 /// graceful shutdown waits for them).
 pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken) -> Router {
+    #[cfg(feature = "oauth")]
+    let server = match &options.oauth {
+        Some(oauth) if oauth.hides_unpermitted() => server.hiding_unpermitted(),
+        _ => server,
+    };
     let max_body = options.max_body_bytes.unwrap_or(server.registry().options().max_argument_bytes + (64 << 10));
     let config = StreamableHttpServerConfig::default()
         .with_cancellation_token(shutdown.child_token())
         .with_allowed_hosts(options.allowed_hosts.clone())
         .with_allowed_origins(options.allowed_origins.clone())
         .with_max_request_body_bytes(max_body);
-    let service: StreamableHttpService<McpServer, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(server.new_session()), Arc::new(LocalSessionManager::default()), config);
+    let sessions = server.clone();
+    let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
+        move || Ok(sessions.new_session()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
     let router = Router::new().nest_service(&options.path, service).layer(middleware::from_fn(session_ended));
+    #[cfg(feature = "oauth")]
+    let router = match &options.oauth {
+        Some(oauth) => with_oauth(router, oauth, &server, max_body),
+        None => router,
+    };
+    #[cfg(not(feature = "oauth"))]
+    let _ = server;
     match &options.bearer {
         Some(check) => {
             let check = Arc::clone(check);
@@ -126,6 +155,27 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         }
         None => router,
     }
+}
+
+/// The guard in front of the MCP endpoint, and the metadata document beside it (outside the
+/// guard: a client reads it to learn where to get a token).
+#[cfg(feature = "oauth")]
+fn with_oauth(router: Router, oauth: &super::oauth::ResourceServer, server: &McpServer, max_body: usize) -> Router {
+    let guard = Arc::new(super::oauth::guard::Guard { oauth: oauth.clone(), server: server.clone(), max_body });
+    let mut router = router.layer(middleware::from_fn(move |request: Request, next: Next| {
+        super::oauth::guard::guard(Arc::clone(&guard), request, next)
+    }));
+    for path in oauth.metadata_paths() {
+        let (oauth, server) = (oauth.clone(), server.clone());
+        router = router.route(
+            &path,
+            axum::routing::get(move || {
+                let document = oauth.metadata(&server.registry());
+                async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
+            }),
+        );
+    }
+    router
 }
 
 /// A session `DELETE` that rmcp accepted is answered `204 No Content` rather than its `202

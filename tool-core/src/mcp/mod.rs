@@ -23,6 +23,8 @@
 mod catalog;
 mod host;
 mod http;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 #[cfg(feature = "mcp-client")]
 mod progress;
 #[cfg(feature = "mcp-client")]

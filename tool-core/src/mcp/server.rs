@@ -20,10 +20,11 @@ use super::catalog::{Live, ToolsHandle};
 use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLevel};
 use super::rounds::Rounds;
 use super::wire;
+use crate::auth::Claims;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
-use crate::registry::{OwnedArguments, Registry};
+use crate::registry::{Entry, OwnedArguments, Registry};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
 /// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
@@ -43,7 +44,12 @@ struct Shared {
     live: Arc<Live>,
     info: ServerConfig,
     error_text: Option<ErrorText>,
+    filter: Option<ToolFilter>,
+    hide_unpermitted: bool,
 }
+
+/// Which tools a caller sees and may call.
+type ToolFilter = Arc<dyn Fn(&Entry, &ToolContext) -> bool + Send + Sync>;
 
 /// How a failed call's error reads to the client, when not as [`ToolError`]'s `Display`.
 type ErrorText = Arc<dyn Fn(&ToolError) -> String + Send + Sync>;
@@ -68,7 +74,10 @@ impl McpServer {
             ServerCapabilities::builder().enable_logging().enable_tools().enable_tool_list_changed().build();
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
-        McpServer { shared: Arc::new(Shared { live, info, error_text: None }), log_level: new_session_level() }
+        McpServer {
+            shared: Arc::new(Shared { live, info, error_text: None, filter: None, hide_unpermitted: false }),
+            log_level: new_session_level(),
+        }
     }
 
     /// Names the server to clients (`serverInfo`).
@@ -103,6 +112,52 @@ impl McpServer {
     pub fn with_error_text(self, text: impl Fn(&ToolError) -> String + Send + Sync + 'static) -> Self {
         let shared = Shared { error_text: Some(Arc::new(text)), ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// Shows each caller only the tools `visible` accepts, and refuses calls to the others
+    /// as unknown tools. `visible` sees the tool and a context holding what is known of the
+    /// caller: its verified [`claims`](ToolContext::claims) and, over HTTP, its
+    /// [`request`](ToolContext::http_request) (headers, extensions an application layer
+    /// put there).
+    ///
+    /// ```
+    /// # #[cfg(feature = "mcp")] {
+    /// use tool_core::{Registry, mcp::McpServer};
+    /// // Admin tools only for requests an upstream proxy marked as coming from the VPN.
+    /// let server = McpServer::new(Registry::new()).with_tool_filter(|tool, caller| {
+    ///     !tool.name().starts_with("admin_")
+    ///         || caller.http_request().is_some_and(|request| request.headers.contains_key("x-vpn-user"))
+    /// });
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_tool_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
+        let shared = Shared { filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// Hides from each token's `tools/list` the tools it lacks the scopes for (the OAuth
+    /// layer turns it on).
+    #[cfg(feature = "oauth")]
+    pub(super) fn hiding_unpermitted(self) -> Self {
+        let shared = Shared { hide_unpermitted: true, ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// Whether some callers see fewer tools than others.
+    fn filters(&self) -> bool {
+        self.shared.filter.is_some() || self.shared.hide_unpermitted
+    }
+
+    /// Whether `caller` sees `entry`.
+    fn visible(&self, entry: &Entry, caller: &ToolContext) -> bool {
+        if self.shared.hide_unpermitted
+            && let Some(claims) = caller.claims()
+            && entry.permits(claims).is_err()
+        {
+            return false;
+        }
+        self.shared.filter.as_ref().is_none_or(|visible| visible(entry, caller))
     }
 
     fn with_info(self, info: ServerConfig) -> Self {
@@ -140,6 +195,7 @@ impl McpServer {
         registry: Arc<Registry>,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
+        caller: ToolContext,
     ) -> CallToolResponse {
         let registry = &registry;
         // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
@@ -166,8 +222,8 @@ impl McpServer {
             rounds.clone(),
         );
         let cancellation = CancellationToken::new();
-        let call_context = registry
-            .context()
+        let call_context = caller
+            .with_state(Arc::clone(registry.state()))
             .with_call_id(context.id.to_string())
             .with_cancellation(cancellation.clone())
             .with_host(Arc::new(host));
@@ -206,6 +262,21 @@ impl McpServer {
     }
 }
 
+/// What is known of the caller, as a context to start the call's from: over HTTP, the
+/// request's parts (moved out of rmcp's extensions, not copied) and the claims the OAuth
+/// layer verified.
+fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
+    let Some(parts) = context.extensions.remove::<axum::http::request::Parts>() else {
+        return ToolContext::new();
+    };
+    let claims = parts.extensions.get::<Arc<Claims>>().cloned();
+    let caller = ToolContext::new().with_http_request(Arc::new(parts));
+    match claims {
+        Some(claims) => caller.with_claims(claims),
+        None => caller,
+    }
+}
+
 fn new_session_level() -> SessionLevel {
     Arc::new(AtomicU8::new(LEVEL_UNSET))
 }
@@ -236,9 +307,21 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.shared.live.current().tools.to_vec()))
+        let catalog = self.shared.live.current();
+        if !self.filters() {
+            return Ok(ListToolsResult::with_all_items(catalog.tools.to_vec()));
+        }
+        let mut context = context;
+        let caller = caller(&mut context);
+        let visible = catalog
+            .tools
+            .iter()
+            .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
+            .cloned()
+            .collect();
+        Ok(ListToolsResult::with_all_items(visible))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -256,14 +339,17 @@ impl ServerHandler for McpServer {
         // result the model reads (`isError`), so it can correct its call.
         // The registry served now, read once: the call finishes with it whatever changes.
         let registry = self.shared.live.current().registry;
-        if registry.get(&request.name).is_none() {
+        let mut context = context;
+        let caller = caller(&mut context);
+        if !registry.get(&request.name).is_some_and(|entry| !self.filters() || self.visible(entry, &caller)) {
             return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
         }
-        let span = call_span(&request, &context);
+        let span = call_span(&request, &context, caller.http_request().is_some());
         if span.is_disabled() {
-            return Ok(self.run(registry, request, context).await);
+            return Ok(self.run(registry, request, context, caller).await);
         }
-        let response = tracing::Instrument::instrument(self.run(registry, request, context), span.clone()).await;
+        let response =
+            tracing::Instrument::instrument(self.run(registry, request, context, caller), span.clone()).await;
         if let CallToolResponse::Complete(result) = &response
             && result.is_error == Some(true)
         {
@@ -292,7 +378,7 @@ impl ServerHandler for McpServer {
 /// revision, the transport (`tcp` for streamable HTTP, whose requests carry their HTTP
 /// parts; `pipe` for stdio), the tool's name, and `error.type = tool_error` for an
 /// `isError` result. The tool's own `execute_tool` span is its child.
-fn call_span(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> tracing::Span {
+fn call_span(request: &CallToolRequestParams, context: &RequestContext<RoleServer>, http: bool) -> tracing::Span {
     tracing::info_span!(
         "tools/call",
         otel.name = %format_args!("tools/call {}", request.name),
@@ -300,8 +386,7 @@ fn call_span(request: &CallToolRequestParams, context: &RequestContext<RoleServe
         mcp.method.name = "tools/call",
         jsonrpc.request.id = %context.id,
         mcp.protocol.version = context.protocol_version().as_ref().map(ToString::to_string),
-        network.transport =
-            if context.extensions.get::<axum::http::request::Parts>().is_some() { "tcp" } else { "pipe" },
+        network.transport = if http { "tcp" } else { "pipe" },
         gen_ai.tool.name = %request.name,
         gen_ai.operation.name = "execute_tool",
         error.type = tracing::field::Empty,

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::descriptions::Described;
+use crate::auth::{Claims, InsufficientScope};
 use crate::render::Dialect;
 use crate::render::json_text::definition;
 use crate::schema::Schema;
@@ -163,6 +164,24 @@ impl Entry {
             Kind::Static(def) | Kind::Method(def, _) => def.requires_approval(),
             Kind::Dynamic(tool) => tool.requires_approval,
         }
+    }
+
+    /// The OAuth scopes a caller's token must hold to see and call it.
+    pub fn scopes(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        let (fixed, owned): (&[&str], &[String]) = match &self.kind {
+            Kind::Static(def) | Kind::Method(def, _) => (def.scopes(), &[]),
+            Kind::Dynamic(tool) => (&[], &tool.scopes),
+        };
+        fixed.iter().copied().chain(owned.iter().map(String::as_str))
+    }
+
+    /// Whether the bearer of `claims` may see and call it: the token must grant every scope
+    /// it requires. The MCP server's OAuth layer asks this; so can an agent's `authorize` hook.
+    ///
+    /// # Errors
+    /// [`InsufficientScope`] with the scopes the token lacks.
+    pub fn permits(&self, claims: &Claims) -> Result<(), InsufficientScope> {
+        claims.grants(self.name(), self.scopes())
     }
 
     /// Where the tool comes from, for messages: the Rust path of a `#[tool]` fn.

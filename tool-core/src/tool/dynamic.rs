@@ -62,6 +62,7 @@ pub struct DynamicTool {
     pub(crate) annotations: Annotations,
     pub(crate) sequential: bool,
     pub(crate) requires_approval: bool,
+    pub(crate) scopes: Vec<String>,
     pub(crate) handler: Arc<DynHandler>,
     /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
     pub(crate) schema: Option<&'static Schema>,
@@ -212,6 +213,7 @@ impl DynamicTool {
             annotations: Annotations::default(),
             sequential: false,
             requires_approval: false,
+            scopes: Vec::new(),
             handler,
             schema: None,
             output_schema: None,
@@ -256,6 +258,14 @@ impl DynamicTool {
     #[must_use]
     pub fn requires_approval(mut self) -> Self {
         self.requires_approval = true;
+        self
+    }
+
+    /// The OAuth scopes a caller's token must hold to see and call it, as
+    /// `#[tool(scopes = [..])]` says for a `#[tool]`.
+    #[must_use]
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
 

@@ -38,6 +38,7 @@ pub struct ToolDef {
     sequential: bool,
     requires_approval: bool,
     group: Option<&'static str>,
+    scopes: &'static [&'static str],
     definition_json: OnceLock<Box<str>>,
     // One cell for every dialect but JSON Schema's (`parameters_json`), written together on
     // first use: one `OnceLock` keeps the static each `#[tool]` writes small, which the
@@ -70,6 +71,7 @@ pub struct ToolOptions {
     pub sequential: bool,
     pub requires_approval: bool,
     pub group: Option<&'static str>,
+    pub scopes: &'static [&'static str],
 }
 
 impl ToolOptions {
@@ -81,6 +83,7 @@ impl ToolOptions {
         sequential: false,
         requires_approval: false,
         group: None,
+        scopes: &[],
     };
 }
 
@@ -90,7 +93,7 @@ impl ToolDef {
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
         let ToolDefParts { name, description, schema, rust_path, output, handler, options } = parts;
-        let ToolOptions { strict, title, annotations, sequential, requires_approval, group } = options;
+        let ToolOptions { strict, title, annotations, sequential, requires_approval, group, scopes } = options;
         ToolDef {
             name,
             description,
@@ -105,6 +108,7 @@ impl ToolDef {
             sequential,
             requires_approval,
             group,
+            scopes,
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
@@ -154,6 +158,13 @@ impl ToolDef {
     #[must_use]
     pub const fn group(&self) -> Option<&'static str> {
         self.group
+    }
+
+    /// `#[tool(scopes = [..])]`: the OAuth scopes a caller's token must hold to see and call
+    /// it (checked by the MCP server's OAuth layer and by [`Entry::permits`](crate::Entry::permits)).
+    #[must_use]
+    pub const fn scopes(&self) -> &'static [&'static str] {
+        self.scopes
     }
 
     /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
