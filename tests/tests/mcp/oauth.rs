@@ -400,3 +400,40 @@ fn a_resource_uri_must_be_absolute_http_without_a_fragment() {
     assert_eq!(server.metadata_paths(), ["/.well-known/oauth-protected-resource"]);
     assert_eq!(server.metadata_url(), "https://mcp.example.com/.well-known/oauth-protected-resource");
 }
+
+/// The MCP Inspector's CLI (`MCP_INSPECTOR`: a command, set by `tests/mcp/inspector.sh`,
+/// which installs it) lists and calls through the OAuth layer with an `Authorization`
+/// header, and is refused without one.
+#[tokio::test]
+#[ignore = "needs the MCP Inspector: bash tests/mcp/inspector.sh"]
+async fn the_inspector_lists_and_calls_with_a_bearer_token() {
+    let inspector = std::env::var("MCP_INSPECTOR").expect("MCP_INSPECTOR names the Inspector's command");
+    let served = Served::start(false).await;
+    let token = served.token("trips:read");
+    let run = |extra: &[&str], with_token: bool| {
+        let mut command = tokio::process::Command::new("sh");
+        let header = format!("Authorization: Bearer {token}");
+        let mut line = format!("{inspector} --cli {} --transport http", served.resource);
+        if with_token {
+            line.push_str(" --header \"$HEADER\"");
+        }
+        for arg in extra {
+            line.push(' ');
+            line.push_str(arg);
+        }
+        command.arg("-c").arg(line).env("HEADER", header).kill_on_drop(true);
+        async move { tokio::time::timeout(Duration::from_mins(2), command.output()).await.unwrap().unwrap() }
+    };
+    let listed = run(&["--method", "tools/list"], true).await;
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let listed: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let names: Vec<&str> =
+        listed["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["list_trips", "whoami"]);
+    let called = run(&["--method", "tools/call", "--tool-name", "whoami"], true).await;
+    assert!(called.status.success(), "{}", String::from_utf8_lossy(&called.stderr));
+    let called: Value = serde_json::from_slice(&called.stdout).unwrap();
+    assert_eq!(called["content"][0]["text"], "alice via app-1 [trips:read] http=true");
+    let refused = run(&["--method", "tools/list"], false).await;
+    assert!(!refused.status.success(), "without a token the Inspector is refused");
+}
