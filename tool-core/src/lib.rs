@@ -20,6 +20,13 @@ pub mod schema;
 mod tool;
 mod validate;
 
+/// What [`Registry::layer`] wraps: a tool call as a tower service (features `mcp` or
+/// `agent`, whose call paths go through it).
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub mod layer {
+    pub use crate::registry::{BoxError, ToolRequest, ToolService};
+}
+
 #[doc(hidden)]
 pub mod __private;
 

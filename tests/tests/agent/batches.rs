@@ -123,3 +123,18 @@ async fn cancelling_mid_batch_answers_every_call() {
     }
     assert_eq!(results[8]["content"], "the call to tool \"doze\" was cancelled", "a blocking one past its grace");
 }
+
+/// The registry's tower layers wrap the agent's calls as they wrap the MCP server's: a
+/// layer that sheds every call of `nap` gives the model a result it reads, and the
+/// other calls of the batch run.
+#[tokio::test]
+async fn registry_layers_wrap_the_agents_calls() {
+    let mut registry = registry();
+    registry.layer_tool("nap", tower::ServiceBuilder::new().load_shed().concurrency_limit(0));
+    let batch = [("nap", r#"{"ms": 1}"#), ("doze", r#"{"ms": 1}"#)].map(|(n, a)| (n.to_owned(), a.to_owned()));
+    let outcome =
+        Agent::new(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let shed = &outcome.tool_runs[0].result;
+    assert!(shed.is_error() && shed.text().contains("was turned away (service overloaded)"), "{}", shed.text());
+    assert!(!outcome.tool_runs[1].result.is_error(), "{}", outcome.tool_runs[1].result.text());
+}

@@ -8,6 +8,7 @@
 mod calls;
 mod fixture;
 mod http;
+mod layers;
 mod live;
 mod load;
 mod methods;

@@ -72,6 +72,14 @@ pub enum ToolError {
         /// Why.
         reason: String,
     },
+    /// A layer around the tool turned the call away or cut it short (a concurrency or rate
+    /// limit shed it, a timeout elapsed): the tool may not have run. Worth retrying later.
+    Rejected {
+        /// The tool called.
+        tool: String,
+        /// The layer's words.
+        reason: String,
+    },
 }
 
 impl ToolError {
@@ -89,6 +97,7 @@ impl ToolError {
             ToolError::TimedOut { .. } => "timed_out",
             ToolError::Cancelled { .. } => "cancelled",
             ToolError::Denied { .. } => "denied",
+            ToolError::Rejected { .. } => "rejected",
         }
     }
 }
@@ -125,6 +134,9 @@ impl fmt::Display for ToolError {
             ToolError::Cancelled { tool } => write!(f, "the call to tool {tool:?} was cancelled"),
             ToolError::Denied { tool, reason } => {
                 write!(f, "the call to tool {tool:?} was not allowed: {reason}; do not retry it unchanged")
+            }
+            ToolError::Rejected { tool, reason } => {
+                write!(f, "the call to tool {tool:?} was turned away ({reason}); try again later")
             }
         }
     }

@@ -125,6 +125,21 @@ impl Registry {
         context: ToolContext,
         arguments: OwnedArguments,
     ) -> ToolFuture<'static> {
+        if self.layers.is_empty() {
+            self.start_call_direct(entry, context, arguments)
+        } else {
+            self.start_layered(entry, context, arguments)
+        }
+    }
+
+    /// [`Registry::start_call`] without the layers: what the innermost layer calls.
+    #[cfg(any(feature = "mcp", feature = "agent"))]
+    pub(super) fn start_call_direct(
+        self: &Arc<Self>,
+        entry: &Entry,
+        context: ToolContext,
+        arguments: OwnedArguments,
+    ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
         let span = tool_span(&entry, &context);

@@ -7,6 +7,8 @@ mod call;
 mod describe;
 mod descriptions;
 mod entry;
+#[cfg(any(feature = "mcp", feature = "agent"))]
+mod layer;
 mod name_hash;
 mod select;
 
@@ -18,6 +20,8 @@ use std::collections::HashMap;
 pub(crate) use call::OwnedArguments;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub use layer::{BoxError, ToolRequest, ToolService};
 use name_hash::BuildNameHasher;
 pub use select::ToolCrate;
 
@@ -49,13 +53,23 @@ pub struct Registry {
     options: DecodeOptions,
     // The context of calls made without one, built once rather than per call.
     context: ToolContext,
+    #[cfg(any(feature = "mcp", feature = "agent"))]
+    layers: layer::Layers,
 }
 
 impl Default for Registry {
     fn default() -> Self {
         let state = Arc::new(State::default());
         let context = ToolContext::new().with_state(Arc::clone(&state));
-        Registry { entries: Vec::new(), index: HashMap::default(), state, options: DecodeOptions::default(), context }
+        Registry {
+            entries: Vec::new(),
+            index: HashMap::default(),
+            state,
+            options: DecodeOptions::default(),
+            context,
+            #[cfg(any(feature = "mcp", feature = "agent"))]
+            layers: layer::Layers::default(),
+        }
     }
 }
 
