@@ -13,6 +13,7 @@ mod live;
 mod load;
 mod methods;
 mod oauth;
+mod otel;
 mod raw;
 #[path = "../support/traces.rs"]
 mod recorder;

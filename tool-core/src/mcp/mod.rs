@@ -27,6 +27,7 @@ mod http;
 pub mod oauth;
 #[cfg(feature = "mcp-client")]
 mod progress;
+mod propagate;
 #[cfg(feature = "mcp-client")]
 mod remote;
 mod rounds;

@@ -170,8 +170,40 @@ async fn forward(
     context: ToolContext,
     arguments: Map<String, Value>,
 ) -> Result<ToolOutput, ToolError> {
+    let span = client_span(&remote);
+    let mut params = CallToolRequestParams::new(remote.to_string()).with_arguments(arguments);
+    if !span.is_disabled() {
+        super::propagate::inject(&span, params.meta.get_or_insert_default());
+    }
+    let outcome = tracing::Instrument::instrument(send(peer, tracker, &tool, params, context), span.clone()).await;
+    if let Err(error) = &outcome {
+        span.record("error.type", error.kind());
+    }
+    outcome
+}
+
+/// The client span of a forwarded call, in the OpenTelemetry MCP conventions: `tools/call
+/// {tool}` (the remote name), kind client; its context travels in the request's `_meta`.
+fn client_span(remote: &str) -> tracing::Span {
+    tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {remote}"),
+        otel.kind = "client",
+        mcp.method.name = "tools/call",
+        gen_ai.tool.name = remote,
+        gen_ai.operation.name = "execute_tool",
+        error.type = tracing::field::Empty,
+    )
+}
+
+async fn send(
+    peer: Peer<RoleClient>,
+    tracker: Arc<Tracker>,
+    tool: &str,
+    params: CallToolRequestParams,
+    context: ToolContext,
+) -> Result<ToolOutput, ToolError> {
     let failed = |message: String| ToolError::Failed { tool: tool.to_string(), message };
-    let params = CallToolRequestParams::new(remote.to_string()).with_arguments(arguments);
     let request = ClientRequest::CallToolRequest(Request::new(params));
     let handle = peer
         .send_cancellable_request(request, PeerRequestOptions::no_options())

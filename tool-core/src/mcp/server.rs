@@ -348,6 +348,7 @@ impl ServerHandler for McpServer {
         if span.is_disabled() {
             return Ok(self.run(registry, request, context, caller).await);
         }
+        super::propagate::continue_trace(&span, &context.meta);
         let response =
             tracing::Instrument::instrument(self.run(registry, request, context, caller), span.clone()).await;
         if let CallToolResponse::Complete(result) = &response

@@ -143,6 +143,12 @@ impl Registry {
         let registry = Arc::clone(self);
         let entry = entry.clone();
         let span = tool_span(&entry, &context);
+        if !span.is_disabled() && capture_content() {
+            match &arguments {
+                OwnedArguments::Text(text) => span.record("gen_ai.tool.call.arguments", text.as_str()),
+                OwnedArguments::Value(value) => span.record("gen_ai.tool.call.arguments", value.to_string()),
+            };
+        }
         let def = match entry.kind() {
             Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() => *def,
             _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
@@ -241,8 +247,22 @@ fn tool_span(entry: &Entry, context: &ToolContext) -> tracing::Span {
         gen_ai.operation.name = "execute_tool",
         gen_ai.tool.name = entry.name(),
         gen_ai.tool.call.id = context.call_id(),
+        gen_ai.tool.call.arguments = tracing::field::Empty,
+        gen_ai.tool.call.result = tracing::field::Empty,
         error.type = tracing::field::Empty,
     )
+}
+
+/// Whether spans carry tool arguments and results, which may hold personal data: only when
+/// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true`, the opt-in the
+/// OpenTelemetry generative-AI instrumentations share. Read once.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) fn capture_content() -> bool {
+    static CAPTURE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CAPTURE.get_or_init(|| {
+        std::env::var("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+            .is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
+    })
 }
 
 /// `call`, inside `span`, recording `error.type` when it fails.
@@ -256,8 +276,14 @@ fn traced(span: tracing::Span, call: ToolFuture<'static>) -> ToolFuture<'static>
     Box::pin(
         async move {
             let outcome = call.await;
-            if let Err(error) = &outcome {
-                recorder.record("error.type", error.kind());
+            match &outcome {
+                Err(error) => {
+                    recorder.record("error.type", error.kind());
+                }
+                Ok(output) if capture_content() => {
+                    recorder.record("gen_ai.tool.call.result", &*output.to_text());
+                }
+                Ok(_) => {}
             }
             outcome
         }
