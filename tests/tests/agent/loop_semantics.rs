@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
+use tool_core::Registry;
 use tool_core::agent::{Agent, Api, Conversation, Hooks, RoundLimit, RunError, ScriptedModel, ToolRun};
 
 use crate::fixture::{answer, calls, registry};
@@ -146,4 +147,41 @@ async fn events_report_the_run_in_order() {
             "RunFinished"
         ]
     );
+}
+
+/// Swaps the agent's tools for `doze` alone after the first call, as a program changing a
+/// running server's tools would.
+struct SwapTools(Arc<Mutex<Arc<Registry>>>);
+
+impl Hooks for SwapTools {
+    fn after_call(&self, _: &mut ToolRun) {
+        let mut only_doze = Registry::new();
+        only_doze.add(crate::fixture::DozeTool).unwrap();
+        *self.0.lock().unwrap() = Arc::new(only_doze);
+    }
+}
+
+#[tokio::test]
+async fn live_tools_are_offered_and_called_from_the_next_round() {
+    let current = Arc::new(Mutex::new(Arc::new(registry())));
+    let script = vec![calls(&[("nap", r#"{"ms": 0}"#)]), calls(&[("nap", r#"{"ms": 0}"#)]), answer("done")];
+    let model = Arc::new(ScriptedModel::new(Api::OpenAiChat, script));
+    let source = Arc::clone(&current);
+    let agent = Agent::new(SharedModel(Arc::clone(&model)), Registry::new())
+        .live_tools(move || Arc::clone(&source.lock().unwrap()))
+        .hooks(SwapTools(Arc::clone(&current)));
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "nap twice").await.unwrap();
+    let offered = |round: usize| -> Vec<String> {
+        let tools = model.seen()[round].tools.clone().unwrap();
+        tools.as_array().unwrap().iter().map(|tool| tool["function"]["name"].as_str().unwrap().to_owned()).collect()
+    };
+    assert!(offered(0).contains(&"nap".to_owned()), "{:?}", offered(0));
+    assert_eq!(offered(1), ["doze"]);
+    assert_eq!(outcome.tool_runs[0].result.text(), "slept 0 ms");
+    assert!(
+        outcome.tool_runs[1].result.is_error() && outcome.tool_runs[1].result.text().contains("unknown tool"),
+        "{}",
+        outcome.tool_runs[1].result.text()
+    );
+    assert_eq!(agent.registry().names(), ["doze"]);
 }

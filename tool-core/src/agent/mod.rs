@@ -175,7 +175,7 @@ impl Settings {
 #[derive(Clone)]
 pub struct Agent {
     model: Arc<dyn Model>,
-    registry: Arc<Registry>,
+    tools: Tools,
     system: Option<String>,
     max_rounds: usize,
     round_limit: RoundLimit,
@@ -184,11 +184,27 @@ pub struct Agent {
     settings: Settings,
 }
 
+/// Where an agent's tools come from.
+#[derive(Clone)]
+enum Tools {
+    Fixed(Arc<Registry>),
+    Live(Arc<dyn Fn() -> Arc<Registry> + Send + Sync>),
+}
+
+impl Tools {
+    fn current(&self) -> Arc<Registry> {
+        match self {
+            Tools::Fixed(registry) => Arc::clone(registry),
+            Tools::Live(source) => source(),
+        }
+    }
+}
+
 impl core::fmt::Debug for Agent {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Agent")
             .field("api", &self.model.api())
-            .field("tools", &self.registry.len())
+            .field("tools", &self.tools.current().len())
             .field("max_rounds", &self.max_rounds)
             .finish_non_exhaustive()
     }
@@ -200,7 +216,7 @@ impl Agent {
     pub fn new(model: impl Model + 'static, registry: impl Into<Arc<Registry>>) -> Self {
         Agent {
             model: Arc::new(model),
-            registry: registry.into(),
+            tools: Tools::Fixed(registry.into()),
             system: None,
             max_rounds: 10,
             round_limit: RoundLimit::Fail,
@@ -312,10 +328,21 @@ impl Agent {
         Conversation::new(self.model.api())
     }
 
-    /// The tools.
+    /// The tools, as the next round will offer them.
     #[must_use]
-    pub fn registry(&self) -> &Arc<Registry> {
-        &self.registry
+    pub fn registry(&self) -> Arc<Registry> {
+        self.tools.current()
+    }
+
+    /// Reads the tools from `source` at the start of every round, so tools added, removed
+    /// or described anew while a run goes on are offered from its next round (a call in
+    /// flight finishes with the registry it started with). With a running MCP server's
+    /// tools: `agent.live_tools(move || handle.registry())` for its
+    /// [`ToolsHandle`](crate::mcp::ToolsHandle) `handle`.
+    #[must_use]
+    pub fn live_tools(mut self, source: impl Fn() -> Arc<Registry> + Send + Sync + 'static) -> Self {
+        self.tools = Tools::Live(Arc::new(source));
+        self
     }
 
     /// Adds `user` to the conversation and runs until the model answers without calls.
@@ -363,6 +390,17 @@ impl Agent {
         outcome
     }
 
+    /// The tool definitions and tool choice a round sends, for `registry`.
+    fn offer(&self, registry: &Registry) -> Result<(Option<Value>, Option<Value>), RunError> {
+        let api = self.model.api();
+        let tools = (!registry.is_empty()).then(|| api.tools(registry, self.strict));
+        let tool_choice = match &self.tool_choice {
+            Some(choice) => Some(api.tool_choice(choice, registry).map_err(RunError::InvalidToolChoice)?),
+            None => None,
+        };
+        Ok((tools, tool_choice))
+    }
+
     async fn run_rounds(
         &self,
         conversation: &mut Conversation,
@@ -371,11 +409,8 @@ impl Agent {
     ) -> Result<RunOutcome, RunError> {
         let api = self.model.api();
         conversation.items.push(api.user(user));
-        let tools = (!self.registry.is_empty()).then(|| api.tools(&self.registry, self.strict));
-        let tool_choice = match &self.tool_choice {
-            Some(choice) => Some(api.tool_choice(choice, &self.registry).map_err(RunError::InvalidToolChoice)?),
-            None => None,
-        };
+        let mut registry = self.tools.current();
+        let (mut tools, mut tool_choice) = self.offer(&registry)?;
         self.settings.emit(Event::RunStarted);
         let mut outcome = RunOutcome {
             text: String::new(),
@@ -391,6 +426,13 @@ impl Agent {
             }
             outcome.rounds += 1;
             let round = outcome.rounds;
+            if let Tools::Live(source) = &self.tools {
+                let now = source();
+                if !Arc::ptr_eq(&now, &registry) {
+                    (tools, tool_choice) = self.offer(&now)?;
+                    registry = now;
+                }
+            }
             self.settings.emit(Event::TurnStarted { round });
             let offered = if last_answer { None } else { tools.as_ref() };
             self.settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
@@ -454,7 +496,7 @@ impl Agent {
             if turn.calls.is_empty() || last_answer {
                 break;
             }
-            let runs = batch::run(&self.settings, &self.registry, turn.calls, cancel).await;
+            let runs = batch::run(&self.settings, &registry, turn.calls, cancel).await;
             let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
             conversation.items.extend(api.results(&results));
             let terminate = runs.iter().all(|run| run.terminate);
