@@ -5,6 +5,7 @@
 // rmcp 3.11 deprecates sampling and logging for 2026-07-28 (SEP-2577); the revisions tested
 // here have both.
 #![allow(deprecated)]
+mod blocking;
 mod calls;
 mod fixture;
 mod http;
