@@ -29,3 +29,15 @@ fi
 
 export MCP_INSPECTOR="PATH=$node_home/bin:\$PATH $node $app/node_modules/.bin/mcp-inspector"
 cargo test --quiet -p tool-tests --test mcp -- --ignored inspector
+
+# Every example tool is portable by the Inspector's `--strict` report: it prints nothing for
+# a clean list, and a warning or an error for each problem.
+cargo build --quiet -p tool-examples --bin mcp_server
+report=$(PATH="$node_home/bin:$PATH" "$node" "$app/node_modules/.bin/mcp-inspector" --cli --strict \
+    --method tools/list "$root/target/debug/mcp_server" 2>&1 >/dev/null)
+if [ -n "$report" ]; then
+    echo "$report"
+    echo "the Inspector's --strict report on the example server is not clean" >&2
+    exit 1
+fi
+echo "the Inspector's --strict report on the example server is clean"

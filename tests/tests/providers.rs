@@ -96,9 +96,9 @@ fn openai_chat_tools_snapshot() {
                 "strict": true}},
             {"type": "function", "function": {"name": "get_weather", "description": "Get current weather for a city",
                 "parameters": {"type": "object", "properties": {
-                    "city": {"description": "City name", "type": ["string", "null"], "minLength": 1},
-                    "location": {"description": "City and state, e.g. San Francisco, CA", "type": ["string", "null"]},
-                    "unit": {"type": ["string", "null"], "enum": ["F", "C", "celsius", "fahrenheit", null]}},
+                    "city": {"description": "City name", "anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]},
+                    "location": {"description": "City and state, e.g. San Francisco, CA", "anyOf": [{"type": "string"}, {"type": "null"}]},
+                    "unit": {"anyOf": [{"type": "string", "enum": ["F", "C", "celsius", "fahrenheit"]}, {"type": "null"}]}},
                     "additionalProperties": false},
                 "strict": false}}
         ])

@@ -315,7 +315,7 @@ fn deprecated_is_placed_in_every_dialect() {
     let registry = Registry::collect().expect("unique names");
     let def = registry.get("search_legacy").expect("registered").def().expect("a #[tool] fn");
     let property = |text: &str, pointer: &str| parse(text).pointer(pointer).cloned().expect("the property");
-    let kept = property(def.parameters_json(), "/properties/text");
+    let kept = property(def.parameters_json(), "/properties/text/anyOf/0");
     assert_eq!(kept["deprecated"], true, "{kept}");
     let described = json!("Use `query`.\n\n{deprecated: true}");
     let moved = [

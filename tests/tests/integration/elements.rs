@@ -40,7 +40,7 @@ fn element_keywords_sit_in_the_elements_schema() {
     );
     assert_eq!(
         properties["weights"],
-        json!({"type": ["array", "null"], "items": {"description": "A weight", "type": "number", "exclusiveMinimum": 0}})
+        json!({"anyOf": [{"type": "array", "items": {"description": "A weight", "type": "number", "exclusiveMinimum": 0}}, {"type": "null"}]})
     );
     assert_eq!(properties["switches"]["additionalProperties"], json!({"type": "string", "enum": ["on", "off"]}));
 }

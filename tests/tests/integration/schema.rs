@@ -65,8 +65,10 @@ fn every_type() {
         "required": ["x"],
         "additionalProperties": false
     });
-    let mut maybe_inner = inner.clone();
-    maybe_inner["type"] = json!(["object", "null"]);
+    // An `Option`'s description sits beside its `anyOf`, outside the branches.
+    let mut bare_inner = inner.clone();
+    bare_inner.as_object_mut().unwrap().remove("description");
+    let maybe_inner = json!({"description": "An inner object.", "anyOf": [bare_inner, {"type": "null"}]});
     let expected = json!({
         "type": "object",
         "properties": {
@@ -87,7 +89,7 @@ fn every_type() {
             "f32": {"type": "number"},
             "f64": {"type": "number"},
             "flag": {"type": "boolean"},
-            "optional": {"type": ["integer", "null"], "minimum": 0},
+            "optional": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
             "list": {"type": "array", "items": {"type": "string"}},
             "deque": {"type": "array", "items": {"type": "boolean"}},
             "fixed": {"type": "array", "items": int(0, 255), "minItems": 3, "maxItems": 3},
@@ -119,7 +121,8 @@ fn every_type() {
     full["properties"]["u64"] = int(0, u64::MAX.into());
     full["properties"]["i64"] = int(i64::MIN.into(), i64::MAX.into());
     full["properties"]["usize"] = int(0, usize::MAX as i128);
-    full["properties"]["optional"] = json!({"type": ["integer", "null"], "minimum": 0, "maximum": 4_294_967_295_u32});
+    full["properties"]["optional"] =
+        json!({"anyOf": [{"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}, {"type": "null"}]});
     full["properties"]["tree_set"]["items"] = int(-2_147_483_648, 2_147_483_647);
     assert_eq!(exact, full);
 }
@@ -166,7 +169,7 @@ fn every_keyword() {
             "level": {"type": "string", "enum": ["low", "high"]},
             "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 4, "uniqueItems": true},
             "retries": {"type": "integer", "minimum": 1, "maximum": 255, "default": 3},
-            "choice": {"type": ["integer", "null"], "minimum": 0, "maximum": 255, "enum": [1, 2, 3, null]},
+            "choice": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 255, "enum": [1, 2, 3]}, {"type": "null"}]},
         },
         "required": ["documented", "described", "bounded", "ratio", "slug", "email", "level", "tags"],
         "additionalProperties": false
@@ -189,7 +192,7 @@ fn exact_text_and_order() {
     }
     assert_eq!(
         tool_core::render::json_schema::<Ordered>(),
-        r#"{"type":"object","properties":{"zeta":{"description":"Z first","type":"integer","minimum":1,"maximum":10},"alpha":{"type":["string","null"]}},"required":["zeta"],"additionalProperties":false}"#
+        r#"{"type":"object","properties":{"zeta":{"description":"Z first","type":"integer","minimum":1,"maximum":10},"alpha":{"anyOf":[{"type":"string"},{"type":"null"}]}},"required":["zeta"],"additionalProperties":false}"#
     );
 }
 

@@ -104,7 +104,7 @@ fn flatten_merges_properties() {
             "properties": {
                 "query": {"type": "string"},
                 "page": {"type": "integer", "minimum": 1},
-                "per_page": {"type": ["integer", "null"], "minimum": 0}
+                "per_page": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
             },
             "required": ["query", "page"],
             "additionalProperties": false

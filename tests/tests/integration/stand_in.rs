@@ -38,7 +38,7 @@ fn a_stand_in_type_gives_the_schema_and_the_checks() {
             "at": {"description": "When it happens, in seconds since the epoch.", "type": "integer", "minimum": 0},
             "written": {"description": "When it was written, RFC 3339.", "type": "string", "format": "date-time"},
             "label": {"type": "string", "minLength": 2, "maxLength": 8},
-            "note": {"type": ["string", "null"]},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
         })
     );
     assert_eq!(schema_of::<Event>()["required"], json!(["at", "written", "label"]));
@@ -109,7 +109,10 @@ fn a_newtype_carries_its_keywords_and_doc_wherever_it_is_used() {
         schema_of::<Grant>()["properties"],
         json!({
             "user": {"description": "A user's id, as the directory stores it.", "type": "string", "minLength": 3, "pattern": "^u[0-9]+$"},
-            "approver": {"description": "Who approved it.", "type": ["string", "null"], "minLength": 3, "pattern": "^u[0-9]+$"},
+            "approver": {
+                "description": "Who approved it.",
+                "anyOf": [{"type": "string", "minLength": 3, "pattern": "^u[0-9]+$"}, {"type": "null"}]
+            },
             "share": {"description": "A percentage.", "type": "integer", "minimum": 0, "maximum": 100},
             "others": {"type": "array", "items": {"description": "A user's id, as the directory stores it.", "type": "string", "minLength": 3, "pattern": "^u[0-9]+$"}},
             "since": {"description": "An instant.", "type": "integer"},

@@ -47,7 +47,10 @@ fn std_types_state_their_form() {
             "socket": {"description": "an IP address and a port, such as 127.0.0.1:8080 or [::1]:8080", "type": "string"},
             "count": {"type": "integer", "minimum": 1},
             "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false, "minItems": 2, "maxItems": 2},
-            "pair": {"type": ["array", "null"], "prefixItems": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 255}], "items": false, "minItems": 2, "maxItems": 2},
+            "pair": {"anyOf": [
+                {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 255}], "items": false, "minItems": 2, "maxItems": 2},
+                {"type": "null"}
+            ]},
         })
     );
 }

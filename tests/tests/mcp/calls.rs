@@ -16,7 +16,7 @@ async fn the_list_is_the_compile_time_dialect_in_declaration_order() {
     // Key order survives rmcp's `serde_json::Map` (the `mcp` feature turns on `preserve_order`).
     assert_eq!(
         serde_json::to_string(&echo.input_schema).unwrap(),
-        r#"{"description":"Arguments whose declaration order is not alphabetical.","type":"object","properties":{"zebra":{"description":"What to say back","type":"string","minLength":1,"maxLength":100},"apple":{"type":"integer","minimum":0,"maximum":1000},"mango":{"type":["boolean","null"]}},"required":["zebra","apple"],"additionalProperties":false}"#
+        r#"{"description":"Arguments whose declaration order is not alphabetical.","type":"object","properties":{"zebra":{"description":"What to say back","type":"string","minLength":1,"maxLength":100},"apple":{"type":"integer","minimum":0,"maximum":1000},"mango":{"anyOf":[{"type":"boolean"},{"type":"null"}]}},"required":["zebra","apple"],"additionalProperties":false}"#
     );
     assert_eq!(echo.title.as_deref(), Some("Echo"));
     let annotations = serde_json::to_value(echo.annotations.as_ref().unwrap()).unwrap();

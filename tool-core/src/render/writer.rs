@@ -19,6 +19,8 @@ pub(crate) struct Writer<'a> {
     depth: u32,
     /// The description the property being written gets instead of its own.
     pending: Option<&'a str>,
+    /// The next schema's description was written already, outside its `anyOf` with `null`.
+    described_outside: bool,
 }
 
 /// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
@@ -45,7 +47,15 @@ enum TypeValue {
 
 impl<'a> Writer<'a> {
     pub(crate) fn new(dialect: Dialect) -> Self {
-        Writer { out: String::with_capacity(256), dialect, full_ranges: false, arguments: &[], depth: 0, pending: None }
+        Writer {
+            out: String::with_capacity(256),
+            dialect,
+            full_ranges: false,
+            arguments: &[],
+            depth: 0,
+            pending: None,
+            described_outside: false,
+        }
     }
 
     /// A writer that describes the root object's properties named in `arguments` with
@@ -234,6 +244,9 @@ impl<'a> Writer<'a> {
     /// Writes `"description"`: the field's own if it has one, else the type's, followed by
     /// what the dialect moved into it.
     fn description(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword], own: Option<&'static str>) {
+        if core::mem::take(&mut self.described_outside) {
+            return;
+        }
         let mut text: Option<&str> = own;
         for keyword in keywords {
             if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
@@ -316,7 +329,7 @@ impl<'a> Writer<'a> {
     /// Whether a nullable value is written as a type union (`["string","null"]`), whose
     /// `enum` must then list `null` too.
     fn unions_null(&self) -> bool {
-        self.dialect == Dialect::JsonSchema || self.dialect == Dialect::OpenAiStrict
+        self.dialect == Dialect::OpenAiStrict
     }
 
     /// Writes every keyword the dialect keeps but `description`, which comes first.
@@ -345,24 +358,35 @@ impl<'a> Writer<'a> {
                 .collect();
             return self.schema(constrained.schema, &merged, nullable);
         }
-        // Anthropic's strict transform refuses type unions: `null` is an `anyOf` branch.
-        if nullable && self.dialect == Dialect::AnthropicStrict && !matches!(*schema, Schema::Any) {
-            self.raw("{\"anyOf\":[");
+        // Anthropic's strict transform refuses type unions, and clients that map plain JSON
+        // Schema onto a single-`type` dialect (Gemini's OpenAPI subset; the MCP Inspector's
+        // `--strict` portability report flags it) may drop them: `null` is an `anyOf` branch.
+        // Only OpenAI's strict mode asks for the union (`"type": ["string", "null"]`).
+        let branch = match self.dialect {
+            Dialect::AnthropicStrict => !matches!(*schema, Schema::Any),
+            Dialect::JsonSchema => !matches!(*schema, Schema::Any | Schema::AnyOf(_)),
+            _ => false,
+        };
+        if nullable && branch {
+            self.byte(b'{');
+            let mut first = true;
+            if self.dialect == Dialect::JsonSchema {
+                // The description stays where readers look for it, beside `anyOf`.
+                let mark = self.out.len();
+                self.description(&mut first, schema, keywords, own_description(schema));
+                self.described_outside = self.out.len() > mark;
+            }
+            self.key(&mut first, "anyOf");
+            self.byte(b'[');
             self.schema(schema, keywords, false);
+            self.described_outside = false;
             self.raw(",{\"type\":\"null\"}]}");
             return;
         }
         let mut first = true;
         let first = &mut first;
         self.byte(b'{');
-        let own = match *schema {
-            Schema::Object(object) => object.description,
-            Schema::StringEnum(set) => set.description,
-            Schema::AnyOf(any_of) => any_of.description,
-            Schema::Parsed(form) => form.description,
-            _ => None,
-        };
-        self.description(first, schema, keywords, own);
+        self.description(first, schema, keywords, own_description(schema));
         match *schema {
             Schema::Nullable(_) | Schema::Constrained(_) | Schema::Any => {}
             Schema::Boolean => self.type_name(first, "boolean", nullable),
@@ -564,6 +588,17 @@ pub(crate) fn push_string(out: &mut String, s: &str) {
     out.push('"');
     push_escaped(out, s);
     out.push('"');
+}
+
+/// The description a schema carries itself (a type's doc comment).
+fn own_description(schema: &Schema) -> Option<&'static str> {
+    match *schema {
+        Schema::Object(object) => object.description,
+        Schema::StringEnum(set) => set.description,
+        Schema::AnyOf(any_of) => any_of.description,
+        Schema::Parsed(form) => form.description,
+        _ => None,
+    }
 }
 
 #[cfg(test)]
