@@ -159,6 +159,16 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 
 #[tokio::main]
 async fn main() {
+    // `mcp-bench serve tool-core|rmcp`: one server, its URL on stdout, until killed (the
+    // Inspector's load test drives it: tests/bench/mcp-load.sh).
+    if std::env::args().nth(1).as_deref() == Some("serve") {
+        let url = match std::env::args().nth(2).as_deref() {
+            Some("rmcp") => serve_rmcp().await,
+            _ => serve_tool_core().await,
+        };
+        println!("{url}");
+        std::future::pending::<()>().await;
+    }
     let iterations: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(300);
     let mut ours = Session::open(serve_tool_core().await).await;
     let mut theirs = Session::open(serve_rmcp().await).await;
@@ -190,4 +200,5 @@ RS
 
 cd "$work"
 cargo build --release --quiet
+if [ "${MCP_BENCH_BUILD_ONLY:-}" = 1 ]; then exit 0; fi
 "$work/target/release/mcp-bench" "$iterations"
