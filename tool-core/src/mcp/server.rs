@@ -290,7 +290,7 @@ fn unreachable_result() -> CallToolResponse {
 /// (it may block), an async one on this task.
 fn dispatch(registry: &Arc<Registry>, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
     match registry.lookup(name) {
-        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments)),
+        Ok(entry) => registry.start_call_alone(entry, context, OwnedArguments::Value(arguments)),
         Err(error) => crate::dispatch::ready(Err(error)),
     }
 }

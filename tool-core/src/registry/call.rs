@@ -119,6 +119,7 @@ impl Registry {
     /// run time) polled by whoever awaits the future, which costs no hand-off between
     /// threads. The one call path of the MCP server and the agent loop.
     #[cfg(any(feature = "mcp", feature = "agent"))]
+    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
     pub(crate) fn start_call(
         self: &Arc<Self>,
         entry: &Entry,
@@ -126,7 +127,25 @@ impl Registry {
         arguments: OwnedArguments,
     ) -> ToolFuture<'static> {
         if self.layers.is_empty() {
-            self.start_call_direct(entry, context, arguments)
+            self.start_call_direct(entry, context, arguments, false)
+        } else {
+            self.start_layered(entry, context, arguments)
+        }
+    }
+
+    /// [`Registry::start_call`] for a call that is the only work of the task awaiting it (an
+    /// MCP request's): on a multi-thread runtime a plain fn runs on that task's thread
+    /// (`block_in_place`, which hands the worker's other tasks to another thread) instead of
+    /// waiting for a blocking-pool thread to wake.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn start_call_alone(
+        self: &Arc<Self>,
+        entry: &Entry,
+        context: ToolContext,
+        arguments: OwnedArguments,
+    ) -> ToolFuture<'static> {
+        if self.layers.is_empty() {
+            self.start_call_direct(entry, context, arguments, true)
         } else {
             self.start_layered(entry, context, arguments)
         }
@@ -139,6 +158,7 @@ impl Registry {
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
+        #[cfg_attr(not(feature = "mcp"), allow(unused_variables))] in_place: bool,
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
@@ -154,7 +174,7 @@ impl Registry {
             _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
         };
         let on_pool = span.clone();
-        let task = tokio::task::spawn_blocking(move || {
+        let job = move || {
             let _entered = on_pool.enter();
             let run = |arguments: Arguments<'_>| match (entry.kind(), def.handler()) {
                 (Kind::Method(_, receiver), Handler::SyncMethod(shim)) => {
@@ -167,7 +187,15 @@ impl Registry {
                 OwnedArguments::Text(text) => run(Arguments::Text(&text)),
                 OwnedArguments::Value(value) => run(Arguments::Value(value)),
             }
-        });
+        };
+        #[cfg(feature = "mcp")]
+        if in_place && tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+        {
+            // The caller's task runs nothing else: the tool runs on this thread, and tokio
+            // moves the worker's other tasks to another thread while it does.
+            return traced(span, Box::pin(async move { tokio::task::block_in_place(job) }));
+        }
+        let task = tokio::task::spawn_blocking(job);
         let call = Box::pin(async move {
             task.await.unwrap_or_else(|join| {
                 let tool = def.name().to_owned();
