@@ -129,3 +129,49 @@ async fn a_method_is_gated_like_a_fn() {
     let agent = Agent::new(model(), registry).approval(ApprovalPolicy::PerTool, approve, Duration::from_secs(1));
     assert_eq!(texts(agent).await[0], "deleted /srv/a");
 }
+
+/// Archives the ledger (needs the `ledger:write` scope)
+#[tool_core::tool(scopes = ["ledger:write"])]
+fn archive_ledger() -> &'static str {
+    "archived"
+}
+
+/// The authorizer hook asks the same scope rule as the MCP server's OAuth layer, with the
+/// caller's verified claims.
+struct ScopeCheck {
+    claims: tool_core::auth::Claims,
+    registry: std::sync::Arc<tool_core::Registry>,
+}
+
+impl Hooks for ScopeCheck {
+    fn authorize(&self, call: &ToolCall) -> Result<(), String> {
+        match self.registry.get(&call.name) {
+            Some(entry) => entry.permits(&self.claims).map_err(|refused| refused.to_string()),
+            None => Ok(()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_authorizer_hook_checks_tool_scopes_with_the_callers_claims() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(ArchiveLedgerTool).unwrap();
+    let registry = std::sync::Arc::new(registry);
+    for (scope, expected) in [
+        (
+            "ledger:read",
+            "tool \"archive_ledger\" needs the scope `ledger:write`, which the access token does not grant",
+        ),
+        ("ledger:read ledger:write", "archived"),
+    ] {
+        let claims = match serde_json::json!({"sub": "ada", "scope": scope}) {
+            serde_json::Value::Object(all) => tool_core::auth::Claims::from_json(all),
+            _ => unreachable!(),
+        };
+        let model = ScriptedModel::new(Api::OpenAiChat, [calls(&[("archive_ledger", "{}")]), answer("ok")]);
+        let agent = Agent::new(model, std::sync::Arc::clone(&registry))
+            .hooks(ScopeCheck { claims, registry: std::sync::Arc::clone(&registry) });
+        let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "archive").await.unwrap();
+        assert!(outcome.tool_runs[0].result.text().contains(expected), "{}", outcome.tool_runs[0].result.text());
+    }
+}

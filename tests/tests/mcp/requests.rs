@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientRequest, LoggingLevel, ProtocolVersion, Request, SetLevelRequestParams,
+    CacheScope, CallToolRequestParams, ClientRequest, LoggingLevel, ProtocolVersion, Request, SetLevelRequestParams,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, PeerRequestOptions};
 use serde_json::json;
@@ -123,4 +123,28 @@ async fn on_2026_07_28_elicitation_becomes_input_rounds() {
     let sampled = call(&connection, "ask_llm", json!({"prompt": "hi"})).await.unwrap();
     assert_eq!(text(&sampled), "llm said: echo hi");
     connection.cancel().await.unwrap();
+}
+
+/// A 2026-07-28 client holds no session and hears of no change: the list says how long it
+/// stays fresh (SEP-2549), 0 ms unless the server says otherwise, and whether it is the
+/// same for every caller.
+#[tokio::test]
+async fn on_2026_07_28_the_tool_list_carries_its_cache_hints() {
+    for (server, ttl, scope) in [
+        (crate::fixture::server(), 0, CacheScope::Public),
+        (crate::fixture::server().with_list_ttl(Duration::from_secs(30)), 30_000, CacheScope::Public),
+        (crate::fixture::server().with_tool_filter(|tool, _| tool.name() != "boom"), 0, CacheScope::Private),
+    ] {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_end);
+        tokio::spawn(tool_core::mcp::serve_io(server, read, write));
+        let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+        let client = Client { version: Some(ProtocolVersion::V_2026_07_28), ..Client::default() };
+        let connection = client.serve_with_lifecycle(client_end, lifecycle).await.expect("discovers");
+        let listed = connection.list_tools(None).await.unwrap();
+        assert_eq!((listed.ttl_ms, listed.cache_scope), (Some(ttl), Some(scope)));
+        let names: Vec<&str> = listed.tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert_eq!(names.contains(&"boom"), scope == CacheScope::Public, "{names:?}");
+        connection.cancel().await.unwrap();
+    }
 }

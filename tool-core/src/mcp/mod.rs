@@ -41,7 +41,7 @@ pub use http::{HttpOptions, router, serve_http, serve_http_on};
 pub use remote::{RemoteError, RemoteServer};
 pub use rmcp;
 pub use server::McpServer;
-pub use start::{Transport, USAGE, serve};
+pub use start::{OAuthSettings, StartOptions, Transport, USAGE, serve};
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;
 

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -46,6 +46,7 @@ struct Shared {
     error_text: Option<ErrorText>,
     filter: Option<ToolFilter>,
     hide_unpermitted: bool,
+    list_ttl: Option<core::time::Duration>,
 }
 
 /// Which tools a caller sees and may call.
@@ -75,7 +76,14 @@ impl McpServer {
         let info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")));
         McpServer {
-            shared: Arc::new(Shared { live, info, error_text: None, filter: None, hide_unpermitted: false }),
+            shared: Arc::new(Shared {
+                live,
+                info,
+                error_text: None,
+                filter: None,
+                hide_unpermitted: false,
+                list_ttl: None,
+            }),
             log_level: new_session_level(),
         }
     }
@@ -133,6 +141,17 @@ impl McpServer {
     #[must_use]
     pub fn with_tool_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
         let shared = Shared { filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// How long a client of 2026-07-28 (which holds no session, so hears of no change) may
+    /// keep the tool list before asking again (SEP-2549 `ttlMs`); 0 by default, so it asks
+    /// every time and never calls a tool a [`ToolsHandle`] removed. The list is `public`
+    /// (`cacheScope`) when every caller sees the same tools, `private` once a filter or
+    /// OAuth scopes make it the caller's own.
+    #[must_use]
+    pub fn with_list_ttl(self, ttl: core::time::Duration) -> Self {
+        let shared = Shared { list_ttl: Some(ttl), ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
@@ -310,18 +329,23 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let catalog = self.shared.live.current();
-        if !self.filters() {
-            return Ok(ListToolsResult::with_all_items(catalog.tools.to_vec()));
-        }
-        let mut context = context;
-        let caller = caller(&mut context);
-        let visible = catalog
-            .tools
-            .iter()
-            .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
-            .cloned()
-            .collect();
-        Ok(ListToolsResult::with_all_items(visible))
+        let mut result = if self.filters() {
+            let mut context = context;
+            let caller = caller(&mut context);
+            let visible = catalog
+                .tools
+                .iter()
+                .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
+                .cloned()
+                .collect();
+            ListToolsResult::with_all_items(visible)
+        } else {
+            ListToolsResult::with_all_items(catalog.tools.to_vec())
+        };
+        let ttl = self.shared.list_ttl.unwrap_or_default();
+        result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
