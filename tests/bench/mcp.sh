@@ -9,6 +9,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/mcp-bench"
 mkdir -p "$work/src"
 iterations=${1:-300}
+# MCP_BENCH_INLINE=1: tool-core's tools are `#[tool(inline)]`, run on the request's task as
+# rmcp runs its plain fns; by default they are plain fns kept off the worker.
+tool_keys=""
+if [ "${MCP_BENCH_INLINE:-}" = 1 ]; then tool_keys="(inline)"; fi
 
 cat > "$work/Cargo.toml" <<TOML
 [package]
@@ -65,7 +69,7 @@ pub struct Args$i {
     pub tags: Vec<String>,
 }
 /// Tool number $i.
-#[tool_core::tool]
+#[tool_core::tool$tool_keys]
 pub fn tool_$i(args: Args$i) -> String { args.name }
 RS
     done

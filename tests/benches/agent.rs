@@ -1,5 +1,5 @@
 //! The agent loop's overhead per tool call: one run whose model asks for 8 calls of a no-op
-//! tool (a plain fn, and an async fn) and then answers, against the same run with no calls (the model and conversation
+//! tool (a plain fn, an `inline` plain fn, and an async fn) and then answers, against the same run with no calls (the model and conversation
 //! cost) plus 8 `Registry::call`s (the dispatch cost), in one run.
 //!
 //! `cargo bench -p tool-tests --bench agent` prints the three timings and the overhead per
@@ -18,6 +18,12 @@ use tool_core::{Registry, tool};
 /// Does nothing
 #[tool]
 fn noop() -> &'static str {
+    "ok"
+}
+
+/// Does nothing, and says so: it never blocks
+#[tool(inline)]
+fn noop_inline() -> &'static str {
     "ok"
 }
 
@@ -77,10 +83,10 @@ impl Model for Prepared {
 fn agent(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let mut registry = Registry::new();
-    registry.add(NoopTool).unwrap().add(NoopAsyncTool).unwrap();
+    registry.add(NoopTool).unwrap().add(NoopAsyncTool).unwrap().add(NoopInlineTool).unwrap();
     let without = Agent::new(Prepared::new("noop", 0), registry.clone());
     let mut group = c.benchmark_group("agent, 8 no-op calls");
-    for tool in ["noop", "noop_async"] {
+    for tool in ["noop", "noop_async", "noop_inline"] {
         let with_calls = Agent::new(Prepared::new(tool, 8), registry.clone());
         group.bench_function(format!("run with a batch of 8 {tool}"), |b| {
             b.iter(|| runtime.block_on(async { with_calls.run(&mut with_calls.conversation(), "go").await.unwrap() }));
@@ -115,7 +121,7 @@ fn agent(c: &mut Criterion) {
             black_box(registry.call("noop", "{}").unwrap());
         }
     });
-    for tool in ["noop", "noop_async"] {
+    for tool in ["noop", "noop_async", "noop_inline"] {
         let with_calls = Agent::new(Prepared::new(tool, 8), registry.clone());
         let runs: Duration = time(&mut || {
             runtime.block_on(async { with_calls.run(&mut with_calls.conversation(), "go").await.unwrap() });

@@ -44,6 +44,9 @@ pub struct ToolAttr {
     /// `sequential`: a batch of calls holding this tool runs one call at a time (an agent
     /// loop runs the calls of one turn concurrently otherwise).
     pub sequential: darling::util::Flag,
+    /// `inline`: a plain fn that never blocks, called on the caller's task rather than
+    /// handed to tokio's blocking pool.
+    pub inline: darling::util::Flag,
     /// `requires_approval`: an agent loop asks its approver before every call.
     pub requires_approval: darling::util::Flag,
     /// `group = ".."`: the group `Registry::collect_group` selects the tool by.

@@ -432,6 +432,9 @@ fn options(attr: &ToolAttr) -> TokenStream {
     if attr.sequential.is_present() {
         members.push(quote!(sequential: true));
     }
+    if attr.inline.is_present() {
+        members.push(quote!(inline: true));
+    }
     if attr.requires_approval.is_present() {
         members.push(quote!(requires_approval: true));
     }

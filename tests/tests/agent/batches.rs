@@ -138,3 +138,28 @@ async fn registry_layers_wrap_the_agents_calls() {
     assert!(shed.is_error() && shed.text().contains("was turned away (service overloaded)"), "{}", shed.text());
     assert!(!outcome.tool_runs[1].result.is_error(), "{}", outcome.tool_runs[1].result.text());
 }
+
+/// Says which thread it ran on (a plain fn that never blocks)
+#[tool_core::tool(inline)]
+fn where_inline() -> String {
+    format!("{:?}", std::thread::current().id())
+}
+
+/// Says which thread it ran on (a plain fn)
+#[tool_core::tool]
+fn where_pooled() -> String {
+    format!("{:?}", std::thread::current().id())
+}
+
+/// An `inline` plain fn runs on the run's own thread; another plain fn on the blocking pool.
+#[tokio::test]
+async fn an_inline_plain_fn_runs_on_the_callers_task() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(WhereInlineTool).unwrap().add(WherePooledTool).unwrap();
+    let batch = [("where_inline", "{}"), ("where_pooled", "{}")].map(|(n, a)| (n.to_owned(), a.to_owned()));
+    let outcome =
+        Agent::new(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let here = format!("{:?}", std::thread::current().id());
+    assert_eq!(outcome.tool_runs[0].result.text(), here);
+    assert_ne!(outcome.tool_runs[1].result.text(), here);
+}

@@ -170,7 +170,8 @@ impl Registry {
             };
         }
         let def = match entry.kind() {
-            Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() => *def,
+            // An `inline` plain fn runs when the future is polled, on the caller's task.
+            Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() && !def.inline() => *def,
             _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
         };
         let on_pool = span.clone();

@@ -36,6 +36,7 @@ pub struct ToolDef {
     output: Option<&'static Schema>,
     handler: Handler,
     sequential: bool,
+    inline: bool,
     requires_approval: bool,
     group: Option<&'static str>,
     scopes: &'static [&'static str],
@@ -69,6 +70,7 @@ pub struct ToolOptions {
     pub title: Option<&'static str>,
     pub annotations: Annotations,
     pub sequential: bool,
+    pub inline: bool,
     pub requires_approval: bool,
     pub group: Option<&'static str>,
     pub scopes: &'static [&'static str],
@@ -81,6 +83,7 @@ impl ToolOptions {
         title: None,
         annotations: Annotations { read_only: None, destructive: None, idempotent: None, open_world: None },
         sequential: false,
+        inline: false,
         requires_approval: false,
         group: None,
         scopes: &[],
@@ -93,7 +96,7 @@ impl ToolDef {
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
         let ToolDefParts { name, description, schema, rust_path, output, handler, options } = parts;
-        let ToolOptions { strict, title, annotations, sequential, requires_approval, group, scopes } = options;
+        let ToolOptions { strict, title, annotations, sequential, inline, requires_approval, group, scopes } = options;
         ToolDef {
             name,
             description,
@@ -106,6 +109,7 @@ impl ToolDef {
             output,
             handler,
             sequential,
+            inline,
             requires_approval,
             group,
             scopes,
@@ -191,6 +195,13 @@ impl ToolDef {
     #[must_use]
     pub const fn handler(&self) -> Handler {
         self.handler
+    }
+
+    /// `#[tool(inline)]`: a plain fn that never blocks, called on the caller's task (the
+    /// agent's, an MCP request's) without the hand-off to tokio's blocking pool.
+    #[must_use]
+    pub const fn inline(&self) -> bool {
+        self.inline
     }
 
     /// `#[tool(sequential)]`: a batch holding a call to this tool runs one call at a time.
