@@ -138,7 +138,7 @@ async fn execute(
         context = context.with_progress(move |progress| events(&Event::ToolProgress(progress)));
     }
     let mut task: ToolFuture<'static> = match owned_arguments(&call) {
-        Ok(arguments) => registry.start_call(entry, context, arguments),
+        Ok(arguments) => registry.start_call(entry, context, arguments, false),
         Err(error) => crate::dispatch::ready(Err(error)),
     };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,

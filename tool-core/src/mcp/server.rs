@@ -305,11 +305,12 @@ fn unreachable_result() -> CallToolResponse {
     wire::error_result("the call stopped without a result").into()
 }
 
-/// Runs one call through the registry's call path: a plain tool on tokio's blocking pool
-/// (it may block), an async one on this task.
+/// Runs one call through the registry's call path, as the only work of this request's task:
+/// a plain fn in place (`block_in_place`; it may block), an `inline` or async one on this
+/// task.
 fn dispatch(registry: &Arc<Registry>, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
     match registry.lookup(name) {
-        Ok(entry) => registry.start_call_alone(entry, context, OwnedArguments::Value(arguments)),
+        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), true),
         Err(error) => crate::dispatch::ready(Err(error)),
     }
 }

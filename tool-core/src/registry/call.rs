@@ -118,34 +118,21 @@ impl Registry {
     /// plain fn on tokio's blocking pool, since it may block; an async fn (and a tool made at
     /// run time) polled by whoever awaits the future, which costs no hand-off between
     /// threads. The one call path of the MCP server and the agent loop.
+    ///
+    /// `alone`: the call is the only work of the task awaiting it (an MCP request's), so on
+    /// a multi-thread runtime a plain fn runs on that task's thread (`block_in_place`, which
+    /// hands the worker's other tasks to another thread) instead of waiting for a
+    /// blocking-pool thread to wake. An agent's batch shares one task among its calls.
     #[cfg(any(feature = "mcp", feature = "agent"))]
-    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
     pub(crate) fn start_call(
         self: &Arc<Self>,
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
+        alone: bool,
     ) -> ToolFuture<'static> {
         if self.layers.is_empty() {
-            self.start_call_direct(entry, context, arguments, false)
-        } else {
-            self.start_layered(entry, context, arguments)
-        }
-    }
-
-    /// [`Registry::start_call`] for a call that is the only work of the task awaiting it (an
-    /// MCP request's): on a multi-thread runtime a plain fn runs on that task's thread
-    /// (`block_in_place`, which hands the worker's other tasks to another thread) instead of
-    /// waiting for a blocking-pool thread to wake.
-    #[cfg(feature = "mcp")]
-    pub(crate) fn start_call_alone(
-        self: &Arc<Self>,
-        entry: &Entry,
-        context: ToolContext,
-        arguments: OwnedArguments,
-    ) -> ToolFuture<'static> {
-        if self.layers.is_empty() {
-            self.start_call_direct(entry, context, arguments, true)
+            self.start_call_direct(entry, context, arguments, alone)
         } else {
             self.start_layered(entry, context, arguments)
         }
