@@ -11,6 +11,7 @@ use opentelemetry::{KeyValue, Value as OtelValue};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 use serde_json::json;
+use tool_core::Registry;
 use tool_core::agent::{Agent, Api, Conversation, ScriptedModel};
 use tool_core::mcp::{HttpOptions, RemoteServer};
 use tracing_subscriber::layer::SubscriberExt as _;
@@ -51,12 +52,19 @@ fn attribute(span: &SpanData, key: &str) -> Option<OtelValue> {
     span.attributes.iter().find(|KeyValue { key: k, .. }| k.as_str() == key).map(|kv| kv.value.clone())
 }
 
-#[tokio::test]
-async fn one_trace_runs_from_the_agent_through_the_remote_client_into_the_server() {
-    let exported = Exported::start();
+/// The fixture server on 127.0.0.1, a remote-MCP client of it, and its tools as that
+/// client's registry (keep the first two: dropping either ends the connection).
+async fn remote_fixture() -> (Http, RemoteServer, Registry) {
     let http = Http::start(HttpOptions::default()).await;
     let remote = RemoteServer::http("fixture", http.url()).await.unwrap();
     let registry = remote.registry().await.unwrap();
+    (http, remote, registry)
+}
+
+#[tokio::test]
+async fn one_trace_runs_from_the_agent_through_the_remote_client_into_the_server() {
+    let exported = Exported::start();
+    let (_http, _remote, registry) = remote_fixture().await;
     let call = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
         {"id": "call_7", "type": "function", "function": {"name": "mcp_fixture_echo", "arguments": r#"{"zebra": "z", "apple": 1}"#}}]},
         "finish_reason": "tool_calls"}]});
@@ -97,9 +105,7 @@ async fn one_trace_runs_from_the_agent_through_the_remote_client_into_the_server
 #[tokio::test]
 async fn a_failed_remote_call_marks_both_ends() {
     let exported = Exported::start();
-    let http = Http::start(HttpOptions::default()).await;
-    let remote = RemoteServer::http("fixture", http.url()).await.unwrap();
-    let registry = remote.registry().await.unwrap();
+    let (_http, _remote, registry) = remote_fixture().await;
     let context = registry.context();
     registry.call_async(&context, "mcp_fixture_boom", json!({})).await.unwrap_err();
     let spans = exported.spans();
@@ -116,9 +122,7 @@ async fn a_failed_remote_call_marks_both_ends() {
 #[ignore = "run by arguments_and_results_are_exported_when_opted_in, with the opt-in set"]
 async fn opted_in_child() {
     let exported = Exported::start();
-    let http = Http::start(HttpOptions::default()).await;
-    let remote = RemoteServer::http("fixture", http.url()).await.unwrap();
-    let registry = remote.registry().await.unwrap();
+    let (_http, _remote, registry) = remote_fixture().await;
     let context = registry.context();
     registry.call_async(&context, "mcp_fixture_echo", json!({"zebra": "z", "apple": 1})).await.unwrap();
     let spans = exported.spans();

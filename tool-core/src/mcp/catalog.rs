@@ -19,6 +19,10 @@ use crate::registry::{Entry, Registry};
 pub(super) struct Catalog {
     pub(super) registry: Arc<Registry>,
     pub(super) tools: Arc<[Tool]>,
+    /// Whether some tool requires OAuth scopes (the OAuth layer then reads which tool a
+    /// `tools/call` names); found once per change, not per request.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+    pub(super) scoped: bool,
 }
 
 impl Catalog {
@@ -28,7 +32,8 @@ impl Catalog {
     pub(super) fn new(registry: Arc<Registry>) -> Catalog {
         let tools =
             wire::tools(&registry).expect("the MCP tool list written from the registry is the shape rmcp reads");
-        Catalog { registry, tools }
+        let scoped = registry.iter().any(|entry| entry.scopes().next().is_some());
+        Catalog { registry, tools, scoped }
     }
 }
 

@@ -163,6 +163,12 @@ impl McpServer {
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
+    /// Whether some served tool requires OAuth scopes.
+    #[cfg(feature = "oauth")]
+    pub(super) fn any_scoped(&self) -> bool {
+        self.shared.live.current().scoped
+    }
+
     /// Whether some callers see fewer tools than others.
     fn filters(&self) -> bool {
         self.shared.filter.is_some() || self.shared.hide_unpermitted

@@ -10,7 +10,6 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::ResourceServer;
 use super::verify::TokenError;
@@ -52,9 +51,7 @@ pub(in crate::mcp) async fn guard(guard: Arc<Guard>, request: Request, next: Nex
         }
     };
     let (mut parts, body) = request.into_parts();
-    let body = if parts.method == Method::POST
-        && guard.server.registry().iter().any(|entry| entry.scopes().next().is_some())
-    {
+    let body = if parts.method == Method::POST && guard.server.any_scoped() {
         // A `tools/call` of a tool the token lacks scopes for is refused here, as HTTP, so
         // the client can step up: the body is read to see which tool it calls.
         let Ok(bytes) = to_bytes(body, guard.max_body).await else {
@@ -84,9 +81,10 @@ fn scope_refusal(guard: &Guard, claims: &Claims, body: &[u8]) -> Option<Response
     struct Params {
         name: Option<String>,
     }
-    let messages: Vec<Message<'_>> = match serde_json::from_slice::<Value>(body).ok()? {
-        Value::Array(_) => serde_json::from_slice(body).ok()?,
-        Value::Object(_) => vec![serde_json::from_slice(body).ok()?],
+    // One parse: a batch is an array, a single message an object.
+    let messages: Vec<Message<'_>> = match body.iter().find(|byte| !byte.is_ascii_whitespace())? {
+        b'[' => serde_json::from_slice(body).ok()?,
+        b'{' => vec![serde_json::from_slice(body).ok()?],
         _ => return None,
     };
     let registry = guard.server.registry();
