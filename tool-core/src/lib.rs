@@ -39,7 +39,7 @@ pub use crate::param::{ToolArgs, ToolParam};
 pub use crate::registry::{Descriptions, Entry, Registry, ToolCrate};
 pub use crate::tool::dynamic::DynamicTool;
 pub use crate::tool::set::{IntoToolSet, ToolSet};
-pub use crate::tool::{Annotations, Tool, ToolDef};
+pub use crate::tool::{Annotations, TaskSupport, Tool, ToolDef};
 pub use crate::validate::violation::{Pointer, Violation, Violations};
 
 #[cfg(feature = "macros")]

@@ -57,6 +57,32 @@ pub struct ToolAttr {
     /// `scopes = ["trips:write"]`: the OAuth scopes a caller's token must hold.
     #[darling(default, with = scope_list)]
     pub scopes: Vec<syn::LitStr>,
+    /// `task = "optional"` or `task = "required"`: an MCP client may (or must) follow a call
+    /// as a task.
+    #[darling(default, with = task_key)]
+    pub task: Option<TaskSupport>,
+}
+
+/// The values of `task = ".."`, in the MCP tasks extension's words.
+#[derive(Debug, Clone, Copy)]
+pub enum TaskSupport {
+    Optional,
+    Required,
+}
+
+/// `task = "optional" | "required"`.
+fn task_key(meta: &syn::Meta) -> darling::Result<Option<TaskSupport>> {
+    const FORM: &str =
+        "`task` takes `\"optional\"` (a task when the client asks for one) or `\"required\"` (only as a task)";
+    if let syn::Meta::Path(_) = meta {
+        return Err(darling::Error::custom(FORM).with_span(meta));
+    }
+    let Some(value) = string_key(meta)? else { return Ok(None) };
+    match value.as_str() {
+        "optional" => Ok(Some(TaskSupport::Optional)),
+        "required" => Ok(Some(TaskSupport::Required)),
+        _ => Err(darling::Error::custom(FORM).with_span(&value.span())),
+    }
 }
 
 /// `scopes = ["a", "b"]`: string literals, each an RFC 6749 scope token (printable ASCII

@@ -445,6 +445,11 @@ fn options(attr: &ToolAttr) -> TokenStream {
         let scopes = &attr.scopes;
         members.push(quote!(scopes: &[#(#scopes),*]));
     }
+    match attr.task {
+        Some(crate::attr::TaskSupport::Optional) => members.push(quote!(task: _tool_core::TaskSupport::Optional)),
+        Some(crate::attr::TaskSupport::Required) => members.push(quote!(task: _tool_core::TaskSupport::Required)),
+        None => {}
+    }
     if members.is_empty() {
         quote!(_tool_core::__private::ToolOptions::DEFAULT)
     } else {

@@ -153,6 +153,8 @@ pub struct Client {
     pub version: Option<ProtocolVersion>,
     /// How many `notifications/tools/list_changed` arrived.
     pub list_changed: Arc<std::sync::atomic::AtomicUsize>,
+    /// Whether it declares the tasks extension.
+    pub tasks: bool,
 }
 
 impl Client {
@@ -163,11 +165,14 @@ impl Client {
 
 impl ClientHandler for Client {
     fn get_info(&self) -> ClientConfig {
-        let capabilities = if self.capable {
+        let mut capabilities = if self.capable {
             ClientCapabilities::builder().enable_sampling().enable_elicitation().build()
         } else {
             ClientCapabilities::default()
         };
+        if self.tasks {
+            capabilities.extensions = ClientCapabilities::builder().enable_tasks().build().extensions;
+        }
         ClientConfig::new(capabilities, Implementation::new("test-client", "1.0.0"))
             .with_protocol_version(self.version.clone().unwrap_or(ProtocolVersion::V_2025_11_25))
     }

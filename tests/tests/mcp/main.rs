@@ -20,4 +20,5 @@ mod raw;
 mod recorder;
 mod remote;
 mod requests;
+mod tasks;
 mod traces;

@@ -23,6 +23,8 @@ pub(super) struct Catalog {
     /// `tools/call` names); found once per change, not per request.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub(super) scoped: bool,
+    /// Whether some tool may run as a task (the server then declares the extension).
+    pub(super) tasks: bool,
 }
 
 impl Catalog {
@@ -33,7 +35,8 @@ impl Catalog {
         let tools =
             wire::tools(&registry).expect("the MCP tool list written from the registry is the shape rmcp reads");
         let scoped = registry.iter().any(|entry| entry.scopes().next().is_some());
-        Catalog { registry, tools, scoped }
+        let tasks = registry.iter().any(|entry| entry.task_support() != crate::TaskSupport::Forbidden);
+        Catalog { registry, tools, scoped, tasks }
     }
 }
 

@@ -40,6 +40,19 @@ pub(crate) enum Logging {
     Request(Option<LogLevel>),
 }
 
+impl Logging {
+    /// Whether a message at `level` goes out.
+    pub(crate) fn enabled(&self, level: LogLevel) -> bool {
+        match self {
+            Logging::Session(session) => match session.load(Ordering::Relaxed) {
+                LEVEL_UNSET => true,
+                minimum => level as u8 >= minimum,
+            },
+            Logging::Request(minimum) => minimum.is_some_and(|minimum| level >= minimum),
+        }
+    }
+}
+
 /// What the client can be asked, from its declared capabilities.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Capabilities {
@@ -134,13 +147,7 @@ impl Host for McpHost {
     }
 
     fn log_enabled(&self, level: LogLevel) -> bool {
-        match &self.logging {
-            Logging::Session(session) => match session.load(Ordering::Relaxed) {
-                LEVEL_UNSET => true,
-                minimum => level as u8 >= minimum,
-            },
-            Logging::Request(minimum) => minimum.is_some_and(|minimum| level >= minimum),
-        }
+        self.logging.enabled(level)
     }
 
     fn log(&self, message: LogMessage) {

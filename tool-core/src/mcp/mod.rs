@@ -33,6 +33,7 @@ mod remote;
 mod rounds;
 mod server;
 mod start;
+pub mod tasks;
 mod wire;
 
 pub use catalog::ToolsHandle;

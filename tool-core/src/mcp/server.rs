@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, GetTaskParams,
+    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -19,12 +20,16 @@ use serde_json::Value;
 use super::catalog::{Live, ToolsHandle};
 use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLevel};
 use super::rounds::Rounds;
+use super::tasks::run::ErrorText;
+use super::tasks::serve::TaskCall;
+use super::tasks::{MemoryTaskStore, TaskSettings, TaskStore, Tasks};
 use super::wire;
 use crate::auth::Claims;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::registry::{Entry, OwnedArguments, Registry};
+use crate::tool::TaskSupport;
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
 /// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
@@ -47,13 +52,13 @@ struct Shared {
     filter: Option<ToolFilter>,
     hide_unpermitted: bool,
     list_ttl: Option<core::time::Duration>,
+    tasks: Arc<Tasks>,
+    /// Whether the tasks extension is declared whatever the tools say (a store was given).
+    tasks_declared: bool,
 }
 
 /// Which tools a caller sees and may call.
 type ToolFilter = Arc<dyn Fn(&Entry, &ToolContext) -> bool + Send + Sync>;
-
-/// How a failed call's error reads to the client, when not as [`ToolError`]'s `Display`.
-type ErrorText = Arc<dyn Fn(&ToolError) -> String + Send + Sync>;
 
 impl core::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -83,6 +88,8 @@ impl McpServer {
                 filter: None,
                 hide_unpermitted: false,
                 list_ttl: None,
+                tasks: Arc::new(Tasks::new(Arc::new(MemoryTaskStore::new()), TaskSettings::default())),
+                tasks_declared: false,
             }),
             log_level: new_session_level(),
         }
@@ -152,6 +159,16 @@ impl McpServer {
     #[must_use]
     pub fn with_list_ttl(self, ttl: core::time::Duration) -> Self {
         let shared = Shared { list_ttl: Some(ttl), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// Keeps tasks (see [`tasks`](super::tasks)) in `store`, shared with every replica that
+    /// serves the same clients, as `settings` say; declares the tasks extension even while no
+    /// tool is task-capable. By default a server keeps them in its own memory.
+    #[must_use]
+    pub fn with_task_store(self, store: impl TaskStore, settings: TaskSettings) -> Self {
+        let tasks = Arc::new(Tasks::new(Arc::new(store), settings));
+        let shared = Shared { tasks, tasks_declared: true, ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
     }
 
@@ -228,15 +245,8 @@ impl McpServer {
         let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
         let rounds =
             inline.then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
-        let logging = if inline {
-            Logging::Request(context.meta.log_level().map(wire::log_level))
-        } else {
-            Logging::Session(Arc::clone(&self.log_level))
-        };
-        let capabilities =
-            context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| {
-                Capabilities { sampling: c.sampling.is_some(), elicitation: c.elicitation.is_some() }
-            });
+        let logging = self.logging(&context, inline);
+        let capabilities = capabilities(&context);
         let outbox = Outbox::new(&context.peer);
         let host = McpHost::new(
             context.peer.clone(),
@@ -287,6 +297,56 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// Where a call's log messages go: the request's own level from 2026-07-28 (`inline`),
+    /// the session's before.
+    fn logging(&self, context: &RequestContext<RoleServer>, inline: bool) -> Logging {
+        if inline {
+            Logging::Request(context.meta.log_level().map(wire::log_level))
+        } else {
+            Logging::Session(Arc::clone(&self.log_level))
+        }
+    }
+
+    /// Starts `request` as a task: answered at once, run in the background.
+    async fn start_task(
+        &self,
+        registry: Arc<Registry>,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        caller: ToolContext,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
+        let task_call = TaskCall {
+            capabilities: capabilities(context),
+            logging: self.logging(context, inline),
+            context: caller.with_state(Arc::clone(registry.state())),
+            error_text: self.shared.error_text.clone(),
+        };
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let name = request.name;
+        let created = self
+            .shared
+            .tasks
+            .start(task_call, move |context| match registry.lookup(&name) {
+                // Not on this task: the heartbeat shares it.
+                Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), false),
+                Err(error) => crate::dispatch::ready(Err(error)),
+            })
+            .await?;
+        Ok(CallToolResponse::Task(created))
+    }
+}
+
+/// What the client can be asked, from the capabilities it declared (in the request's
+/// `_meta` from 2026-07-28, at `initialize` before).
+fn capabilities(context: &RequestContext<RoleServer>) -> Capabilities {
+    context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| Capabilities {
+        sampling: c.sampling.is_some(),
+        elicitation: c.elicitation.is_some(),
+    })
+}
+
 /// What is known of the caller, as a context to start the call's from: over HTTP, the
 /// request's parts (moved out of rmcp's extensions, not copied) and the claims the OAuth
 /// layer verified.
@@ -323,7 +383,14 @@ fn dispatch(registry: &Arc<Registry>, context: ToolContext, name: &str, argument
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        self.shared.info.clone()
+        let mut info = self.shared.info.clone();
+        if self.shared.tasks_declared || self.shared.live.current().tasks {
+            info.capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(TASKS_EXTENSION_ID.to_owned(), rmcp::model::JsonObject::new());
+        }
+        info
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -372,8 +439,22 @@ impl ServerHandler for McpServer {
         let registry = self.shared.live.current().registry;
         let mut context = context;
         let caller = caller(&mut context);
-        if !registry.get(&request.name).is_some_and(|entry| !self.filters() || self.visible(entry, &caller)) {
-            return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None));
+        let task = match registry.get(&request.name) {
+            Some(entry) if !self.filters() || self.visible(entry, &caller) => entry.task_support(),
+            _ => return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None)),
+        };
+        // The server decides per call; the client must have declared the extension.
+        let declared = context.client_capabilities().is_some_and(|c| c.supports_tasks());
+        match task {
+            TaskSupport::Optional | TaskSupport::Required if declared => {
+                return self.start_task(registry, request, &context, caller).await;
+            }
+            TaskSupport::Required => {
+                return Err(ErrorData::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                ));
+            }
+            _ => {}
         }
         let span = call_span(&request, &context, caller.http_request().is_some());
         if span.is_disabled() {
@@ -388,6 +469,30 @@ impl ServerHandler for McpServer {
             span.record("error.type", "tool_error");
         }
         Ok(response)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.shared.tasks.get(&request.task_id).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.tasks.update(&request.task_id, &request.input_responses).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.shared.tasks.cancel(&request.task_id).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -13,7 +13,7 @@ use crate::render::Dialect;
 use crate::render::json_text::definition;
 use crate::schema::Schema;
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::{Annotations, Receiver, ToolDef};
+use crate::tool::{Annotations, Receiver, TaskSupport, ToolDef};
 
 /// One tool in a registry.
 #[derive(Debug, Clone)]
@@ -163,6 +163,15 @@ impl Entry {
         match &self.kind {
             Kind::Static(def) | Kind::Method(def, _) => def.requires_approval(),
             Kind::Dynamic(tool) => tool.requires_approval,
+        }
+    }
+
+    /// Whether an MCP client may follow a call as a task.
+    #[must_use]
+    pub fn task_support(&self) -> TaskSupport {
+        match &self.kind {
+            Kind::Static(def) | Kind::Method(def, _) => def.task_support(),
+            Kind::Dynamic(tool) => tool.task,
         }
     }
 

@@ -27,8 +27,8 @@ use crate::error::ToolError;
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::param::ToolArgs;
 use crate::schema::Schema;
-use crate::tool::Annotations;
 use crate::tool::name::is_valid_tool_name;
+use crate::tool::{Annotations, TaskSupport};
 
 type DynHandler = dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
 
@@ -63,6 +63,7 @@ pub struct DynamicTool {
     pub(crate) sequential: bool,
     pub(crate) requires_approval: bool,
     pub(crate) scopes: Vec<String>,
+    pub(crate) task: TaskSupport,
     pub(crate) handler: Arc<DynHandler>,
     /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
     pub(crate) schema: Option<&'static Schema>,
@@ -214,6 +215,7 @@ impl DynamicTool {
             sequential: false,
             requires_approval: false,
             scopes: Vec::new(),
+            task: TaskSupport::Forbidden,
             handler,
             schema: None,
             output_schema: None,
@@ -266,6 +268,14 @@ impl DynamicTool {
     #[must_use]
     pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Whether an MCP client may follow a call as a task, as `#[tool(task = "..")]` says
+    /// for a `#[tool]`.
+    #[must_use]
+    pub fn with_task_support(mut self, task: TaskSupport) -> Self {
+        self.task = task;
         self
     }
 

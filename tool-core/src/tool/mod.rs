@@ -40,6 +40,7 @@ pub struct ToolDef {
     requires_approval: bool,
     group: Option<&'static str>,
     scopes: &'static [&'static str],
+    task: TaskSupport,
     definition_json: OnceLock<Box<str>>,
     // One cell for every dialect but JSON Schema's (`parameters_json`), written together on
     // first use: one `OnceLock` keeps the static each `#[tool]` writes small, which the
@@ -74,6 +75,7 @@ pub struct ToolOptions {
     pub requires_approval: bool,
     pub group: Option<&'static str>,
     pub scopes: &'static [&'static str],
+    pub task: TaskSupport,
 }
 
 impl ToolOptions {
@@ -87,6 +89,7 @@ impl ToolOptions {
         requires_approval: false,
         group: None,
         scopes: &[],
+        task: TaskSupport::Forbidden,
     };
 }
 
@@ -96,7 +99,8 @@ impl ToolDef {
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
         let ToolDefParts { name, description, schema, rust_path, output, handler, options } = parts;
-        let ToolOptions { strict, title, annotations, sequential, inline, requires_approval, group, scopes } = options;
+        let ToolOptions { strict, title, annotations, sequential, inline, requires_approval, group, scopes, task } =
+            options;
         ToolDef {
             name,
             description,
@@ -113,6 +117,7 @@ impl ToolDef {
             requires_approval,
             group,
             scopes,
+            task,
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
@@ -169,6 +174,13 @@ impl ToolDef {
     #[must_use]
     pub const fn scopes(&self) -> &'static [&'static str] {
         self.scopes
+    }
+
+    /// `#[tool(task = "..")]`: whether an MCP client may follow a call as a task (the
+    /// `io.modelcontextprotocol/tasks` extension).
+    #[must_use]
+    pub const fn task_support(&self) -> TaskSupport {
+        self.task
     }
 
     /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
@@ -254,6 +266,23 @@ impl fmt::Debug for ToolDef {
             .field("async", &self.handler.is_async())
             .finish_non_exhaustive()
     }
+}
+
+/// Whether a call may run as an MCP task (the `io.modelcontextprotocol/tasks` extension,
+/// SEP-2663): answered at once with a task the client follows with `tasks/get`, while the tool
+/// runs in the background. The server decides per call; the client must have declared the
+/// extension for the request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Never a task: every call is answered when the tool returns (the default).
+    #[default]
+    Forbidden,
+    /// A task when the client declared the extension; an ordinary call otherwise.
+    Optional,
+    /// Only as a task: a client that did not declare the extension is refused (`-32021`,
+    /// missing required client capability).
+    Required,
 }
 
 /// What a tool says about its behaviour, from `#[tool(read_only, destructive = false,

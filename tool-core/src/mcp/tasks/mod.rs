@@ -1,0 +1,107 @@
+//! Long-running tools as MCP tasks (the `io.modelcontextprotocol/tasks` extension,
+//! SEP-2663): a call to a tool marked `#[tool(task = "optional")]` (or `"required"`, or
+//! [`DynamicTool::with_task_support`](crate::DynamicTool::with_task_support)) from a client
+//! that declared the extension is answered at once with a task; the tool runs in the
+//! background with the same [`ToolContext`](crate::ToolContext) powers, and the client
+//! follows it with `tasks/get`, answers its questions with `tasks/update` and stops it with
+//! `tasks/cancel`.
+//!
+//! What the tool does maps onto the task:
+//! - progress and log messages become the task's `statusMessage` (the request that started
+//!   it has been answered, so there is no stream to send them on);
+//! - sampling and elicitation become the task's `inputRequests` (status `input_required`)
+//!   until a `tasks/update` answers them;
+//! - `tasks/cancel` cancels the call's [`CancellationToken`](crate::context::CancellationToken);
+//!   a tool that then returns an error (it stopped for it) ends the task `cancelled`, one
+//!   that returns a result ends it `completed` (the extension makes cancellation
+//!   cooperative);
+//! - the result (an `isError` one too) ends it `completed`.
+//!
+//! Tasks live in a [`TaskStore`]: [`MemoryTaskStore`] by default, or one shared by every
+//! replica ([`RedisTaskStore`], feature `redis`), so that any replica answers for a task
+//! another one runs. The replica running a task renews a lease on it; a task whose lease
+//! lapsed (its replica died) reads as `failed`, never `working` forever. A task is
+//! forgotten its time to live after it was created, whether or not its result was read, and
+//! the tool of a forgotten task is stopped.
+
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+pub(crate) mod run;
+pub(crate) mod serve;
+mod store;
+
+use core::time::Duration;
+
+pub use memory::MemoryTaskStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisTaskStore;
+pub use store::{StoreError, StoreFuture, TaskRecord, TaskStore};
+
+/// How a server keeps its tasks: how long, how often a client should poll, and how long a
+/// replica's lease on a task it runs lasts.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct TaskSettings {
+    /// How long after its creation a task is forgotten (`ttlMs`); `None` keeps it until the
+    /// store is emptied. Five minutes by default.
+    pub ttl: Option<Duration>,
+    /// How often a client should poll (`pollIntervalMs`); one second by default.
+    pub poll_interval: Duration,
+    /// How long a replica vouches for a task it runs without renewing (it renews every third
+    /// of it): a task whose replica died reads as failed this long after. Fifteen seconds by
+    /// default.
+    pub lease: Duration,
+    /// How often a task waiting for the client looks for its answers in the store (a
+    /// `tasks/update` that reached this replica is delivered at once); 100 ms by default.
+    pub input_poll: Duration,
+}
+
+impl Default for TaskSettings {
+    fn default() -> Self {
+        TaskSettings {
+            ttl: Some(Duration::from_mins(5)),
+            poll_interval: Duration::from_secs(1),
+            lease: Duration::from_secs(15),
+            input_poll: Duration::from_millis(100),
+        }
+    }
+}
+
+impl TaskSettings {
+    /// The defaults.
+    #[must_use]
+    pub fn new() -> Self {
+        TaskSettings::default()
+    }
+
+    /// Forget a task `ttl` after its creation (`None`: never).
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// Ask clients to poll every `interval`.
+    #[must_use]
+    pub fn with_poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
+
+    /// Vouch for a running task `lease` at a time.
+    #[must_use]
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// Look for a waiting task's answers every `interval`.
+    #[must_use]
+    pub fn with_input_poll(mut self, interval: Duration) -> Self {
+        self.input_poll = interval;
+        self
+    }
+}
+
+pub(crate) use serve::Tasks;

@@ -1,0 +1,157 @@
+//! [`RedisTaskStore`]: tasks in Redis, shared by every replica of a server.
+//!
+//! A task is one hash, `{prefix}task:{id}`, expiring with the task's time to live: field
+//! `state` (the task as `tasks/get` answers it), `lease` (milliseconds since the epoch),
+//! `cancel`, and one `in:{key}` per answer a client gave. Every write after the first goes
+//! through one Lua script that writes only to a hash that still exists, so no write brings
+//! back an expired task (a plain `HSET` would, without its expiry).
+
+use core::time::Duration;
+use std::collections::{BTreeMap, HashMap};
+
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+
+use super::store::{StoreError, StoreFuture, TaskRecord, TaskStore};
+
+/// `HSET` on a hash that exists; 1 if it did, 0 if not.
+const HSET_IF_EXISTS: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], unpack(ARGV))
+  return 1
+end
+return 0
+";
+
+/// Tasks in Redis (feature `redis`): give every replica of a server the same one, and any of
+/// them answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another runs.
+///
+/// It holds a [`ConnectionManager`], which reconnects after Redis restarts; while Redis is
+/// away, task requests fail with an internal error naming it, tasks keep running, and their
+/// replicas save their results once it is back. What Redis keeps across its own restart is
+/// its persistence setting's business (with none, tasks in flight are forgotten: `tasks/get`
+/// then says the task is unknown, and their tools are stopped).
+#[derive(Clone)]
+pub struct RedisTaskStore {
+    connection: ConnectionManager,
+    prefix: String,
+    script: redis::Script,
+}
+
+impl core::fmt::Debug for RedisTaskStore {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RedisTaskStore").field("prefix", &self.prefix).finish_non_exhaustive()
+    }
+}
+
+impl RedisTaskStore {
+    /// Connects to the Redis at `url` (`redis://127.0.0.1:6379/0`), with timeouts of a few
+    /// seconds on each connection attempt and response, so an unreachable Redis is an error
+    /// rather than a wait.
+    ///
+    /// # Errors
+    /// When the URL is malformed or Redis cannot be reached.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let client = redis::Client::open(url).map_err(store_error)?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(2)))
+            .set_response_timeout(Some(Duration::from_secs(2)))
+            .set_number_of_retries(3)
+            .set_max_delay(Duration::from_millis(500));
+        let connection = ConnectionManager::new_with_config(client, config).await.map_err(store_error)?;
+        Ok(RedisTaskStore::from_connection(connection))
+    }
+
+    /// A store on a connection you configured.
+    #[must_use]
+    pub fn from_connection(connection: ConnectionManager) -> Self {
+        RedisTaskStore { connection, prefix: "tool-core:".to_owned(), script: redis::Script::new(HSET_IF_EXISTS) }
+    }
+
+    /// Names its keys `{prefix}task:{id}` (`tool-core:` by default), for servers that share
+    /// a Redis but not their tasks.
+    #[must_use]
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    fn key(&self, id: &str) -> String {
+        format!("{}task:{id}", self.prefix)
+    }
+
+    /// Writes `fields` to the task `id` if it exists.
+    async fn set_if_exists(&self, id: &str, fields: &[(&str, &str)]) -> Result<bool, StoreError> {
+        let mut invocation = self.script.key(self.key(id));
+        for (field, value) in fields {
+            invocation.arg(*field).arg(*value);
+        }
+        let mut connection = self.connection.clone();
+        let done: i64 = invocation.invoke_async(&mut connection).await.map_err(store_error)?;
+        Ok(done == 1)
+    }
+}
+
+fn store_error(error: redis::RedisError) -> StoreError {
+    StoreError::new(format!("redis: {error}"))
+}
+
+impl TaskStore for RedisTaskStore {
+    fn create<'a>(&'a self, id: &'a str, record: TaskRecord, ttl: Option<Duration>) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let key = self.key(id);
+            let mut pipe = redis::pipe();
+            pipe.atomic()
+                .hset_multiple(&key, &[("state", record.state.as_str()), ("lease", &record.lease_until_ms.to_string())])
+                .ignore();
+            if let Some(ttl) = ttl {
+                pipe.pexpire(&key, i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX)).ignore();
+            }
+            let mut connection = self.connection.clone();
+            pipe.query_async::<()>(&mut connection).await.map_err(store_error)
+        })
+    }
+
+    fn save<'a>(&'a self, id: &'a str, state: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
+        Box::pin(
+            async move { self.set_if_exists(id, &[("state", state), ("lease", &lease_until_ms.to_string())]).await },
+        )
+    }
+
+    fn renew<'a>(&'a self, id: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move { self.set_if_exists(id, &[("lease", &lease_until_ms.to_string())]).await })
+    }
+
+    fn load<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let fields: HashMap<String, String> =
+                redis::cmd("HGETALL").arg(self.key(id)).query_async(&mut connection).await.map_err(store_error)?;
+            let Some(state) = fields.get("state") else { return Ok(None) };
+            let lease_until_ms = fields.get("lease").and_then(|lease| lease.parse().ok()).unwrap_or(0);
+            let responses: BTreeMap<String, String> = fields
+                .iter()
+                .filter_map(|(field, value)| Some((field.strip_prefix("in:")?.to_owned(), value.clone())))
+                .collect();
+            let mut record = TaskRecord::new(state.clone(), lease_until_ms);
+            record.cancel_requested = fields.contains_key("cancel");
+            record.responses = responses;
+            Ok(Some(record))
+        })
+    }
+
+    fn request_cancel<'a>(&'a self, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move { self.set_if_exists(id, &[("cancel", "1")]).await })
+    }
+
+    fn respond<'a>(&'a self, id: &'a str, responses: &'a [(String, String)]) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let fields: Vec<(String, &str)> =
+                responses.iter().map(|(key, value)| (format!("in:{key}"), value.as_str())).collect();
+            let fields: Vec<(&str, &str)> = fields.iter().map(|(field, value)| (field.as_str(), *value)).collect();
+            if fields.is_empty() {
+                return Ok(self.load(id).await?.is_some());
+            }
+            self.set_if_exists(id, &fields).await
+        })
+    }
+}
