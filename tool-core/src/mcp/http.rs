@@ -13,6 +13,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::serve::ListenerExt as _;
+use rmcp::transport::streamable_http_server::session::SessionStore;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
@@ -34,6 +35,7 @@ pub struct HttpOptions {
     bearer: Option<TokenCheck>,
     #[cfg(feature = "oauth")]
     oauth: Option<super::oauth::ResourceServer>,
+    session_store: Option<Arc<dyn SessionStore>>,
 }
 
 impl Default for HttpOptions {
@@ -50,6 +52,7 @@ impl Default for HttpOptions {
             bearer: None,
             #[cfg(feature = "oauth")]
             oauth: None,
+            session_store: None,
         }
     }
 }
@@ -114,6 +117,17 @@ impl HttpOptions {
         self.oauth = Some(oauth);
         self
     }
+
+    /// Keeps the sessions of 2025-era clients in `store` too, shared by every replica: a
+    /// replica that gets a request for a session it does not hold restores it from there (its
+    /// `initialize` replayed) rather than answering 404. For several replicas behind a
+    /// balancer without sticky sessions; see [`RedisSessionStore`](super::RedisSessionStore)
+    /// (feature `redis`).
+    #[must_use]
+    pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.session_store = Some(store);
+        self
+    }
 }
 
 /// An axum router serving `server` at the options' path, for mounting in an application.
@@ -131,6 +145,8 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         .with_allowed_hosts(options.allowed_hosts.clone())
         .with_allowed_origins(options.allowed_origins.clone())
         .with_max_request_body_bytes(max_body);
+    let mut config = config;
+    config.session_store.clone_from(&options.session_store);
     let sessions = server.clone();
     let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(sessions.new_session()),

@@ -32,6 +32,8 @@ mod propagate;
 mod remote;
 mod rounds;
 mod server;
+#[cfg(feature = "redis")]
+mod sessions;
 mod start;
 pub mod tasks;
 mod wire;
@@ -42,6 +44,8 @@ pub use http::{HttpOptions, router, serve_http, serve_http_on};
 pub use remote::{RemoteError, RemoteServer};
 pub use rmcp;
 pub use server::McpServer;
+#[cfg(feature = "redis")]
+pub use sessions::RedisSessionStore;
 pub use start::{OAuthSettings, StartOptions, Transport, USAGE, serve};
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;

@@ -51,14 +51,22 @@ impl RedisTaskStore {
     /// # Errors
     /// When the URL is malformed or Redis cannot be reached.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Ok(RedisTaskStore::from_connection(Self::connection(url).await?))
+    }
+
+    /// A connection to the Redis at `url` as [`RedisTaskStore::connect`] makes it, to share
+    /// with a [`RedisSessionStore`](crate::mcp::RedisSessionStore).
+    ///
+    /// # Errors
+    /// When the URL is malformed or Redis cannot be reached.
+    pub async fn connection(url: &str) -> Result<ConnectionManager, StoreError> {
         let client = redis::Client::open(url).map_err(store_error)?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(Duration::from_secs(2)))
             .set_response_timeout(Some(Duration::from_secs(2)))
             .set_number_of_retries(3)
             .set_max_delay(Duration::from_millis(500));
-        let connection = ConnectionManager::new_with_config(client, config).await.map_err(store_error)?;
-        Ok(RedisTaskStore::from_connection(connection))
+        ConnectionManager::new_with_config(client, config).await.map_err(store_error)
     }
 
     /// A store on a connection you configured.

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The scale-out tests (tests/tests/scale): three replicas of examples/replica.rs behind a
+# round-robin balancer, tasks and sessions in a real Redis; a replica killed under 1,000
+# calls, Redis restarted mid-task. Installs redis-server from Debian's packages when it is
+# missing (retrying failed downloads); each test starts its own Redis and replicas on free
+# 127.0.0.1 ports and stops them at the end.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/retry.sh"
+if ! command -v redis-server > /dev/null; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    retry $sudo apt-get update -q
+    retry $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server
+    # The package starts a system Redis on 6379; the tests start their own.
+    $sudo systemctl stop redis-server 2> /dev/null || $sudo service redis-server stop 2> /dev/null || true
+fi
+cd "$root"
+cargo build --quiet -p tool-examples --bin replica
+REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$(command -v redis-server)" \
+    cargo test --quiet -p tool-tests --test scale -- --ignored --test-threads=1 --nocapture
