@@ -20,5 +20,7 @@ mod raw;
 mod recorder;
 mod remote;
 mod requests;
+#[path = "../support/task_store.rs"]
+mod task_store;
 mod tasks;
 mod traces;

@@ -14,7 +14,7 @@ use rmcp::model::{
 use rmcp::service::ClientLifecycleMode;
 use serde_json::{Value, json};
 use tool_core::mcp::McpServer;
-use tool_core::mcp::tasks::{MemoryTaskStore, TaskRecord, TaskSettings, TaskStore};
+use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 use crate::fixture::{Client, Connection};
@@ -307,17 +307,5 @@ async fn an_expired_task_is_forgotten_and_its_tool_stopped() {
 /// The store's contract on its own: writes act only on a task that exists.
 #[tokio::test]
 async fn the_memory_store_never_brings_back_an_expired_task() {
-    let store = MemoryTaskStore::new();
-    store.create("t", TaskRecord::new("{}".to_owned(), 1), Some(Duration::from_millis(30))).await.unwrap();
-    assert!(store.save("t", "{\"a\":1}", 2).await.unwrap());
-    assert!(store.respond("t", &[("input-0".to_owned(), "true".to_owned())]).await.unwrap());
-    assert!(store.request_cancel("t").await.unwrap());
-    let record = store.load("t").await.unwrap().unwrap();
-    assert_eq!((record.state.as_str(), record.lease_until_ms, record.cancel_requested), ("{\"a\":1}", 2, true));
-    assert_eq!(record.responses.get("input-0").map(String::as_str), Some("true"));
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert!(!store.save("t", "{}", 3).await.unwrap());
-    assert!(!store.renew("t", 3).await.unwrap());
-    assert!(!store.request_cancel("t").await.unwrap());
-    assert_eq!(store.load("t").await.unwrap(), None);
+    crate::task_store::holds_its_contract(&MemoryTaskStore::new(), Duration::from_millis(30)).await;
 }

@@ -13,6 +13,8 @@
 
 mod balancer;
 mod cluster;
+#[path = "../support/task_store.rs"]
+mod task_store;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -27,7 +29,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, Runni
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tool_core::mcp::tasks::{RedisTaskStore, TaskRecord, TaskStore};
+use tool_core::mcp::tasks::RedisTaskStore;
 
 use cluster::{Cluster, Redis};
 
@@ -290,17 +292,5 @@ async fn a_redis_restart_ends_in_clear_errors_never_a_hang() {
 async fn the_redis_store_never_brings_back_an_expired_task() {
     let redis = Redis::start();
     let store = RedisTaskStore::connect(&redis.url()).await.unwrap().with_prefix("contract:");
-    store.create("t", TaskRecord::new("{}".to_owned(), 1), Some(Duration::from_millis(300))).await.unwrap();
-    assert!(store.save("t", "{\"a\":1}", 2).await.unwrap());
-    assert!(store.respond("t", &[("input-0".to_owned(), "true".to_owned())]).await.unwrap());
-    assert!(store.request_cancel("t").await.unwrap());
-    let record = store.load("t").await.unwrap().unwrap();
-    assert_eq!((record.state.as_str(), record.lease_until_ms, record.cancel_requested), ("{\"a\":1}", 2, true));
-    assert_eq!(record.responses.get("input-0").map(String::as_str), Some("true"));
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    assert!(!store.save("t", "{}", 3).await.unwrap());
-    assert!(!store.renew("t", 3).await.unwrap());
-    assert!(!store.request_cancel("t").await.unwrap());
-    assert!(!store.respond("t", &[("input-1".to_owned(), "1".to_owned())]).await.unwrap());
-    assert_eq!(store.load("t").await.unwrap(), None);
+    task_store::holds_its_contract(&store, Duration::from_millis(300)).await;
 }

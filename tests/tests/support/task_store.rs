@@ -1,0 +1,24 @@
+//! What every `TaskStore` must do, checked the same way for each (in memory in the MCP
+//! tests, on a real Redis in the scale tests).
+
+use std::time::Duration;
+
+use tool_core::mcp::tasks::{TaskRecord, TaskStore};
+
+/// Writes land on a live task and are read back; once its `ttl` ran out, no write brings it
+/// back and it reads as absent.
+pub async fn holds_its_contract(store: &impl TaskStore, ttl: Duration) {
+    store.create("t", TaskRecord::new("{}".to_owned(), 1), Some(ttl)).await.unwrap();
+    assert!(store.save("t", "{\"a\":1}", 2).await.unwrap());
+    assert!(store.respond("t", &[("input-0".to_owned(), "true".to_owned())]).await.unwrap());
+    assert!(store.request_cancel("t").await.unwrap());
+    let record = store.load("t").await.unwrap().unwrap();
+    assert_eq!((record.state.as_str(), record.lease_until_ms, record.cancel_requested), ("{\"a\":1}", 2, true));
+    assert_eq!(record.responses.get("input-0").map(String::as_str), Some("true"));
+    tokio::time::sleep(ttl + Duration::from_millis(100)).await;
+    assert!(!store.save("t", "{}", 3).await.unwrap());
+    assert!(!store.renew("t", 3).await.unwrap());
+    assert!(!store.request_cancel("t").await.unwrap());
+    assert!(!store.respond("t", &[("input-1".to_owned(), "1".to_owned())]).await.unwrap());
+    assert_eq!(store.load("t").await.unwrap(), None);
+}
