@@ -29,7 +29,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, Runni
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tool_core::mcp::tasks::RedisTaskStore;
+use tool_core::mcp::tasks::{MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
 
 use cluster::{Cluster, Redis};
 
@@ -293,4 +293,94 @@ async fn the_redis_store_never_brings_back_an_expired_task() {
     let redis = Redis::start();
     let store = RedisTaskStore::connect(&redis.url()).await.unwrap().with_prefix("contract:");
     task_store::holds_its_contract(&store, Duration::from_millis(300)).await;
+}
+
+/// Throughput of 1, 2 and 3 replicas through the balancer, driven by the official MCP
+/// Inspector's `--load` mode, with the machine's CPU use over each run; and what a Redis round
+/// trip costs. A benchmark, not a test: `bash tests/bench/scale.sh` runs it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a benchmark: bash tests/bench/scale.sh"]
+async fn throughput_of_one_two_and_three_replicas() {
+    let inspector =
+        std::env::var("INSPECTOR").expect("INSPECTOR names the Inspector's CLI (bash tests/bench/scale.sh)");
+    let requests = std::env::var("LOAD_REQUESTS").unwrap_or_else(|_| "5000".to_owned());
+    let concurrency = std::env::var("LOAD_CONCURRENCY").unwrap_or_else(|_| "50".to_owned());
+    let mut baseline = None;
+    for replicas in 1..=3 {
+        let cluster = Cluster::start(replicas).await;
+        let busy_before = cpu_times();
+        let driver_before = children_cpu();
+        let output = tokio::process::Command::new(&inspector)
+            .arg(&cluster.balancer.url)
+            .args(["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=1", "b=2", "--load"])
+            .args(["--load-concurrency", &concurrency, "--load-requests", &requests])
+            .output()
+            .await
+            .expect("the Inspector runs");
+        let busy_after = cpu_times();
+        let driver = children_cpu() - driver_before;
+        let summary: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("the Inspector's summary: {}", String::from_utf8_lossy(&output.stderr)));
+        let throughput = summary["throughput"].as_f64().unwrap();
+        let baseline = *baseline.get_or_insert(throughput);
+        let jiffies = |from: u64, to: u64| f64::from(u32::try_from(to - from).unwrap_or(u32::MAX));
+        let all = jiffies(busy_before.1, busy_after.1).max(1.0);
+        let cpu = 100.0 * jiffies(busy_before.0, busy_after.0) / all;
+        let cores = f64::from(u32::try_from(std::thread::available_parallelism().map_or(1, usize::from)).unwrap_or(1));
+        let driver = 100.0 * jiffies(0, driver) / (all / cores);
+        eprintln!(
+            "{replicas} replica(s): {throughput:.0} calls/s ({:.2}x one), {} ok, {} errors, p50 {} ms, p99 {} ms; CPU {cpu:.0}% of all cores, the Inspector {driver:.0}% of one",
+            throughput / baseline,
+            summary["ok"],
+            summary["errors"],
+            summary["latencyMs"]["p50"],
+            summary["latencyMs"]["p99"],
+        );
+    }
+    // A Redis round trip (`tasks/get`'s load of a task), against the in-memory store.
+    let redis = Redis::start();
+    let store = RedisTaskStore::connect(&redis.url()).await.unwrap();
+    let memory = MemoryTaskStore::new();
+    let record = TaskRecord::new("{}".to_owned(), 0);
+    store.create("bench", record.clone(), None).await.unwrap();
+    memory.create("bench", record, None).await.unwrap();
+    let rounds = 5_000_u32;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        store.load("bench").await.unwrap().unwrap();
+    }
+    let redis_load = started.elapsed() / rounds;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        memory.load("bench").await.unwrap().unwrap();
+    }
+    let memory_load = started.elapsed() / rounds;
+    eprintln!("a task's load: Redis {redis_load:?}, memory {memory_load:?} ({rounds} sequential loads each)");
+}
+
+/// The CPU time (jiffies) of this process's children that have been waited for (the
+/// Inspector, once its run ended), from /proc/self/stat.
+fn children_cpu() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command's `(name)`: fields 3.. ; cutime and cstime are fields 16 and 17.
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let field = |index: usize| fields.get(index).and_then(|field| field.parse::<u64>().ok()).unwrap_or(0);
+    field(13) + field(14)
+}
+
+/// (busy, total) jiffies of all cores, from /proc/stat.
+fn cpu_times() -> (u64, u64) {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let fields: Vec<u64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|field| field.parse().ok())
+        .collect();
+    let total: u64 = fields.iter().sum();
+    let idle = fields.get(3).copied().unwrap_or(0) + fields.get(4).copied().unwrap_or(0);
+    (total - idle, total)
 }
