@@ -15,7 +15,12 @@ if ! command -v redis-server > /dev/null; then
     # The package starts a system Redis on 6379; the tests start their own.
     $sudo systemctl stop redis-server 2> /dev/null || $sudo service redis-server stop 2> /dev/null || true
 fi
+# The official MCP Python SDK, for its 2026-07-28 client.
+py_mcp=$root/target/py-mcp
+if [ ! -e "$py_mcp/mcp/__init__.py" ]; then
+    retry python3 -m pip install --quiet --disable-pip-version-check --target "$py_mcp" 'mcp==2.3.0'
+fi
 cd "$root"
 cargo build --quiet -p tool-examples --bin replica
-REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$(command -v redis-server)" \
+PY_MCP="$py_mcp" REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$(command -v redis-server)" \
     cargo test --quiet -p tool-tests --test scale -- --ignored --test-threads=1 --nocapture

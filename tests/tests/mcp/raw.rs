@@ -52,6 +52,8 @@ async fn malformed_lines_between_good_requests() {
     assert!(by_id(9).is_none(), "the oversize line was dropped");
     assert_eq!(by_id(2).map(|a| a["error"]["code"].clone()), Some(json!(-32601)), "{answers:#?}");
     assert_eq!(by_id(3).unwrap()["result"]["content"], json!([{"type": "text", "text": "ok 1"}]));
+    // `resultType` is 2026-07-28's; a 2025-11-25 client gets the shape it knows.
+    assert!(by_id(3).unwrap()["result"].get("resultType").is_none(), "{answers:?}");
     let invalid = by_id(4).unwrap();
     assert_eq!(invalid["result"]["isError"], true);
     assert!(invalid["result"]["content"][0]["text"].as_str().unwrap().contains("/apple: must be >= 0, got -1"));

@@ -120,6 +120,10 @@ async fn on_2026_07_28_elicitation_becomes_input_rounds() {
     let connection = client.clone().serve_with_lifecycle(client_end, lifecycle).await.expect("discovers");
     let result = call(&connection, "ask_user", json!({})).await.unwrap();
     assert_eq!(text(&result), "hello Grace <grace@example.com>");
+    // 2026-07-28 results say they are complete (SEP-2322); the Python SDK refuses them otherwise.
+    assert_eq!(result.result_type, Some(rmcp::model::ResultType::COMPLETE));
+    let plain = call(&connection, "echo", json!({"zebra": "z", "apple": 1})).await.unwrap();
+    assert_eq!(plain.result_type, Some(rmcp::model::ResultType::COMPLETE));
     let sampled = call(&connection, "ask_llm", json!({"prompt": "hi"})).await.unwrap();
     assert_eq!(text(&sampled), "llm said: echo hi");
     connection.cancel().await.unwrap();

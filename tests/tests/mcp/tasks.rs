@@ -4,7 +4,6 @@
 //! failed; an expired task forgotten and its tool stopped. Every wait is bounded.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -58,14 +57,25 @@ async fn approve(ctx: &ToolContext) -> Result<String, String> {
     })
 }
 
-/// How many `forever` calls stopped on their cancellation token.
-static STOPPED: AtomicUsize = AtomicUsize::new(0);
+/// The tags of the `forever` calls that stopped on their cancellation token (tests run
+/// concurrently, so each looks for its own).
+static STOPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn stopped(tag: &str) -> bool {
+    STOPPED.lock().unwrap().iter().any(|stopped| stopped == tag)
+}
+
+#[derive(serde::Deserialize, ToolArgs)]
+struct Tag {
+    /// Which test's call it is
+    tag: String,
+}
 
 /// Runs until cancelled
 #[tool(task = "optional")]
-async fn forever(ctx: &ToolContext) -> Result<String, String> {
+async fn forever(ctx: &ToolContext, args: Tag) -> Result<String, String> {
     ctx.cancelled().await;
-    STOPPED.fetch_add(1, Ordering::SeqCst);
+    STOPPED.lock().unwrap().push(args.tag);
     Err("stopped".to_owned())
 }
 
@@ -76,10 +86,10 @@ fn registry() -> Registry {
     registry
 }
 
-/// Fast leases, so a lapse is seen in a test's time.
+/// Short leases (1 s: a heartbeat every third of it), so a lapse is seen in a test's time.
 fn settings() -> TaskSettings {
     TaskSettings::new()
-        .with_lease(Duration::from_millis(300))
+        .with_lease(Duration::from_secs(1))
         .with_input_poll(Duration::from_millis(20))
         .with_poll_interval(Duration::from_millis(50))
 }
@@ -219,13 +229,12 @@ async fn tasks_cancel_through_another_replica_stops_the_tool() {
     let store = Arc::new(MemoryTaskStore::new());
     let first = connect(replica(&store), true).await;
     let second = connect(replica(&store), true).await;
-    let before = STOPPED.load(Ordering::SeqCst);
-    let id = start(&first, "forever", json!({})).await;
+    let id = start(&first, "forever", json!({"tag": "cancelled"})).await;
     assert_eq!(poll(&second, &id, |_| true).await.status(), TaskStatus::Working);
     second.cancel_task(CancelTaskParams::new(&id)).await.unwrap();
     let ended = poll(&first, &id, finished).await;
     assert_eq!(ended.status(), TaskStatus::Cancelled);
-    assert!(STOPPED.load(Ordering::SeqCst) > before);
+    assert!(stopped("cancelled"));
     first.cancel().await.unwrap();
     second.cancel().await.unwrap();
 }
@@ -257,7 +266,7 @@ async fn a_task_whose_replica_died_reads_failed() {
     let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
     let client = Client { version: Some(ProtocolVersion::V_2026_07_28), tasks: true, ..Client::capable() };
     let dying = rmcp::service::ClientServiceExt::serve_with_lifecycle(client, client_end, lifecycle).await.unwrap();
-    let id = start(&dying, "forever", json!({})).await;
+    let id = start(&dying, "forever", json!({"tag": "died"})).await;
     doomed.shutdown_background();
 
     let survivor = connect(replica(&store), true).await;
@@ -277,11 +286,11 @@ async fn an_expired_task_is_forgotten_and_its_tool_stopped() {
     let store = Arc::new(MemoryTaskStore::new());
     let server = McpServer::new(registry()).with_task_store(
         Arc::clone(&store),
-        settings().with_ttl(Some(Duration::from_millis(200))).with_lease(Duration::from_millis(150)),
+        settings().with_ttl(Some(Duration::from_millis(200))).with_lease(Duration::from_millis(300)),
     );
     let connection = connect(server, true).await;
-    let before = STOPPED.load(Ordering::SeqCst);
-    let request = CallToolRequestParams::new("forever");
+    let arguments = json!({"tag": "expired"}).as_object().cloned().unwrap();
+    let request = CallToolRequestParams::new("forever").with_arguments(arguments);
     let CallToolResponse::Task(created) = connection.call_tool_once(request).await.unwrap() else { panic!("a task") };
     assert_eq!(created.task.ttl_ms, Some(200));
     let id = created.task.task_id;
@@ -295,12 +304,12 @@ async fn an_expired_task_is_forgotten_and_its_tool_stopped() {
     }
     assert!(forgotten, "the task outlived its time to live");
     for _ in 0..100 {
-        if STOPPED.load(Ordering::SeqCst) > before {
+        if stopped("expired") {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(STOPPED.load(Ordering::SeqCst) > before, "the expired task's tool still runs");
+    assert!(stopped("expired"), "the expired task's tool was not told to stop");
     connection.cancel().await.unwrap();
 }
 

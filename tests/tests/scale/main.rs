@@ -384,3 +384,22 @@ fn cpu_times() -> (u64, u64) {
     let idle = fields.get(3).copied().unwrap_or(0) + fields.get(4).copied().unwrap_or(0);
     (total - idle, total)
 }
+
+/// The official Python SDK's client (2026-07-28) answers an elicitation round whose retry
+/// the balancer sends to another replica.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
+async fn the_python_sdk_client_answers_a_round_retried_on_another_replica() {
+    let sdk = std::env::var("PY_MCP").expect("PY_MCP names the Python SDK's install (bash tests/scale/run.sh)");
+    let cluster = Cluster::start(3).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scale/python_client.py");
+    let run =
+        tokio::process::Command::new("python3").arg(script).arg(&cluster.balancer.url).env("PYTHONPATH", sdk).output();
+    let output = tokio::time::timeout(Duration::from_mins(1), run).await.expect("the client ends").unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(printed.starts_with("approved by Grace (replica "), "{printed}");
+    let rounds = cluster.balancer.replicas_for("tools/call");
+    assert_eq!(rounds.len(), 2, "{rounds:?}");
+    assert_ne!(rounds[0], rounds[1], "both rounds on one replica: {rounds:?}");
+}

@@ -25,9 +25,17 @@ pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Erro
     Ok(tools.into())
 }
 
-/// A call's outcome as rmcp's `CallToolResult`, from its MCP wire form.
+/// A call's outcome as rmcp's `CallToolResult`, from its MCP wire form, marked
+/// `resultType: "complete"` as 2026-07-28 requires (SEP-2322; rmcp strips it for older
+/// revisions, as its own constructors expect).
 pub(crate) fn call_result(outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
-    serde_json::from_value(call_tool_result(outcome)).unwrap_or_else(|_| error_result("the result could not be sent"))
+    match serde_json::from_value::<CallToolResult>(call_tool_result(outcome)) {
+        Ok(mut result) => {
+            result.result_type = Some(rmcp::model::ResultType::COMPLETE);
+            result
+        }
+        Err(_) => error_result("the result could not be sent"),
+    }
 }
 
 /// A failed call as the result the model reads (`isError: true`), so it can correct itself.

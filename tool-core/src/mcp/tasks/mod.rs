@@ -21,8 +21,8 @@
 //! replica ([`RedisTaskStore`], feature `redis`), so that any replica answers for a task
 //! another one runs. The replica running a task renews a lease on it; a task whose lease
 //! lapsed (its replica died) reads as `failed`, never `working` forever. A task is
-//! forgotten its time to live after it was created, whether or not its result was read, and
-//! the tool of a forgotten task is stopped.
+//! forgotten its time to live after it was created, whether or not its result was read; the
+//! tool of a forgotten task is cancelled at its next heartbeat and dropped a heartbeat later.
 
 mod memory;
 #[cfg(feature = "redis")]

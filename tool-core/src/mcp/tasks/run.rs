@@ -228,7 +228,9 @@ impl Run {
             }
         };
         let Some(outcome) = outcome else {
+            // The task is gone: its tool is told, and given a heartbeat's time to wind down.
             self.cancellation.cancel();
+            let _ = tokio::time::timeout(settings.lease / 3, &mut call).await;
             return;
         };
         let payload = match &outcome {
