@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tool_core::context::Elicitation;
 use tool_core::mcp::tasks::{RedisTaskStore, TaskSettings};
-use tool_core::mcp::{HttpOptions, McpServer, RedisSessionStore};
+use tool_core::mcp::{HttpOptions, McpServer, RedisEventStore, RedisSessionStore};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 #[derive(serde::Deserialize, ToolArgs)]
@@ -84,7 +84,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = McpServer::new(registry)
         .with_server_info("replica", env!("CARGO_PKG_VERSION"))
         .with_task_store(RedisTaskStore::from_connection(connection.clone()), settings);
-    let options = HttpOptions::default().session_store(Arc::new(RedisSessionStore::new(connection)));
+    let options = HttpOptions::default()
+        .session_store(Arc::new(RedisSessionStore::new(connection.clone())))
+        .event_store(Arc::new(RedisEventStore::new(connection)));
     let listener = tokio::net::TcpListener::bind(&address).await?;
     eprintln!("replica {} on http://{address}/mcp", replica());
     let shutdown = async {

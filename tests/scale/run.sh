@@ -23,4 +23,4 @@ fi
 cd "$root"
 cargo build --quiet -p tool-examples --bin replica
 PY_MCP="$py_mcp" REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$(command -v redis-server)" \
-    cargo test --quiet -p tool-tests --test scale -- --ignored --test-threads=1 --nocapture
+    cargo test --quiet -p tool-tests --test scale -- --ignored --skip throughput --test-threads=1 --nocapture

@@ -403,3 +403,62 @@ async fn the_python_sdk_client_answers_a_round_retried_on_another_replica() {
     assert_eq!(rounds.len(), 2, "{rounds:?}");
     assert_ne!(rounds[0], rounds[1], "both rounds on one replica: {rounds:?}");
 }
+
+/// A 2026-07-28 response stream cut mid-call (the client's connection to one replica drops)
+/// is resumed with `Last-Event-ID` through the balancer on another replica, which replays from
+/// Redis what the first one went on writing: the rest of the progress, then the result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
+async fn a_stream_cut_mid_call_resumes_on_another_replica() {
+    let cluster = Cluster::start(2).await;
+    let http = reqwest::Client::new();
+    let meta = json!({
+        "progressToken": "p1",
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let call = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+        "params": {"name": "report", "arguments": {"seconds": 2}, "_meta": meta}});
+    let mut response = http
+        .post(&cluster.balancer.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "report")
+        .body(call.to_string())
+        .send()
+        .await
+        .unwrap();
+    // Read until the first progress event, then drop the connection.
+    let mut seen = String::new();
+    while !seen.contains("notifications/progress") || !seen.ends_with("\n\n") {
+        let chunk = tokio::time::timeout(BOUND, response.chunk()).await.expect("an event").unwrap().expect("more");
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    drop(response);
+    let last = seen.lines().filter_map(|line| line.strip_prefix("id: ")).next_back().expect("an event id").to_owned();
+    assert!(!seen.contains("\"result\""), "the result came before the cut: {seen}");
+
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let mut resumed = http
+        .get(&cluster.balancer.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("last-event-id", &last)
+        .send()
+        .await
+        .unwrap();
+    let mut replayed = String::new();
+    while !replayed.contains("\"result\"") {
+        let chunk = tokio::time::timeout(BOUND, resumed.chunk()).await.expect("the replay").unwrap().expect("more");
+        replayed.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    assert!(replayed.contains("\"progress\":1.0"), "{replayed}");
+    assert!(replayed.contains("report of 2s written by replica"), "{replayed}");
+    let posted = cluster.balancer.replicas_for("tools/call");
+    let resumed_on = cluster.balancer.replicas_for("GET");
+    assert_eq!((posted.len(), resumed_on.len()), (1, 1));
+    assert_ne!(posted[0], resumed_on[0], "the resume went to the replica that ran the call");
+}

@@ -13,8 +13,8 @@ use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::serve::ListenerExt as _;
-use rmcp::transport::streamable_http_server::session::SessionStore;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{EventStore, SessionStore};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 
@@ -36,6 +36,7 @@ pub struct HttpOptions {
     #[cfg(feature = "oauth")]
     oauth: Option<super::oauth::ResourceServer>,
     session_store: Option<Arc<dyn SessionStore>>,
+    event_store: Option<Arc<dyn EventStore>>,
 }
 
 impl Default for HttpOptions {
@@ -53,6 +54,7 @@ impl Default for HttpOptions {
             #[cfg(feature = "oauth")]
             oauth: None,
             session_store: None,
+            event_store: None,
         }
     }
 }
@@ -128,6 +130,15 @@ impl HttpOptions {
         self.session_store = Some(store);
         self
     }
+
+    /// Writes the events of 2026-07-28 response streams to `store` as they are sent, so a
+    /// client whose stream broke mid-call resumes it with `Last-Event-ID` on any replica
+    /// sharing the store; see [`RedisEventStore`](super::RedisEventStore) (feature `redis`).
+    #[must_use]
+    pub fn event_store(mut self, store: Arc<dyn EventStore>) -> Self {
+        self.event_store = Some(store);
+        self
+    }
 }
 
 /// An axum router serving `server` at the options' path, for mounting in an application.
@@ -150,7 +161,10 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
     let sessions = server.clone();
     let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
         move || Ok(sessions.new_session()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(match &options.event_store {
+            Some(store) => LocalSessionManager::default().with_event_store(Arc::clone(store)),
+            None => LocalSessionManager::default(),
+        }),
         config,
     );
     let router = Router::new().nest_service(&options.path, service).layer(middleware::from_fn(session_ended));

@@ -21,6 +21,8 @@
 #![allow(deprecated)]
 
 mod catalog;
+#[cfg(feature = "redis")]
+mod events;
 mod host;
 mod http;
 #[cfg(feature = "oauth")]
@@ -39,6 +41,8 @@ pub mod tasks;
 mod wire;
 
 pub use catalog::ToolsHandle;
+#[cfg(feature = "redis")]
+pub use events::RedisEventStore;
 pub use http::{HttpOptions, router, serve_http, serve_http_on};
 #[cfg(feature = "mcp-client")]
 pub use remote::{RemoteError, RemoteServer};
