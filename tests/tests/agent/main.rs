@@ -2,6 +2,7 @@
 //! shapes: rounds, batches, hooks, approval, limits, cancellation and events. Every wait is
 //! bounded.
 mod approval;
+mod background;
 mod batches;
 mod clients;
 mod fixture;

@@ -7,6 +7,9 @@
 //!    cancellation; async calls are polled together on the run's task, plain fns run on
 //!    tokio's blocking pool;
 //! 3. in call order, one at a time: `after_call`.
+//!
+//! A task-capable call that outlasts `background_after` leaves phase 2 early with a note for
+//! the model, and goes on in the background (`background.rs`).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,6 +17,7 @@ use std::time::Instant;
 use tokio::sync::Semaphore;
 
 use super::Settings;
+use super::background::{Pending, started_note};
 use super::events::Event;
 use super::hooks::{ToolRun, Verdict};
 use crate::context::CancellationToken;
@@ -22,6 +26,7 @@ use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, owned_arguments};
 use crate::registry::{Entry, Registry};
+use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
 enum Gate {
@@ -29,12 +34,14 @@ enum Gate {
     Answered(ToolCall, ToolError),
 }
 
-/// Runs `calls` and answers each, in order.
+/// Runs `calls` and answers each, in order; a task-capable call still running
+/// [`Settings::background_after`] into it is answered with a note and moved to `pending`.
 pub(super) async fn run(
     settings: &Settings,
     registry: &Arc<Registry>,
     calls: Vec<ToolCall>,
     cancel: &CancellationToken,
+    pending: &mut Pending,
 ) -> Vec<ToolRun> {
     let mut gates = Vec::with_capacity(calls.len());
     for call in calls {
@@ -48,7 +55,7 @@ pub(super) async fn run(
         let permits = Arc::clone(&permits);
         async move {
             match gate {
-                Gate::Answered(call, error) => answered(call, Err(error), std::time::Duration::ZERO),
+                Gate::Answered(call, error) => (answered(call, Err(error), std::time::Duration::ZERO), None),
                 Gate::Run(call, entry) => {
                     // The semaphore is never closed, so acquiring cannot fail.
                     let _permit = permits.acquire_owned().await.ok();
@@ -58,7 +65,15 @@ pub(super) async fn run(
         }
     });
     // Polled together on this task, their outputs in the order given.
-    let mut runs = futures_util::future::join_all(runs).await;
+    let outcomes = futures_util::future::join_all(runs).await;
+    let mut runs = Vec::with_capacity(outcomes.len());
+    for (run, moved) in outcomes {
+        if let Some(Moved { token, task, started }) = moved {
+            settings.emit(Event::ToolBackgrounded { id: run.call.id.clone(), name: run.call.name.clone() });
+            pending.push(run.call.clone(), token, task, started, settings.call_timeout);
+        }
+        runs.push(run);
+    }
     for run in &mut runs {
         settings.hooks.after_call(run);
         settings.emit(Event::ToolFinished {
@@ -121,14 +136,22 @@ async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, canc
     Gate::Run(call, entry)
 }
 
-/// Phase 2 for one call: its own task, timeout and cancellation.
+/// A call moved to the background: its cancellation, its future, and when it started.
+struct Moved {
+    token: CancellationToken,
+    task: ToolFuture<'static>,
+    started: Instant,
+}
+
+/// Phase 2 for one call: its own task, timeout and cancellation; or, for a task-capable tool
+/// that outlasts [`Settings::background_after`], a note for the model and the call to go on.
 async fn execute(
     settings: &Settings,
     registry: &Arc<Registry>,
     call: ToolCall,
     entry: &Entry,
     cancel: &CancellationToken,
-) -> ToolRun {
+) -> (ToolRun, Option<Moved>) {
     let started = Instant::now();
     settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
     let token = CancellationToken::new();
@@ -143,8 +166,20 @@ async fn execute(
     };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,
     // its result unread.
+    let background_after = settings.background_after.filter(|_| entry.task_support() != TaskSupport::Forbidden);
+    let moved = async {
+        match background_after {
+            Some(after) if after < settings.call_timeout => tokio::time::sleep(after).await,
+            _ => core::future::pending().await,
+        }
+    };
     let outcome = tokio::select! {
         outcome = &mut task => outcome,
+        () = moved => {
+            let note = started_note(&call);
+            let run = answered(call, Ok(note), started.elapsed());
+            return (run, Some(Moved { token, task, started }));
+        }
         () = tokio::time::sleep(settings.call_timeout) => {
             token.cancel();
             Err(ToolError::TimedOut { tool: call.name.clone(), after: settings.call_timeout })
@@ -158,7 +193,7 @@ async fn execute(
         }
     };
     drop(task);
-    answered(call, outcome, started.elapsed())
+    (answered(call, outcome, started.elapsed()), None)
 }
 
 fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: std::time::Duration) -> ToolRun {

@@ -43,6 +43,15 @@ pub enum Event {
         /// The tool.
         name: String,
     },
+    /// A call to a task-capable tool outlasted [`Agent::background_after`](super::Agent::background_after):
+    /// the model is told it goes on, and its result comes in a later round (then
+    /// [`Event::ToolFinished`]).
+    ToolBackgrounded {
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+    },
     /// A running call reported progress.
     ToolProgress(Progress),
     /// A call has its result (it ran, or was denied, timed out or was cancelled).

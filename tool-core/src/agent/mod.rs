@@ -15,6 +15,7 @@
 //! - **Events** ([`Event`]) report the run as it goes; **results** carry details the model
 //!   never sees and a `terminate` request (a batch ends the run when every result asks).
 
+mod background;
 mod batch;
 #[cfg(feature = "clients")]
 pub mod clients;
@@ -33,6 +34,7 @@ pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, Verd
 pub use model::{Api, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use scripted::{ScriptedModel, SeenRequest};
 
+use self::background::Pending;
 use crate::context::CancellationToken;
 use crate::provider::ToolChoice;
 use crate::registry::Registry;
@@ -146,6 +148,7 @@ pub(crate) struct Settings {
     approver: Option<Arc<dyn Approver>>,
     hooks: Arc<dyn Hooks>,
     events: Option<EventSink>,
+    background_after: Option<Duration>,
 }
 
 impl Settings {
@@ -232,6 +235,7 @@ impl Agent {
                 approver: None,
                 hooks: Arc::new(NoHooks),
                 events: None,
+                background_after: None,
             },
         }
     }
@@ -275,6 +279,21 @@ impl Agent {
     #[must_use]
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
         self.settings.call_timeout = timeout;
+        self
+    }
+
+    /// Moves a call to a task-capable tool (`#[tool(task = "..")]`) that is still running
+    /// `after` into it to the background: the model is told it goes on and may carry on
+    /// meanwhile; its result comes as a message at the start of a later round (a model that
+    /// answers while calls are in the background is asked again when the next one ends). The
+    /// call stays bounded by [`Agent::call_timeout`]; calls still in the background when the
+    /// run ends are cancelled. Off by default: every call is awaited in its own round.
+    ///
+    /// [`RunOutcome::tool_runs`] holds such a call twice: with the note the model got, then
+    /// with its result.
+    #[must_use]
+    pub fn background_after(mut self, after: Duration) -> Self {
+        self.settings.background_after = Some(after);
         self
     }
 
@@ -419,6 +438,8 @@ impl Agent {
             terminated: false,
             tool_runs: Vec::new(),
         };
+        // Calls moved to the background; dropped (so cancelled) however the run ends.
+        let mut pending = Pending::new(self.settings.cancel_grace);
         loop {
             let last_answer = outcome.rounds == self.max_rounds;
             if last_answer && self.round_limit == RoundLimit::Fail {
@@ -432,6 +453,16 @@ impl Agent {
                     (tools, tool_choice) = self.offer(&now)?;
                     registry = now;
                 }
+            }
+            for (run, note) in pending.finished() {
+                conversation.items.push(api.user(&note));
+                self.settings.emit(Event::ToolFinished {
+                    id: run.call.id.clone(),
+                    name: run.call.name.clone(),
+                    is_error: run.result.is_error(),
+                    elapsed: run.elapsed,
+                });
+                outcome.tool_runs.push(run);
             }
             self.settings.emit(Event::TurnStarted { round });
             let offered = if last_answer { None } else { tools.as_ref() };
@@ -493,10 +524,17 @@ impl Agent {
                     .collect();
                 conversation.items.extend(api.results(&results));
             }
+            if turn.calls.is_empty() && !last_answer && !pending.is_empty() {
+                // An answer while results are still to come: the model hears of the next one.
+                if !pending.any_ended(cancel).await {
+                    return Err(RunError::Cancelled);
+                }
+                continue;
+            }
             if turn.calls.is_empty() || last_answer {
                 break;
             }
-            let runs = batch::run(&self.settings, &registry, turn.calls, cancel).await;
+            let runs = batch::run(&self.settings, &registry, turn.calls, cancel, &mut pending).await;
             let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
             conversation.items.extend(api.results(&results));
             let terminate = runs.iter().all(|run| run.terminate);
