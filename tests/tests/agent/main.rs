@@ -11,4 +11,5 @@ mod loop_semantics;
 mod recorder;
 mod replay;
 mod shapes;
+mod subagent;
 mod traces;

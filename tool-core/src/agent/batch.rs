@@ -20,6 +20,7 @@ use super::Settings;
 use super::background::{Pending, started_note};
 use super::events::Event;
 use super::hooks::{ToolRun, Verdict};
+use super::subagent::ParentRun;
 use crate::context::CancellationToken;
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
@@ -158,7 +159,9 @@ async fn execute(
     let events = settings.events.clone();
     let mut context = registry.context().with_call_id(&call.id).with_cancellation(token.clone());
     if let Some(events) = events {
-        context = context.with_progress(move |progress| events(&Event::ToolProgress(progress)));
+        let parent = ParentRun { call_id: call.id.clone(), events: Arc::clone(&events) };
+        context =
+            context.with_progress(move |progress| events(&Event::ToolProgress(progress))).with_run(Arc::new(parent));
     }
     let mut task: ToolFuture<'static> = match owned_arguments(&call) {
         Ok(arguments) => registry.start_call(entry, context, arguments, false),

@@ -52,6 +52,14 @@ pub enum Event {
         /// The tool.
         name: String,
     },
+    /// An event of an agent run as a tool of this one ([`Agent::into_tool`](super::Agent::into_tool)),
+    /// under the call that runs it.
+    Nested {
+        /// The id of this run's call that runs the other agent.
+        call_id: String,
+        /// What happened in that agent's run.
+        event: Box<Event>,
+    },
     /// A running call reported progress.
     ToolProgress(Progress),
     /// A call has its result (it ran, or was denied, timed out or was cancelled).

@@ -23,6 +23,7 @@ mod events;
 mod hooks;
 mod model;
 mod scripted;
+mod subagent;
 
 use core::time::Duration;
 use std::sync::Arc;
@@ -385,6 +386,18 @@ impl Agent {
         user: &str,
         cancel: &CancellationToken,
     ) -> Result<RunOutcome, RunError> {
+        self.run_with(&self.settings, conversation, user, cancel).await
+    }
+
+    /// [`Agent::run_until`] with `settings` (this agent's, or, for an agent run as a tool,
+    /// with its events relayed to the parent's sink too).
+    pub(crate) async fn run_with(
+        &self,
+        settings: &Settings,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+    ) -> Result<RunOutcome, RunError> {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
         let span = tracing::info_span!(
@@ -396,7 +409,8 @@ impl Agent {
             gen_ai.usage.output_tokens = tracing::field::Empty,
             error.type = tracing::field::Empty,
         );
-        let outcome = tracing::Instrument::instrument(self.run_rounds(conversation, user, cancel), span.clone()).await;
+        let outcome =
+            tracing::Instrument::instrument(self.run_rounds(settings, conversation, user, cancel), span.clone()).await;
         match &outcome {
             Ok(outcome) => {
                 span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
@@ -422,6 +436,7 @@ impl Agent {
 
     async fn run_rounds(
         &self,
+        settings: &Settings,
         conversation: &mut Conversation,
         user: &str,
         cancel: &CancellationToken,
@@ -430,7 +445,7 @@ impl Agent {
         conversation.items.push(api.user(user));
         let mut registry = self.tools.current();
         let (mut tools, mut tool_choice) = self.offer(&registry)?;
-        self.settings.emit(Event::RunStarted);
+        settings.emit(Event::RunStarted);
         let mut outcome = RunOutcome {
             text: String::new(),
             rounds: 0,
@@ -439,7 +454,7 @@ impl Agent {
             tool_runs: Vec::new(),
         };
         // Calls moved to the background; dropped (so cancelled) however the run ends.
-        let mut pending = Pending::new(self.settings.cancel_grace);
+        let mut pending = Pending::new(settings.cancel_grace);
         loop {
             let last_answer = outcome.rounds == self.max_rounds;
             if last_answer && self.round_limit == RoundLimit::Fail {
@@ -456,7 +471,7 @@ impl Agent {
             }
             for (run, note) in pending.finished() {
                 conversation.items.push(api.user(&note));
-                self.settings.emit(Event::ToolFinished {
+                settings.emit(Event::ToolFinished {
                     id: run.call.id.clone(),
                     name: run.call.name.clone(),
                     is_error: run.result.is_error(),
@@ -464,16 +479,16 @@ impl Agent {
                 });
                 outcome.tool_runs.push(run);
             }
-            self.settings.emit(Event::TurnStarted { round });
+            settings.emit(Event::TurnStarted { round });
             let offered = if last_answer { None } else { tools.as_ref() };
-            self.settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
+            settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
             let request = ModelRequest {
                 system: self.system.as_deref(),
                 history: &conversation.items,
                 tools: offered,
                 tool_choice: offered.and(tool_choice.as_ref()),
             };
-            let events = self.settings.events.clone();
+            let events = settings.events.clone();
             let on_text = move |text: &str| {
                 if let Some(events) = &events {
                     events(&Event::TextDelta(text.to_owned()));
@@ -500,7 +515,7 @@ impl Agent {
             chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
             chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
             outcome.usage += turn.usage;
-            self.settings.emit(Event::ModelResponse {
+            settings.emit(Event::ModelResponse {
                 round,
                 stop: turn.stop.clone(),
                 usage: turn.usage,
@@ -534,7 +549,7 @@ impl Agent {
             if turn.calls.is_empty() || last_answer {
                 break;
             }
-            let runs = batch::run(&self.settings, &registry, turn.calls, cancel, &mut pending).await;
+            let runs = batch::run(settings, &registry, turn.calls, cancel, &mut pending).await;
             let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
             conversation.items.extend(api.results(&results));
             let terminate = runs.iter().all(|run| run.terminate);
@@ -547,7 +562,7 @@ impl Agent {
                 break;
             }
         }
-        self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage: outcome.usage });
+        settings.emit(Event::RunFinished { rounds: outcome.rounds, usage: outcome.usage });
         Ok(outcome)
     }
 }

@@ -64,6 +64,10 @@ pub struct ToolContext {
     claims: Option<Arc<Claims>>,
     #[cfg(feature = "mcp")]
     http: Option<Arc<axum::http::request::Parts>>,
+    /// The agent run this call belongs to, for an agent run as a tool to relay its events to
+    /// (type-erased: the agent sits above this layer).
+    #[cfg(feature = "agent")]
+    run: Option<Arc<dyn Any + Send + Sync>>,
 }
 
 impl ToolContext {
@@ -123,6 +127,20 @@ impl ToolContext {
     pub fn with_http_request(mut self, parts: Arc<axum::http::request::Parts>) -> Self {
         self.http = Some(parts);
         self
+    }
+
+    /// Ties the call to the agent run it belongs to.
+    #[cfg(feature = "agent")]
+    #[must_use]
+    pub(crate) fn with_run(mut self, run: Arc<dyn Any + Send + Sync>) -> Self {
+        self.run = Some(run);
+        self
+    }
+
+    /// The agent run the call belongs to, when an agent made it.
+    #[cfg(feature = "agent")]
+    pub(crate) fn run(&self) -> Option<&Arc<dyn Any + Send + Sync>> {
+        self.run.as_ref()
     }
 
     /// What the caller's verified access token says (subject, client, scopes), when the
