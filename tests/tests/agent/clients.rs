@@ -15,7 +15,7 @@ use crate::replay::{Canned, Replay};
 
 async fn respond(model: &HttpModel, tools: Option<&Value>) -> Result<tool_core::agent::ModelTurn, ModelError> {
     let history = [model.api().user("hi")];
-    let request = ModelRequest { system: Some("be brief"), history: &history, tools, tool_choice: None };
+    let request = ModelRequest { system: Some("be brief"), history: &history, tools, tool_choice: None, output: None };
     model.respond(request, &|_| {}).await
 }
 
@@ -96,7 +96,7 @@ async fn anthropic_messages_streamed() {
     let texts = std::sync::Mutex::new(String::new());
     let history = [Api::Anthropic.user("hi")];
     let turn = model
-        .respond(ModelRequest { system: None, history: &history, tools: None, tool_choice: None }, &|t| {
+        .respond(ModelRequest { system: None, history: &history, tools: None, tool_choice: None, output: None }, &|t| {
             texts.lock().unwrap().push_str(t);
         })
         .await

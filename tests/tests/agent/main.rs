@@ -13,3 +13,4 @@ mod replay;
 mod shapes;
 mod subagent;
 mod traces;
+mod typed;

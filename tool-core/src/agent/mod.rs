@@ -20,8 +20,10 @@ mod batch;
 #[cfg(feature = "clients")]
 pub mod clients;
 mod events;
+mod expected;
 mod hooks;
 mod model;
+mod output;
 mod scripted;
 mod subagent;
 
@@ -33,9 +35,11 @@ use serde_json::Value;
 pub use events::Event;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
+pub use output::Answer;
 pub use scripted::{ScriptedModel, SeenRequest};
 
 use self::background::Pending;
+use self::expected::Expected;
 use crate::context::CancellationToken;
 use crate::provider::ToolChoice;
 use crate::registry::Registry;
@@ -106,11 +110,19 @@ pub enum RunError {
     Cancelled,
     /// The tool choice names a tool the registry lacks.
     InvalidToolChoice(crate::ToolError),
+    /// A typed run ([`Agent::run_for`]) never got a valid answer.
+    InvalidOutput {
+        /// Answers checked.
+        attempts: usize,
+        /// What was wrong with the last: [`ToolError::InvalidArguments`](crate::ToolError::InvalidArguments)
+        /// with every violation, or [`ToolError::InvalidJson`](crate::ToolError::InvalidJson).
+        error: crate::ToolError,
+    },
 }
 
 impl RunError {
     /// The variant's name in `snake_case` (`model`, `round_limit`, `cancelled`,
-    /// `invalid_tool_choice`), for metrics and traces (OpenTelemetry's `error.type`).
+    /// `invalid_tool_choice`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
@@ -118,6 +130,7 @@ impl RunError {
             RunError::RoundLimit { .. } => "round_limit",
             RunError::Cancelled => "cancelled",
             RunError::InvalidToolChoice(_) => "invalid_tool_choice",
+            RunError::InvalidOutput { .. } => "invalid_output",
         }
     }
 }
@@ -129,6 +142,9 @@ impl core::fmt::Display for RunError {
             RunError::RoundLimit { rounds } => write!(f, "the model still called tools after {rounds} rounds"),
             RunError::Cancelled => f.write_str("the run was cancelled"),
             RunError::InvalidToolChoice(error) => write!(f, "invalid tool choice: {error}"),
+            RunError::InvalidOutput { attempts, error } => {
+                write!(f, "the model gave no valid answer in {attempts} attempt(s); the last: {error}")
+            }
         }
     }
 }
@@ -386,17 +402,19 @@ impl Agent {
         user: &str,
         cancel: &CancellationToken,
     ) -> Result<RunOutcome, RunError> {
-        self.run_with(&self.settings, conversation, user, cancel).await
+        self.run_with(&self.settings, conversation, user, cancel, None).await
     }
 
     /// [`Agent::run_until`] with `settings` (this agent's, or, for an agent run as a tool,
-    /// with its events relayed to the parent's sink too).
+    /// with its events relayed to the parent's sink too), for an answer of the form
+    /// `expected` says when it says one.
     pub(crate) async fn run_with(
         &self,
         settings: &Settings,
         conversation: &mut Conversation,
         user: &str,
         cancel: &CancellationToken,
+        expected: Option<&Expected<'_>>,
     ) -> Result<RunOutcome, RunError> {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
@@ -409,8 +427,11 @@ impl Agent {
             gen_ai.usage.output_tokens = tracing::field::Empty,
             error.type = tracing::field::Empty,
         );
-        let outcome =
-            tracing::Instrument::instrument(self.run_rounds(settings, conversation, user, cancel), span.clone()).await;
+        let outcome = tracing::Instrument::instrument(
+            self.run_rounds(settings, conversation, user, cancel, expected),
+            span.clone(),
+        )
+        .await;
         match &outcome {
             Ok(outcome) => {
                 span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
@@ -440,7 +461,9 @@ impl Agent {
         conversation: &mut Conversation,
         user: &str,
         cancel: &CancellationToken,
+        expected: Option<&Expected<'_>>,
     ) -> Result<RunOutcome, RunError> {
+        let mut answers_checked = 0;
         let api = self.model.api();
         conversation.items.push(api.user(user));
         let mut registry = self.tools.current();
@@ -487,6 +510,7 @@ impl Agent {
                 history: &conversation.items,
                 tools: offered,
                 tool_choice: offered.and(tool_choice.as_ref()),
+                output: expected.map(|expected| &expected.format),
             };
             let events = settings.events.clone();
             let on_text = move |text: &str| {
@@ -545,6 +569,18 @@ impl Agent {
                     return Err(RunError::Cancelled);
                 }
                 continue;
+            }
+            if let Some(expected) = expected
+                && (turn.calls.is_empty() || last_answer)
+            {
+                answers_checked += 1;
+                if let Err(error) = (expected.check)(&outcome.text) {
+                    if answers_checked > expected.retries || last_answer {
+                        return Err(RunError::InvalidOutput { attempts: answers_checked, error });
+                    }
+                    conversation.items.push(api.user(&expected::correction(&error)));
+                    continue;
+                }
             }
             if turn.calls.is_empty() || last_answer {
                 break;

@@ -69,6 +69,10 @@ pub struct ModelRequest<'a> {
     pub tools: Option<&'a Value>,
     /// The tool choice in the model's dialect.
     pub tool_choice: Option<&'a Value>,
+    /// The form the answer must take ([`Agent::run_for`](super::Agent::run_for)): request
+    /// fields in the API's shape (`response_format`, `text`, `output_config`,
+    /// `generationConfig`), merged into the body.
+    pub output: Option<&'a Value>,
 }
 
 /// What the model answered.

@@ -17,6 +17,8 @@ pub struct SeenRequest {
     pub tools: Option<Value>,
     /// The tool choice, if any.
     pub tool_choice: Option<Value>,
+    /// The form asked of the answer, if any.
+    pub output: Option<Value>,
 }
 
 /// Replays recorded responses of one [`Api`], one per turn, and records what it was asked.
@@ -50,6 +52,7 @@ impl Model for ScriptedModel {
             history: request.history.to_vec(),
             tools: request.tools.cloned(),
             tool_choice: request.tool_choice.cloned(),
+            output: request.output.cloned(),
         });
         let next = self.responses.lock().unwrap_or_else(PoisonError::into_inner).pop_front();
         let api = self.api;

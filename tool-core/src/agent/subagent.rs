@@ -83,7 +83,7 @@ impl Agent {
         }
         let cancel = context.cancellation().cloned().unwrap_or_default();
         let mut conversation = Conversation::new(self.model.api());
-        match self.run_with(&settings, &mut conversation, user, &cancel).await {
+        match self.run_with(&settings, &mut conversation, user, &cancel, None).await {
             Ok(outcome) => Ok(outcome.text),
             Err(error) => Err(error.to_string()),
         }

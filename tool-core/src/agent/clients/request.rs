@@ -98,7 +98,25 @@ impl HttpModel {
                 }
             }
         }
+        if let Some(Value::Object(output)) = request.output {
+            merge(&mut body, output);
+        }
         Value::Object(body)
+    }
+}
+
+/// Puts `fields` into `body`, merging an object both have (Gemini's `generationConfig`, which
+/// may already hold `maxOutputTokens`).
+fn merge(body: &mut Map<String, Value>, fields: &Map<String, Value>) {
+    for (key, value) in fields {
+        match (body.get_mut(key), value) {
+            (Some(Value::Object(existing)), Value::Object(more)) => {
+                existing.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            _ => {
+                body.insert(key.clone(), value.clone());
+            }
+        }
     }
 }
 
