@@ -73,7 +73,7 @@ impl Model for Prepared {
         Api::OpenAiChat
     }
 
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, _: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, _: tool_core::agent::DeltaSink<'a>) -> ModelFuture<'a> {
         let answered = request.history.len() > 1 || self.calls.calls.is_empty();
         let turn = if answered { self.answer.clone() } else { self.calls.clone() };
         Box::pin(async move { Ok(turn) })

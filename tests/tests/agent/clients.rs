@@ -96,8 +96,10 @@ async fn anthropic_messages_streamed() {
     let texts = std::sync::Mutex::new(String::new());
     let history = [Api::Anthropic.user("hi")];
     let turn = model
-        .respond(ModelRequest { system: None, history: &history, tools: None, tool_choice: None, output: None }, &|t| {
-            texts.lock().unwrap().push_str(t);
+        .respond(ModelRequest { system: None, history: &history, tools: None, tool_choice: None, output: None }, &|d| {
+            if let tool_core::agent::Delta::Text(t) = d {
+                texts.lock().unwrap().push_str(t);
+            }
         })
         .await
         .unwrap();

@@ -87,9 +87,9 @@ impl tool_core::agent::Model for SharedModel {
     fn respond<'a>(
         &'a self,
         request: tool_core::agent::ModelRequest<'a>,
-        on_text: &'a (dyn Fn(&str) + Send + Sync),
+        on_delta: tool_core::agent::DeltaSink<'a>,
     ) -> tool_core::agent::ModelFuture<'a> {
-        self.0.respond(request, on_text)
+        self.0.respond(request, on_delta)
     }
 }
 
@@ -136,6 +136,7 @@ async fn events_report_the_run_in_order() {
             "RunStarted",
             "TurnStarted",
             "ModelRequest",
+            "ToolCallDelta",
             "ModelResponse",
             "ToolStarted",
             "ToolProgress",

@@ -11,6 +11,7 @@ mod loop_semantics;
 mod recorder;
 mod replay;
 mod shapes;
+mod streaming;
 mod subagent;
 mod traces;
 mod typed;

@@ -2,7 +2,9 @@
 
 use core::time::Duration;
 
-use super::model::{StopReason, Usage};
+use serde_json::Value;
+
+use super::model::{Delta, StopReason, Usage};
 use crate::context::Progress;
 
 /// One thing that happened in a run, in order.
@@ -25,6 +27,21 @@ pub enum Event {
     },
     /// Text as the model streams it.
     TextDelta(String),
+    /// A tool call as the model streams it (for a UI showing `get_weather(city: "Par…`):
+    /// everything known of it so far. The call runs only once the turn is whole.
+    ToolCallDelta {
+        /// Its place among the turn's calls.
+        index: usize,
+        /// Its id (empty until the stream has named it).
+        id: String,
+        /// The tool (empty until the stream has named it).
+        name: String,
+        /// The argument text so far.
+        arguments: String,
+        /// The arguments so far as a value, closed where the text stops (`{"city": "Par` reads
+        /// as `{"city": "Par"}`); `None` while nothing can be made of them.
+        partial: Option<Value>,
+    },
     /// The model answered.
     ModelResponse {
         /// The round.
@@ -80,4 +97,23 @@ pub enum Event {
         /// Tokens used in all.
         usage: Usage,
     },
+}
+
+impl Event {
+    /// The event a model's [`Delta`] makes.
+    pub(super) fn from_delta(delta: Delta<'_>) -> Event {
+        match delta {
+            Delta::Text(text) => Event::TextDelta(text.to_owned()),
+            Delta::ToolCall { index, id, name, arguments } => {
+                let partial = crate::provider::parse_arguments(arguments).value;
+                Event::ToolCallDelta {
+                    index,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                    arguments: arguments.to_owned(),
+                    partial,
+                }
+            }
+        }
+    }
 }

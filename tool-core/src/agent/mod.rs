@@ -34,7 +34,7 @@ use serde_json::Value;
 
 pub use events::Event;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
-pub use model::{Api, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
+pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use output::Answer;
 pub use scripted::{ScriptedModel, SeenRequest};
 
@@ -513,9 +513,9 @@ impl Agent {
                 output: expected.map(|expected| &expected.format),
             };
             let events = settings.events.clone();
-            let on_text = move |text: &str| {
+            let on_delta = move |delta: Delta<'_>| {
                 if let Some(events) = &events {
-                    events(&Event::TextDelta(text.to_owned()));
+                    events(&Event::from_delta(delta));
                 }
             };
             let chat = tracing::info_span!(
@@ -528,7 +528,7 @@ impl Agent {
                 gen_ai.usage.output_tokens = tracing::field::Empty,
                 error.type = tracing::field::Empty,
             );
-            let respond = tracing::Instrument::instrument(self.model.respond(request, &on_text), chat.clone());
+            let respond = tracing::Instrument::instrument(self.model.respond(request, &on_delta), chat.clone());
             let turn = tokio::select! {
                 turn = respond => turn.map_err(|error| {
                     chat.record("error.type", "model_error");

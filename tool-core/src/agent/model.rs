@@ -58,6 +58,28 @@ impl core::ops::AddAssign for Usage {
     }
 }
 
+/// What a streaming model has written so far, handed on as it arrives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Delta<'a> {
+    /// More text.
+    Text(&'a str),
+    /// A tool call as it is being written: everything known of it so far.
+    ToolCall {
+        /// Its place among the turn's calls, as the stream numbers them.
+        index: usize,
+        /// Its id (empty until the stream has named it).
+        id: &'a str,
+        /// The tool (empty until the stream has named it).
+        name: &'a str,
+        /// The argument text so far.
+        arguments: &'a str,
+    },
+}
+
+/// Where a model hands its [`Delta`]s.
+pub type DeltaSink<'a> = &'a (dyn Fn(Delta<'_>) + Send + Sync);
+
 /// One request to a model.
 #[derive(Debug, Clone)]
 pub struct ModelRequest<'a> {
@@ -151,8 +173,9 @@ pub trait Model: Send + Sync {
     /// The conversation shape it speaks.
     fn api(&self) -> Api;
 
-    /// One turn. `on_text` receives text as it streams, for models that stream.
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a>;
+    /// One turn. `on_delta` receives text and tool calls as they stream, for models that
+    /// stream.
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a>;
 }
 
 impl<M: Model + ?Sized> Model for Box<M> {
@@ -160,8 +183,8 @@ impl<M: Model + ?Sized> Model for Box<M> {
         (**self).api()
     }
 
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
-        (**self).respond(request, on_text)
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
+        (**self).respond(request, on_delta)
     }
 }
 
@@ -170,8 +193,8 @@ impl<M: Model + ?Sized> Model for std::sync::Arc<M> {
         (**self).api()
     }
 
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
-        (**self).respond(request, on_text)
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
+        (**self).respond(request, on_delta)
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 
-use super::model::{Api, Model, ModelError, ModelFuture, ModelRequest};
+use super::model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest};
 
 /// A request as the scripted model saw it.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +47,7 @@ impl Model for ScriptedModel {
         self.api
     }
 
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
         self.seen.lock().unwrap_or_else(PoisonError::into_inner).push(SeenRequest {
             history: request.history.to_vec(),
             tools: request.tools.cloned(),
@@ -60,7 +60,15 @@ impl Model for ScriptedModel {
             let response = next.ok_or(ModelError::Exhausted)?;
             let turn = api.turn(&response)?;
             if !turn.text.is_empty() {
-                on_text(&turn.text);
+                on_delta(Delta::Text(&turn.text));
+            }
+            // Each call as one delta, as a stream would end it.
+            for (index, call) in turn.calls.iter().enumerate() {
+                let arguments = match &call.arguments {
+                    crate::provider::CallArguments::Text(text) => text.clone(),
+                    crate::provider::CallArguments::Value(value) => value.to_string(),
+                };
+                on_delta(Delta::ToolCall { index, id: &call.id, name: &call.name, arguments: &arguments });
             }
             Ok(turn)
         })

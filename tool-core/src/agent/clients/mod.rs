@@ -17,7 +17,7 @@ use eventsource_stream::Eventsource as _;
 use futures_util::StreamExt as _;
 use serde_json::Value;
 
-use super::model::{Api, Model, ModelError, ModelFuture, ModelRequest};
+use super::model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest};
 use stream::Accumulator;
 
 /// A model reached over HTTP.
@@ -114,7 +114,7 @@ impl HttpModel {
     async fn attempt(
         &self,
         request: &ModelRequest<'_>,
-        on_text: &(dyn Fn(&str) + Send + Sync),
+        on_delta: DeltaSink<'_>,
         wrote: &mut bool,
     ) -> Result<Value, (ModelError, Option<Duration>)> {
         let mut builder = self
@@ -150,9 +150,14 @@ impl HttpModel {
         let mut events = response.bytes_stream().eventsource();
         while let Some(event) = events.next().await {
             let event = event.map_err(|e| (ModelError::Http { status: None, message: e.to_string() }, None))?;
-            if let Some(text) = accumulator.push(&event.data).map_err(|message| (malformed(message), None))? {
+            let pushed = accumulator.push(&event.data).map_err(|message| (malformed(message), None))?;
+            if let Some(text) = &pushed.text {
                 *wrote = true;
-                on_text(&text);
+                on_delta(Delta::Text(text));
+            }
+            for index in pushed.calls {
+                *wrote = true;
+                accumulator.call(index, on_delta);
             }
         }
         accumulator.finish().map_err(|message| (ModelError::Http { status: None, message }, None))
@@ -176,12 +181,12 @@ impl Model for HttpModel {
         self.api
     }
 
-    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_text: &'a (dyn Fn(&str) + Send + Sync)) -> ModelFuture<'a> {
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
             let mut tries = 0;
             loop {
                 let mut wrote = false;
-                match self.attempt(&request, on_text, &mut wrote).await {
+                match self.attempt(&request, on_delta, &mut wrote).await {
                     Ok(response) => return Ok(self.api.turn(&response)?),
                     Err((error, Some(wait))) if tries < self.max_retries && !wrote => {
                         tries += 1;

@@ -7,14 +7,23 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::super::model::Api;
+use super::super::model::{Api, Delta, DeltaSink};
 use crate::provider::{ArgumentsMode, parse_arguments};
+
+/// What one event added: text, and the calls it wrote to (by their key in
+/// [`Accumulator::call`]).
+#[derive(Default)]
+pub(super) struct Pushed {
+    pub(super) text: Option<String>,
+    pub(super) calls: Vec<u64>,
+}
 
 /// The response so far.
 pub(super) struct Accumulator {
     api: Api,
     text: String,
-    /// Chat: tool calls by index (id, name, arguments); Anthropic: blocks by index.
+    /// Tool calls as written so far (id, name, arguments), by the stream's key: Chat's call
+    /// index, Anthropic's block index, Responses' output index, Gemini's part index.
     calls: BTreeMap<u64, (String, String, String)>,
     /// Anthropic content blocks by index; Gemini parts in order.
     blocks: BTreeMap<u64, Value>,
@@ -41,26 +50,35 @@ impl Accumulator {
         }
     }
 
-    /// Folds in one event's data; returns the text it adds, if any.
-    pub(super) fn push(&mut self, data: &str) -> Result<Option<String>, String> {
+    /// Folds in one event's data; what it added.
+    pub(super) fn push(&mut self, data: &str) -> Result<Pushed, String> {
         let data = data.trim();
         if data.is_empty() {
-            return Ok(None);
+            return Ok(Pushed::default());
         }
         if data == "[DONE]" {
             self.finished = true;
-            return Ok(None);
+            return Ok(Pushed::default());
         }
         let event: Value = serde_json::from_str(data).map_err(|e| format!("an event is not JSON ({e}): {data}"))?;
-        Ok(match self.api {
-            Api::OpenAiChat => self.chat(&event),
-            Api::Anthropic => self.anthropic(&event),
-            Api::Gemini => self.gemini(&event),
-            Api::OpenAiResponses => self.responses(event),
-        })
+        let mut calls = Vec::new();
+        let text = match self.api {
+            Api::OpenAiChat => self.chat(&event, &mut calls),
+            Api::Anthropic => self.anthropic(&event, &mut calls),
+            Api::Gemini => self.gemini(&event, &mut calls),
+            Api::OpenAiResponses => self.responses(event, &mut calls),
+        };
+        Ok(Pushed { text, calls })
     }
 
-    fn chat(&mut self, event: &Value) -> Option<String> {
+    /// Hands `on_delta` the call under `key` as written so far.
+    pub(super) fn call(&self, key: u64, on_delta: DeltaSink<'_>) {
+        let Some((id, name, arguments)) = self.calls.get(&key) else { return };
+        let index = self.calls.range(..key).count();
+        on_delta(Delta::ToolCall { index, id, name, arguments });
+    }
+
+    fn chat(&mut self, event: &Value, calls: &mut Vec<u64>) -> Option<String> {
         if let Some(usage) = event.get("usage").and_then(Value::as_object) {
             self.usage.clone_from(usage);
         }
@@ -75,13 +93,14 @@ impl Accumulator {
             id.push_str(piece("/id"));
             name.push_str(piece("/function/name"));
             arguments.push_str(piece("/function/arguments"));
+            calls.push(index);
         }
         let text = choice.pointer("/delta/content").and_then(Value::as_str)?;
         self.text.push_str(text);
         Some(text.to_owned())
     }
 
-    fn anthropic(&mut self, event: &Value) -> Option<String> {
+    fn anthropic(&mut self, event: &Value, calls: &mut Vec<u64>) -> Option<String> {
         let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
         match event.get("type").and_then(Value::as_str)? {
             "message_start" => {
@@ -90,7 +109,13 @@ impl Accumulator {
                 }
             }
             "content_block_start" => {
-                self.blocks.insert(index, event.get("content_block").cloned().unwrap_or(Value::Null));
+                let block = event.get("content_block").cloned().unwrap_or(Value::Null);
+                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
+                    let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    self.calls.insert(index, (text("id"), text("name"), String::new()));
+                    calls.push(index);
+                }
+                self.blocks.insert(index, block);
             }
             "content_block_delta" => {
                 let delta = event.get("delta")?;
@@ -107,6 +132,7 @@ impl Accumulator {
                     "input_json_delta" => {
                         let part = delta.get("partial_json").and_then(Value::as_str)?;
                         self.calls.entry(index).or_default().2.push_str(part);
+                        calls.push(index);
                     }
                     _ => {}
                 }
@@ -125,7 +151,7 @@ impl Accumulator {
         None
     }
 
-    fn gemini(&mut self, event: &Value) -> Option<String> {
+    fn gemini(&mut self, event: &Value, calls: &mut Vec<u64>) -> Option<String> {
         if let Some(usage) = event.get("usageMetadata").and_then(Value::as_object) {
             self.usage.clone_from(usage);
         }
@@ -146,15 +172,45 @@ impl Accumulator {
                     self.parts.push(part.clone());
                     added.push_str(text);
                 }
-                (None, _) => self.parts.push(part.clone()),
+                (None, _) => {
+                    self.parts.push(part.clone());
+                    // Gemini sends a call whole; its id, when it has none, as the turn names it.
+                    if let Some(call) = part.get("functionCall") {
+                        let key = (self.parts.len() - 1) as u64;
+                        let name = call.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                        let id = call
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .map_or_else(|| format!("gemini-call-{key}-{name}"), str::to_owned);
+                        let arguments = call.get("args").map_or_else(|| "{}".to_owned(), Value::to_string);
+                        self.calls.insert(key, (id, name, arguments));
+                        calls.push(key);
+                    }
+                }
             }
         }
         self.text.push_str(&added);
         (!added.is_empty()).then_some(added)
     }
 
-    fn responses(&mut self, event: Value) -> Option<String> {
+    fn responses(&mut self, event: Value, calls: &mut Vec<u64>) -> Option<String> {
+        let index = event.get("output_index").and_then(Value::as_u64).unwrap_or(0);
         match event.get("type").and_then(Value::as_str)? {
+            "response.output_item.added" => {
+                let item = event.get("item")?;
+                if item.get("type").and_then(Value::as_str) == Some("function_call") {
+                    let text = |key: &str| item.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    self.calls.insert(index, (text("call_id"), text("name"), text("arguments")));
+                    calls.push(index);
+                }
+                None
+            }
+            "response.function_call_arguments.delta" => {
+                let delta = event.get("delta").and_then(Value::as_str)?;
+                self.calls.entry(index).or_default().2.push_str(delta);
+                calls.push(index);
+                None
+            }
             "response.output_text.delta" => {
                 let text = event.get("delta").and_then(Value::as_str)?.to_owned();
                 self.text.push_str(&text);
