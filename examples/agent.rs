@@ -1,4 +1,6 @@
-//! The tool loop: a model, the travel tools, and the events of the run as they happen.
+//! The tool loop: a model, the travel tools, the events of the run as they happen, and a
+//! typed answer (`TripPlan`), asked in the provider's structured-output mode and checked by
+//! its generated validator.
 //!
 //! ```sh
 //! cargo run -p tool-examples --bin agent                      # a scripted model, no network
@@ -16,9 +18,24 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use serde_json::json;
+use tool_core::ToolArgs;
 use tool_core::agent::clients::HttpModel;
 use tool_core::agent::{Agent, Api, ApprovalPolicy, Event, Model, ScriptedModel, Verdict};
 use tool_core::provider::ToolCall;
+
+/// The answer the run must end with.
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+struct TripPlan {
+    /// Two sentences for the traveller
+    #[param(min_length = 1)]
+    summary: String,
+    /// The whole trip's cost, in euros
+    #[param(minimum = 0)]
+    total_eur: f64,
+    /// How many of the forecast days are sunny in Rome
+    #[param(maximum = 10)]
+    sunny_days: u8,
+}
 
 const QUESTION: &str = "I want two nights in Rome and three in Florence. What will the weather be like in Rome \
                         over the next 2 days, and what will the trip cost in EUR?";
@@ -45,7 +62,7 @@ fn script() -> ScriptedModel {
                     "arguments": "{\"stops\": [{\"city\": \"Rome\", \"nights\": 2}, {\"city\": \"Florence\", \"nights\": 3}], \"currency\": \"EUR\"}"}}
             ]}, "finish_reason": "tool_calls"}], "usage": {"prompt_tokens": 310, "completion_tokens": 61}}),
             json!({"choices": [{"message": {"role": "assistant",
-                "content": "Rome will be sunny for the next two days, and five nights come to about 600 EUR."},
+                "content": "{\"summary\": \"Rome will be sunny for the next two days. Five nights come to about 600 EUR.\", \"total_eur\": 600, \"sunny_days\": 2}"},
                 "finish_reason": "stop"}], "usage": {"prompt_tokens": 402, "completion_tokens": 24}}),
         ],
     )
@@ -88,14 +105,14 @@ async fn main() {
     let (model, which) = model();
     println!("model: {which}\nuser: {QUESTION}");
     let agent = Agent::new(model, tool_examples::registry(120.0))
-        .system("You plan trips. Use the tools; answer in two sentences.")
+        .system("You plan trips. Use the tools, then answer with the plan.")
         .max_rounds(4)
         .call_timeout(Duration::from_secs(30))
         .approval(ApprovalPolicy::PerTool, approve, Duration::from_mins(1))
         .on_event(print);
     let mut conversation = agent.conversation();
-    match agent.run(&mut conversation, QUESTION).await {
-        Ok(outcome) => println!("answer: {}", outcome.text),
+    match agent.run_for::<TripPlan>(&mut conversation, QUESTION, 2).await {
+        Ok(answer) => println!("answer: {:#?}", answer.value),
         Err(error) => {
             eprintln!("the run failed: {error}");
             std::process::exit(1);
