@@ -169,16 +169,13 @@ async fn execute(
     };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,
     // its result unread.
-    let background_after = settings.background_after.filter(|_| entry.task_support() != TaskSupport::Forbidden);
-    let moved = async {
-        match background_after {
-            Some(after) if after < settings.call_timeout => tokio::time::sleep(after).await,
-            _ => core::future::pending().await,
-        }
-    };
+    let background_after = settings
+        .background_after
+        .filter(|after| *after < settings.call_timeout && entry.task_support() != TaskSupport::Forbidden);
     let outcome = tokio::select! {
         outcome = &mut task => outcome,
-        () = moved => {
+        // Disabled (never polled) unless the call may move to the background.
+        () = tokio::time::sleep(background_after.unwrap_or_default()), if background_after.is_some() => {
             let note = started_note(&call);
             let run = answered(call, Ok(note), started.elapsed());
             return (run, Some(Moved { token, task, started }));
