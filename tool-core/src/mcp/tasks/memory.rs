@@ -63,10 +63,15 @@ impl TaskStore for MemoryTaskStore {
         Box::pin(core::future::ready(Ok(())))
     }
 
-    fn save<'a>(&'a self, id: &'a str, state: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
-        let saved = self.with_live(id, |record| {
-            state.clone_into(&mut record.state);
-            record.lease_until_ms = lease_until_ms;
+    fn save<'a>(&'a self, id: &'a str, state: &'a str, ended: bool, lease_until_ms: u64) -> StoreFuture<'a, bool> {
+        let mut saved = false;
+        self.with_live(id, |record| {
+            if !record.ended {
+                state.clone_into(&mut record.state);
+                record.lease_until_ms = lease_until_ms;
+                record.ended = ended;
+                saved = true;
+            }
         });
         Box::pin(core::future::ready(Ok(saved)))
     }

@@ -2,9 +2,10 @@
 //!
 //! A task is one hash, `{prefix}task:{id}`, expiring with the task's time to live: field
 //! `state` (the task as `tasks/get` answers it), `lease` (milliseconds since the epoch),
-//! `cancel`, and one `in:{key}` per answer a client gave. Every write after the first goes
-//! through one Lua script that writes only to a hash that still exists, so no write brings
-//! back an expired task (a plain `HSET` would, without its expiry).
+//! `cancel`, `ended` once the state is terminal, and one `in:{key}` per answer a client gave.
+//! Every write after the first goes through a Lua script that writes only to a hash that still
+//! exists, so no write brings back an expired task (a plain `HSET` would, without its expiry),
+//! and a save only to a task that has not ended, so a terminal state is final.
 
 use core::time::Duration;
 use std::collections::{BTreeMap, HashMap};
@@ -16,6 +17,15 @@ use super::store::{StoreError, StoreFuture, TaskRecord, TaskStore};
 /// `HSET` on a hash that exists; 1 if it did, 0 if not.
 const HSET_IF_EXISTS: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], unpack(ARGV))
+  return 1
+end
+return 0
+";
+
+/// `HSET` on a task that exists and has not ended (no `ended` field); 1 if it wrote.
+const SAVE_IF_RUNNING: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'ended') == 0 then
   redis.call('HSET', KEYS[1], unpack(ARGV))
   return 1
 end
@@ -35,6 +45,7 @@ pub struct RedisTaskStore {
     connection: ConnectionManager,
     prefix: String,
     script: redis::Script,
+    save: redis::Script,
 }
 
 impl core::fmt::Debug for RedisTaskStore {
@@ -72,7 +83,12 @@ impl RedisTaskStore {
     /// A store on a connection you configured.
     #[must_use]
     pub fn from_connection(connection: ConnectionManager) -> Self {
-        RedisTaskStore { connection, prefix: "tool-core:".to_owned(), script: redis::Script::new(HSET_IF_EXISTS) }
+        RedisTaskStore {
+            connection,
+            prefix: "tool-core:".to_owned(),
+            script: redis::Script::new(HSET_IF_EXISTS),
+            save: redis::Script::new(SAVE_IF_RUNNING),
+        }
     }
 
     /// Names its keys `{prefix}task:{id}` (`tool-core:` by default), for servers that share
@@ -89,7 +105,12 @@ impl RedisTaskStore {
 
     /// Writes `fields` to the task `id` if it exists.
     async fn set_if_exists(&self, id: &str, fields: &[(&str, &str)]) -> Result<bool, StoreError> {
-        let mut invocation = self.script.key(self.key(id));
+        self.set_with(&self.script, id, fields).await
+    }
+
+    /// Writes `fields` to the task `id` with `script`, which decides whether it may.
+    async fn set_with(&self, script: &redis::Script, id: &str, fields: &[(&str, &str)]) -> Result<bool, StoreError> {
+        let mut invocation = script.key(self.key(id));
         for (field, value) in fields {
             invocation.arg(*field).arg(*value);
         }
@@ -119,10 +140,15 @@ impl TaskStore for RedisTaskStore {
         })
     }
 
-    fn save<'a>(&'a self, id: &'a str, state: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
-        Box::pin(
-            async move { self.set_if_exists(id, &[("state", state), ("lease", &lease_until_ms.to_string())]).await },
-        )
+    fn save<'a>(&'a self, id: &'a str, state: &'a str, ended: bool, lease_until_ms: u64) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let lease = lease_until_ms.to_string();
+            let mut fields = vec![("state", state), ("lease", lease.as_str())];
+            if ended {
+                fields.push(("ended", "1"));
+            }
+            self.set_with(&self.save, id, &fields).await
+        })
     }
 
     fn renew<'a>(&'a self, id: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
@@ -142,6 +168,7 @@ impl TaskStore for RedisTaskStore {
                 .collect();
             let mut record = TaskRecord::new(state.clone(), lease_until_ms);
             record.cancel_requested = fields.contains_key("cancel");
+            record.ended = fields.contains_key("ended");
             record.responses = responses;
             Ok(Some(record))
         })

@@ -215,7 +215,7 @@ impl Run {
                 outcome = &mut call => break Some(outcome),
                 () = self.host.changed.notified() => {
                     let state = self.state_text(self.host.detailed(&self.base));
-                    if let Ok(false) = store.save(&self.id, &state, lease_until(settings)).await {
+                    if let Ok(false) = store.save(&self.id, &state, false, lease_until(settings)).await {
                         break None;
                     }
                 }
@@ -246,7 +246,7 @@ impl Run {
         // gets a few tries; past them the lease lapses and readers see the task failed.
         let mut pause = core::time::Duration::from_millis(100);
         for _ in 0..6 {
-            match store.save(&self.id, &state, lease_until(settings)).await {
+            match store.save(&self.id, &state, true, lease_until(settings)).await {
                 Ok(_) => return,
                 Err(error) => tracing::warn!(task = %self.id, %error, "the task's result could not be saved"),
             }
@@ -260,7 +260,7 @@ impl Run {
         // A store that is away is tried again at the next beat; the tool goes on meanwhile.
         let Ok(record) = store.load(&self.id).await else { return Beat::Running };
         let Some(record) = record else { return Beat::Gone };
-        if serde_json::from_str::<DetailedTask>(&record.state).is_ok_and(|task| task.status().is_terminal()) {
+        if record.ended {
             return Beat::Gone;
         }
         if record.cancel_requested {

@@ -98,7 +98,7 @@ impl Tasks {
         base.last_updated_at = rmcp::task_manager::current_timestamp();
         let failed = DetailedTask::new(base, TaskPayload::Failed { error: object(error) });
         if let Ok(state) = serde_json::to_string(&failed) {
-            let _ = self.store.save(id, &state, record.lease_until_ms).await;
+            let _ = self.store.save(id, &state, true, record.lease_until_ms).await;
         }
         Ok(GetTaskResult::new(failed))
     }

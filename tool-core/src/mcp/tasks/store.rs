@@ -52,13 +52,16 @@ pub struct TaskRecord {
     /// The client's answers to the task's input requests (`tasks/update`, on any replica),
     /// each as JSON text, by the request's key.
     pub responses: BTreeMap<String, String>,
+    /// Whether `state` is terminal (`completed`, `failed`, `cancelled`): then it is final, and
+    /// no save changes it.
+    pub ended: bool,
 }
 
 impl TaskRecord {
     /// A record of `state` with a lease until `lease_until_ms`, nothing asked of it yet.
     #[must_use]
     pub fn new(state: String, lease_until_ms: u64) -> Self {
-        TaskRecord { state, lease_until_ms, cancel_requested: false, responses: BTreeMap::new() }
+        TaskRecord { state, lease_until_ms, cancel_requested: false, responses: BTreeMap::new(), ended: false }
     }
 }
 
@@ -74,9 +77,11 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Creates the task `id`, to be forgotten `ttl` from now (never, for `None`).
     fn create<'a>(&'a self, id: &'a str, record: TaskRecord, ttl: Option<Duration>) -> StoreFuture<'a, ()>;
 
-    /// Writes the task's state and its lease (the running replica only); `false` when the
-    /// task no longer exists.
-    fn save<'a>(&'a self, id: &'a str, state: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool>;
+    /// Writes the task's state and its lease, `ended` when the state is terminal; `false`, and
+    /// nothing written, when the task no longer exists or has already ended. A terminal state
+    /// is final: a replica that stalled past its lease cannot overwrite the `failed` a reader
+    /// wrote, nor one result another.
+    fn save<'a>(&'a self, id: &'a str, state: &'a str, ended: bool, lease_until_ms: u64) -> StoreFuture<'a, bool>;
 
     /// Renews the task's lease (the running replica only); `false` when the task no longer
     /// exists.
@@ -100,8 +105,8 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
         (**self).create(id, record, ttl)
     }
 
-    fn save<'a>(&'a self, id: &'a str, state: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
-        (**self).save(id, state, lease_until_ms)
+    fn save<'a>(&'a self, id: &'a str, state: &'a str, ended: bool, lease_until_ms: u64) -> StoreFuture<'a, bool> {
+        (**self).save(id, state, ended, lease_until_ms)
     }
 
     fn renew<'a>(&'a self, id: &'a str, lease_until_ms: u64) -> StoreFuture<'a, bool> {
