@@ -50,9 +50,17 @@ fn whoami(ctx: &ToolContext) -> String {
     )
 }
 
+/// Exports the caller's trips; long, so a client may follow it as a task.
+#[tool(scopes = ["trips:export"], task = "optional")]
+async fn export_trips() -> &'static str {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    "exported"
+}
+
 fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.add(ListTripsTool).unwrap().add(BookTripTool).unwrap().add(WhoamiTool).unwrap();
+    registry.add(ExportTripsTool).unwrap();
     registry
 }
 
@@ -179,8 +187,12 @@ impl Served {
     }
 
     async fn connect(&self, token: &str) -> crate::fixture::Connection {
+        self.connect_as(token, Client::default()).await
+    }
+
+    async fn connect_as(&self, token: &str, client: Client) -> crate::fixture::Connection {
         let config = StreamableHttpClientTransportConfig::with_uri(self.resource.clone()).auth_header(token);
-        Client::default().serve(StreamableHttpClientTransport::from_config(config)).await.expect("the client connects")
+        client.serve(StreamableHttpClientTransport::from_config(config)).await.expect("the client connects")
     }
 
     async fn listed(&self, token: &str) -> Vec<String> {
@@ -209,7 +221,7 @@ async fn metadata_names_the_resource_its_issuer_and_the_tools_scopes() {
                 "resource": served.resource,
                 "authorization_servers": [served.issuer.url],
                 "bearer_methods_supported": ["header"],
-                "scopes_supported": ["trips:read", "trips:write"],
+                "scopes_supported": ["trips:export", "trips:read", "trips:write"],
             }),
             "{path}"
         );
@@ -363,7 +375,7 @@ async fn each_token_lists_only_the_tools_it_can_call_unless_configured_otherwise
     assert_eq!(served.listed(&served.token("trips:read")).await, ["list_trips", "whoami"]);
     assert_eq!(served.listed(&served.token("trips:read trips:write")).await, ["book_trip", "list_trips", "whoami"]);
     let every = Served::start(true).await;
-    assert_eq!(every.listed(&every.token("")).await, ["book_trip", "list_trips", "whoami"]);
+    assert_eq!(every.listed(&every.token("")).await, ["book_trip", "export_trips", "list_trips", "whoami"]);
 }
 
 #[tokio::test]
@@ -372,6 +384,32 @@ async fn tools_read_the_verified_claims_and_the_http_request() {
     let connection = served.connect(&served.token("trips:read")).await;
     assert_eq!(text(&call_tool(&connection, "whoami").await), "alice via app-1 [trips:read] http=true");
     connection.cancel().await.unwrap();
+}
+
+/// A task started with a token is that caller's: another token's `tasks/get` and
+/// `tasks/cancel` read it as an unknown task, its existence not revealed.
+#[tokio::test]
+async fn a_task_is_its_starters_alone() {
+    let served = Served::start(false).await;
+    let alice = served.token("trips:export");
+    let mut claims = served.claims("trips:export");
+    claims["sub"] = json!("mallory");
+    let mallory = mint("current", "current", &claims);
+    let client = Client { tasks: true, ..Client::default() };
+    let (alice, mallory) = (served.connect_as(&alice, client.clone()).await, served.connect_as(&mallory, client).await);
+    let started = alice.call_tool_once(rmcp::model::CallToolRequestParams::new("export_trips")).await.unwrap();
+    let rmcp::model::CallToolResponse::Task(created) = started else { panic!("a task: {started:?}") };
+    let id = created.task.task_id;
+    for refused in [
+        mallory.get_task(rmcp::model::GetTaskParams::new(&id)).await.unwrap_err(),
+        mallory.cancel_task(rmcp::model::CancelTaskParams::new(&id)).await.unwrap_err(),
+    ] {
+        assert!(refused.to_string().contains("Unknown task"), "{refused}");
+    }
+    assert!(alice.get_task(rmcp::model::GetTaskParams::new(&id)).await.is_ok());
+    alice.cancel_task(rmcp::model::CancelTaskParams::new(&id)).await.unwrap();
+    alice.cancel().await.unwrap();
+    mallory.cancel().await.unwrap();
 }
 
 #[tokio::test]

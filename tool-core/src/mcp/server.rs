@@ -320,6 +320,7 @@ impl McpServer {
         let task_call = TaskCall {
             capabilities: capabilities(context),
             logging: self.logging(context, inline),
+            owner: caller.claims().map(super::tasks::serve::owner),
             context: caller.with_state(Arc::clone(registry.state())),
             error_text: self.shared.error_text.clone(),
         };
@@ -360,6 +361,12 @@ fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
         Some(claims) => caller.with_claims(claims),
         None => caller,
     }
+}
+
+/// Who asks about a task: the owner its verified token makes, if it came with one.
+fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
+    let mut context = context;
+    caller(&mut context).claims().map(super::tasks::serve::owner)
 }
 
 fn new_session_level() -> SessionLevel {
@@ -474,25 +481,28 @@ impl ServerHandler for McpServer {
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.shared.tasks.get(&request.task_id).await
+        let owner = task_caller(context);
+        self.shared.tasks.get(&request.task_id, owner.as_deref()).await
     }
 
     async fn update_task(
         &self,
         request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.shared.tasks.update(&request.task_id, &request.input_responses).await
+        let owner = task_caller(context);
+        self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses).await
     }
 
     async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.shared.tasks.cancel(&request.task_id).await
+        let owner = task_caller(context);
+        self.shared.tasks.cancel(&request.task_id, owner.as_deref()).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -17,6 +17,10 @@
 //!   cooperative);
 //! - the result (an `isError` one too) ends it `completed`.
 //!
+//! A task started with a verified OAuth token (feature `oauth`) belongs to that token's issuer
+//! and subject: `tasks/get`, `tasks/update` and `tasks/cancel` from any other caller read it as
+//! an unknown task, so a leaked id reveals nothing.
+//!
 //! Tasks live in a [`TaskStore`]: [`MemoryTaskStore`] by default, or one shared by every
 //! replica ([`RedisTaskStore`], feature `redis`), so that any replica answers for a task
 //! another one runs. The replica running a task renews a lease on it; a task whose lease

@@ -129,9 +129,12 @@ impl TaskStore for RedisTaskStore {
         Box::pin(async move {
             let key = self.key(id);
             let mut pipe = redis::pipe();
-            pipe.atomic()
-                .hset_multiple(&key, &[("state", record.state.as_str()), ("lease", &record.lease_until_ms.to_string())])
-                .ignore();
+            let lease = record.lease_until_ms.to_string();
+            let mut fields = vec![("state", record.state.as_str()), ("lease", lease.as_str())];
+            if let Some(owner) = &record.owner {
+                fields.push(("owner", owner.as_str()));
+            }
+            pipe.atomic().hset_multiple(&key, &fields).ignore();
             if let Some(ttl) = ttl {
                 pipe.pexpire(&key, i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX)).ignore();
             }
@@ -169,6 +172,7 @@ impl TaskStore for RedisTaskStore {
             let mut record = TaskRecord::new(state.clone(), lease_until_ms);
             record.cancel_requested = fields.contains_key("cancel");
             record.ended = fields.contains_key("ended");
+            record.owner = fields.get("owner").cloned();
             record.responses = responses;
             Ok(Some(record))
         })

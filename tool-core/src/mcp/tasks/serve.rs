@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::TaskSettings;
 use super::run::{ErrorText, Run, TaskHost, first_record, now_ms};
-use super::store::TaskStore;
+use super::store::{TaskRecord, TaskStore};
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
 use crate::mcp::host::{Capabilities, Logging};
@@ -33,6 +33,15 @@ pub(crate) struct TaskCall {
     /// are added here.
     pub(crate) context: ToolContext,
     pub(crate) error_text: Option<ErrorText>,
+    /// Who starts it ([`owner`]), when the call came with a verified token.
+    pub(crate) owner: Option<String>,
+}
+
+/// Who a verified token speaks for, as a task records its starter: the issuer and the
+/// subject (the client, for a token without one).
+pub(crate) fn owner(claims: &crate::auth::Claims) -> String {
+    let who = claims.subject.as_deref().or(claims.client_id.as_deref()).unwrap_or_default();
+    format!("{} {who}", claims.issuer.as_deref().unwrap_or_default())
 }
 
 impl Tasks {
@@ -59,7 +68,9 @@ impl Tasks {
         let mut base = Task::new(id.clone(), TaskStatus::Working, now.clone(), now);
         base.ttl_ms = self.settings.ttl.map(|ttl| u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
         base.poll_interval_ms = Some(u64::try_from(self.settings.poll_interval.as_millis()).unwrap_or(u64::MAX));
-        let record = first_record(&base, &self.settings).map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let mut record =
+            first_record(&base, &self.settings).map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        record.owner.clone_from(&task_call.owner);
         self.store
             .create(&id, record, self.settings.ttl)
             .await
@@ -84,8 +95,8 @@ impl Tasks {
 
     /// `tasks/get`: the task as its record says, or `failed` when the replica running it
     /// stopped renewing its lease (written back, so every reader sees the same end).
-    pub(crate) async fn get(&self, id: &str) -> Result<GetTaskResult, ErrorData> {
-        let record = self.store.load(id).await.map_err(unavailable)?.ok_or_else(|| unknown(id))?;
+    pub(crate) async fn get(&self, id: &str, caller: Option<&str>) -> Result<GetTaskResult, ErrorData> {
+        let record = self.owned(id, caller).await?;
         let task: DetailedTask = serde_json::from_str(&record.state)
             .map_err(|e| ErrorData::internal_error(format!("the task's record is unreadable: {e}"), None))?;
         if task.status().is_terminal() || record.lease_until_ms >= now_ms() {
@@ -105,7 +116,13 @@ impl Tasks {
 
     /// `tasks/update`: records the client's answers for whichever replica runs the task,
     /// and hands them over at once when it is this one.
-    pub(crate) async fn update(&self, id: &str, responses: &InputResponses) -> Result<(), ErrorData> {
+    pub(crate) async fn update(
+        &self,
+        id: &str,
+        caller: Option<&str>,
+        responses: &InputResponses,
+    ) -> Result<(), ErrorData> {
+        self.owned(id, caller).await?;
         let texts: Vec<(String, String)> =
             responses.iter().map(|(key, value)| (key.clone(), value.to_string())).collect();
         if !self.store.respond(id, &texts).await.map_err(unavailable)? {
@@ -120,7 +137,8 @@ impl Tasks {
 
     /// `tasks/cancel`: records the request for whichever replica runs the task, and
     /// cancels at once when it is this one.
-    pub(crate) async fn cancel(&self, id: &str) -> Result<(), ErrorData> {
+    pub(crate) async fn cancel(&self, id: &str, caller: Option<&str>) -> Result<(), ErrorData> {
+        self.owned(id, caller).await?;
         if !self.store.request_cancel(id).await.map_err(unavailable)? {
             return Err(unknown(id));
         }
@@ -128,6 +146,18 @@ impl Tasks {
             cancellation.cancel();
         }
         Ok(())
+    }
+}
+
+impl Tasks {
+    /// The task `id`, when `caller` may see it: a task started with a verified token is
+    /// another caller's unknown task (its existence is not revealed).
+    async fn owned(&self, id: &str, caller: Option<&str>) -> Result<TaskRecord, ErrorData> {
+        let record = self.store.load(id).await.map_err(unavailable)?.ok_or_else(|| unknown(id))?;
+        match &record.owner {
+            Some(owner) if Some(owner.as_str()) != caller => Err(unknown(id)),
+            _ => Ok(record),
+        }
     }
 }
 

@@ -55,13 +55,23 @@ pub struct TaskRecord {
     /// Whether `state` is terminal (`completed`, `failed`, `cancelled`): then it is final, and
     /// no save changes it.
     pub ended: bool,
+    /// Who started it, when the call came with a verified token (its issuer and subject):
+    /// only that caller may read, answer or cancel it.
+    pub owner: Option<String>,
 }
 
 impl TaskRecord {
     /// A record of `state` with a lease until `lease_until_ms`, nothing asked of it yet.
     #[must_use]
     pub fn new(state: String, lease_until_ms: u64) -> Self {
-        TaskRecord { state, lease_until_ms, cancel_requested: false, responses: BTreeMap::new(), ended: false }
+        TaskRecord {
+            state,
+            lease_until_ms,
+            cancel_requested: false,
+            responses: BTreeMap::new(),
+            ended: false,
+            owner: None,
+        }
     }
 }
 
