@@ -9,12 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/tests/mcp/inspector-install.sh"
-if ! command -v redis-server > /dev/null; then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    retry $sudo apt-get update -q
-    retry $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server
-fi
+. "$root/tests/redis.sh"
 runner=$inspector_work/run.sh
 cat > "$runner" <<SH
 #!/bin/sh
@@ -24,5 +19,5 @@ chmod +x "$runner"
 cd "$root"
 cargo build --quiet --release -p tool-examples --bin replica
 LOAD_REQUESTS=${1:-5000} LOAD_CONCURRENCY=${2:-50} INSPECTOR="$runner" \
-    REPLICA_BIN="$root/target/release/replica" REDIS_SERVER="$(command -v redis-server)" \
+    REPLICA_BIN="$root/target/release/replica" REDIS_SERVER="$redis_server" \
     cargo test --quiet --release -p tool-tests --test scale -- --ignored --exact throughput_of_one_two_and_three_replicas --nocapture

@@ -6,15 +6,7 @@
 # 127.0.0.1 ports and stops them at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/tests/retry.sh"
-if ! command -v redis-server > /dev/null; then
-    sudo=""
-    [ "$(id -u)" = 0 ] || sudo="sudo"
-    retry $sudo apt-get update -q
-    retry $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q redis-server
-    # The package starts a system Redis on 6379; the tests start their own.
-    $sudo systemctl stop redis-server 2> /dev/null || $sudo service redis-server stop 2> /dev/null || true
-fi
+. "$root/tests/redis.sh"
 # The official MCP Python SDK, for its 2026-07-28 client.
 py_mcp=$root/target/py-mcp
 if [ ! -e "$py_mcp/mcp/__init__.py" ]; then
@@ -22,5 +14,5 @@ if [ ! -e "$py_mcp/mcp/__init__.py" ]; then
 fi
 cd "$root"
 cargo build --quiet -p tool-examples --bin replica
-PY_MCP="$py_mcp" REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$(command -v redis-server)" \
+PY_MCP="$py_mcp" REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$redis_server" \
     cargo test --quiet -p tool-tests --test scale -- --ignored --skip throughput --test-threads=1 --nocapture
