@@ -30,9 +30,16 @@ use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
-enum Gate {
+pub(super) enum Gate {
     Run(ToolCall, Entry),
     Answered(ToolCall, ToolError),
+}
+
+/// A call after phase 1 up to approval: answered already, or with its tool and whether it
+/// needs an approver's verdict.
+pub(super) enum Screened {
+    Answered(ToolCall, ToolError),
+    Ready { call: ToolCall, entry: Entry, ask: bool },
 }
 
 /// Runs `calls` and answers each, in order; a task-capable call still running
@@ -76,58 +83,88 @@ pub(super) async fn run(
         runs.push(run);
     }
     for run in &mut runs {
-        settings.hooks.after_call(run);
-        settings.emit(Event::ToolFinished {
-            id: run.call.id.clone(),
-            name: run.call.name.clone(),
-            is_error: run.result.is_error(),
-            elapsed: run.elapsed,
-        });
+        finish(settings, run);
     }
     runs
 }
 
+/// Phase 3 for one call: `after_call`, then the event.
+pub(super) fn finish(settings: &Settings, run: &mut ToolRun) {
+    settings.hooks.after_call(run);
+    settings.emit(Event::ToolFinished {
+        id: run.call.id.clone(),
+        name: run.call.name.clone(),
+        is_error: run.result.is_error(),
+        elapsed: run.elapsed,
+    });
+}
+
 /// Phase 1 for one call.
-async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, cancel: &CancellationToken) -> Gate {
+async fn gate(settings: &Settings, registry: &Registry, call: ToolCall, cancel: &CancellationToken) -> Gate {
+    let (call, entry) = match screen(settings, registry, call, cancel) {
+        Screened::Answered(call, error) => return Gate::Answered(call, error),
+        Screened::Ready { call, entry, ask: false } => return settle(settings, call, entry, None),
+        Screened::Ready { call, entry, ask: true } => (call, entry),
+    };
+    let verdict = match &settings.approver {
+        None => Err("it needs approval and no approver is configured".to_owned()),
+        Some(approver) => {
+            let asked = tokio::time::timeout(settings.approval_timeout, approver.approve(&call));
+            tokio::select! {
+                answer = asked => match answer {
+                    Ok(Ok(verdict)) => Ok(verdict),
+                    Ok(Err(error)) => Err(format!("the approver failed: {error}")),
+                    Err(_) => Err("no approval came in time".to_owned()),
+                },
+                () = cancel.cancelled() => {
+                    let error = ToolError::Cancelled { tool: call.name.clone() };
+                    return Gate::Answered(call, error);
+                }
+            }
+        }
+    };
+    settle(settings, call, entry, Some(verdict))
+}
+
+/// Phase 1 up to approval: `prepare`, the lookup, `authorize`, and whether the call needs a
+/// verdict.
+pub(super) fn screen(
+    settings: &Settings,
+    registry: &Registry,
+    mut call: ToolCall,
+    cancel: &CancellationToken,
+) -> Screened {
     settings.hooks.prepare(&mut call);
-    let denied = |call: &ToolCall, reason: String| ToolError::Denied { tool: call.name.clone(), reason };
     if cancel.is_cancelled() {
         let error = ToolError::Cancelled { tool: call.name.clone() };
-        return Gate::Answered(call, error);
+        return Screened::Answered(call, error);
     }
     let entry = match registry.lookup(&call.name) {
         Ok(entry) => entry.clone(),
-        Err(unknown) => return Gate::Answered(call, unknown),
+        Err(unknown) => return Screened::Answered(call, unknown),
     };
     if let Err(reason) = settings.hooks.authorize(&call) {
         let error = denied(&call, reason);
-        return Gate::Answered(call, error);
+        return Screened::Answered(call, error);
     }
-    if settings.approval.needs_approval(&call.name, entry.requires_approval()) {
-        let verdict = match &settings.approver {
-            None => Err("it needs approval and no approver is configured".to_owned()),
-            Some(approver) => {
-                let asked = tokio::time::timeout(settings.approval_timeout, approver.approve(&call));
-                tokio::select! {
-                    answer = asked => match answer {
-                        Ok(Ok(verdict)) => Ok(verdict),
-                        Ok(Err(error)) => Err(format!("the approver failed: {error}")),
-                        Err(_) => Err("no approval came in time".to_owned()),
-                    },
-                    () = cancel.cancelled() => {
-                        let error = ToolError::Cancelled { tool: call.name.clone() };
-                        return Gate::Answered(call, error);
-                    }
-                }
-            }
-        };
-        match verdict {
-            Ok(Verdict::Approve) => {}
-            Ok(Verdict::Edit(arguments)) => call.arguments = arguments,
-            Ok(Verdict::Deny(reason)) | Err(reason) => {
-                let error = denied(&call, reason);
-                return Gate::Answered(call, error);
-            }
+    let ask = settings.approval.needs_approval(&call.name, entry.requires_approval());
+    Screened::Ready { call, entry, ask }
+}
+
+/// Phase 1 after approval: the verdict (`Err` is a failed or missing approver, which denies),
+/// then `before_call`.
+pub(super) fn settle(
+    settings: &Settings,
+    mut call: ToolCall,
+    entry: Entry,
+    verdict: Option<Result<Verdict, String>>,
+) -> Gate {
+    match verdict {
+        None | Some(Ok(Verdict::Approve)) => {}
+        Some(Ok(Verdict::Edit(arguments))) => call.arguments = arguments,
+        Some(Ok(Verdict::Deny(reason)) | Err(reason)) => {
+            let error = denied(&call, reason);
+            return Gate::Answered(call, error);
         }
     }
     if let Err(reason) = settings.hooks.before_call(&call) {
@@ -137,8 +174,12 @@ async fn gate(settings: &Settings, registry: &Registry, mut call: ToolCall, canc
     Gate::Run(call, entry)
 }
 
+fn denied(call: &ToolCall, reason: String) -> ToolError {
+    ToolError::Denied { tool: call.name.clone(), reason }
+}
+
 /// A call moved to the background: its cancellation, its future, and when it started.
-struct Moved {
+pub(super) struct Moved {
     token: CancellationToken,
     task: ToolFuture<'static>,
     started: Instant,
@@ -146,7 +187,7 @@ struct Moved {
 
 /// Phase 2 for one call: its own task, timeout and cancellation; or, for a task-capable tool
 /// that outlasts [`Settings::background_after`], a note for the model and the call to go on.
-async fn execute(
+pub(super) async fn execute(
     settings: &Settings,
     registry: &Arc<Registry>,
     call: ToolCall,
@@ -196,7 +237,11 @@ async fn execute(
     (answered(call, outcome, started.elapsed()), None)
 }
 
-fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: std::time::Duration) -> ToolRun {
+pub(super) fn answered(
+    call: ToolCall,
+    outcome: Result<ToolOutput, ToolError>,
+    elapsed: std::time::Duration,
+) -> ToolRun {
     let result = CallResult { id: call.id.clone(), name: call.name.clone(), outcome };
     ToolRun { call, result, details: None, terminate: false, elapsed }
 }

@@ -19,6 +19,8 @@ mod background;
 mod batch;
 #[cfg(feature = "clients")]
 pub mod clients;
+#[cfg(feature = "restate")]
+pub mod durable;
 mod events;
 mod expected;
 mod hooks;

@@ -219,6 +219,30 @@ impl Api {
         }
     }
 
+    /// The items of [`Api::results`] for several calls, from each call's own items: what
+    /// `results` gives for all of them at once. A durable run journals each call's items on
+    /// its own and joins them after the batch.
+    #[cfg(feature = "restate")]
+    pub(crate) fn join_results(self, per_call: Vec<Vec<Value>>) -> Vec<Value> {
+        // Chat and Responses answer each call with items of its own; Anthropic and Gemini
+        // answer a whole batch with one user message, its blocks (`content`) or parts
+        // (`parts`) in call order.
+        let key = match self {
+            Api::OpenAiChat | Api::OpenAiResponses => return per_call.into_iter().flatten().collect(),
+            Api::Anthropic => "content",
+            Api::Gemini => "parts",
+        };
+        let mut joined = self.results(&[]);
+        for message in per_call.into_iter().flatten() {
+            if let (Some(Value::Array(all)), Some(Value::Array(more))) =
+                (joined.first_mut().and_then(|first| first.get_mut(key)), message.get(key))
+            {
+                all.extend(more.iter().cloned());
+            }
+        }
+        joined
+    }
+
     /// The tool list for a request.
     ///
     /// # Panics
