@@ -1,0 +1,140 @@
+//! Durable runs on a real Restate server (`examples/durable.rs`, the order desk): a run
+//! whose second tool call dies with its process completes after a restart without calling
+//! the first again; an approval given after a restart is honoured; a denial is enforced;
+//! Restate's cancellation ends a run waiting for approval.
+//!
+//! `#[ignore]`d under plain `cargo test`: they need `restate-server` and the example's
+//! binary. `bash tests/durable/run.sh` installs Restate from npm and runs them.
+
+mod restate;
+
+use serde_json::{Value, json};
+
+use restate::Restate;
+
+/// The ids of a run's calls, in order.
+fn call_ids(outcome: &Value) -> Vec<&str> {
+    outcome["calls"].as_array().expect("calls").iter().map(|call| call["id"].as_str().unwrap()).collect()
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_run_killed_in_its_second_call_completes_after_a_restart_without_calling_the_first_again() {
+    let mut restate = Restate::start("crash").await;
+    std::fs::write(restate.hold_path(), "").unwrap();
+    restate.send("order-7", "ship order 7").await;
+    // The second call (ship) is in flight, the first (charge) journaled: the process dies.
+    restate.until("the ship call", |r| r.ledger_count("ship 7 started") == 1).await;
+    assert_eq!(restate.ledger_count("charge 7"), 1);
+    restate.kill_service();
+    Restate::remove(&restate.hold_path());
+    restate.start_service();
+    let (status, outcome) = restate.output("order-7").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    // Exactly once: the model's first turn and the charge; at least once: the call that
+    // died with its process ran again, and finished once.
+    assert_eq!(restate.ledger_count("charge 7"), 1, "the finished call ran once");
+    assert_eq!(restate.ledger_count("model"), 2, "each model turn was asked once");
+    assert_eq!(restate.ledger_count("ship 7 started"), 2, "the call cut short ran again");
+    assert_eq!(restate.ledger_count("ship 7 done"), 1);
+    // Every call answered once, in order: the model read one result for each.
+    assert_eq!(call_ids(&outcome), ["call_charge_7", "call_ship_7"]);
+    assert_eq!(outcome["text"], "order 7 charged; order 7 shipped");
+    assert_eq!(outcome["rounds"], 2);
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn an_approval_given_after_a_restart_is_honoured() {
+    let mut restate = Restate::start("approve").await;
+    restate.send("refund-8", "refund order 8").await;
+    let waiting = restate.pending("refund-8").await;
+    assert_eq!(waiting["call_id"], "call_refund_8");
+    assert_eq!(waiting["tool"], "refund");
+    assert_eq!(waiting["arguments"], json!({"order": 8}));
+    assert!(waiting["awakeable"].as_str().is_some_and(|id| !id.is_empty()), "{waiting}");
+    // The process that asked is gone by the time the person answers.
+    restate.kill_service();
+    restate.start_service();
+    // A decision on another call is refused, and the run waits on.
+    let (status, body) = restate.decide("refund-8", &json!({"call_id": "call_other", "verdict": "approve"})).await;
+    assert_eq!(status.as_u16(), 404, "{body}");
+    let (status, body) = restate.decide("refund-8", &json!({"call_id": "call_refund_8", "verdict": "approve"})).await;
+    assert!(status.is_success(), "{status} {body}");
+    let (status, outcome) = restate.output("refund-8").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    assert_eq!(restate.ledger_count("refund 8"), 1);
+    assert_eq!(restate.ledger_count("model"), 2, "the first turn was not asked again");
+    assert_eq!(outcome["calls"][0]["is_error"], false);
+    assert_eq!(outcome["text"], "order 8 refunded");
+    // Nothing waits any more.
+    let (_, after) = restate.post(&format!("{}/OrderDesk/refund-8/pending", restate.ingress), &Value::Null).await;
+    assert_eq!(after, Value::Null);
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_denial_is_enforced() {
+    let restate = Restate::start("deny").await;
+    restate.send("refund-9", "refund order 9").await;
+    restate.pending("refund-9").await;
+    let denial = json!({"call_id": "call_refund_9", "verdict": "deny", "reason": "order 9 was never paid"});
+    let (status, body) = restate.decide("refund-9", &denial).await;
+    assert!(status.is_success(), "{status} {body}");
+    let (status, outcome) = restate.output("refund-9").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    assert_eq!(restate.ledger_count("refund 9"), 0, "a denied call never runs");
+    let call = &outcome["calls"][0];
+    assert_eq!(call["is_error"], true);
+    assert_eq!(call["error"], "denied");
+    assert!(call["text"].as_str().unwrap().contains("order 9 was never paid"), "{call}");
+    // The model read the denial.
+    assert!(outcome["text"].as_str().unwrap().contains("not allowed: order 9 was never paid"), "{outcome}");
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn restates_cancellation_ends_a_run_waiting_for_approval() {
+    let restate = Restate::start("cancel").await;
+    let invocation = restate.send("refund-10", "refund order 10").await;
+    restate.pending("refund-10").await;
+    restate.cancel(&invocation).await;
+    let (status, outcome) = restate.output("refund-10").await;
+    assert!(!status.is_success(), "a cancelled run has no output: {status} {outcome}");
+    assert!(outcome.to_string().contains("cancelled"), "{status} {outcome}");
+    assert_eq!(restate.ledger_count("refund 10"), 0, "the call never ran");
+    assert_eq!(restate.ledger_count("model"), 1, "the model was not asked again");
+}
+
+/// The cost of a journaled step (`bash tests/bench/durable.sh`, not in CI): the median of 30
+/// runs of the order desk's two model turns and two tool calls (four steps), against the
+/// median of 30 calls of its `pending` handler (a Restate invocation that journals nothing),
+/// in turn on one server.
+#[tokio::test]
+#[ignore = "a benchmark: bash tests/bench/durable.sh"]
+async fn per_step_cost() {
+    const RUNS: usize = 30;
+    let restate = Restate::start("bench").await;
+    let mut runs = Vec::with_capacity(RUNS);
+    let mut bare = Vec::with_capacity(RUNS);
+    for i in 0..RUNS {
+        let started = std::time::Instant::now();
+        let url = format!("{}/OrderDesk/bench-{i}/run", restate.ingress);
+        let (status, outcome) = restate.post(&url, &json!(format!("ship order {}", i + 1))).await;
+        runs.push(started.elapsed());
+        assert!(status.is_success(), "{status} {outcome}");
+        assert_eq!(call_ids(&outcome).len(), 2);
+        let started = std::time::Instant::now();
+        let (status, _) = restate.post(&format!("{}/OrderDesk/bench-{i}/pending", restate.ingress), &Value::Null).await;
+        bare.push(started.elapsed());
+        assert!(status.is_success());
+    }
+    runs.sort();
+    bare.sort();
+    let (run, bare) = (runs[RUNS / 2], bare[RUNS / 2]);
+    let step = run.saturating_sub(bare) / 4;
+    println!(
+        "durable run of 4 journaled steps: median {run:?}; an invocation with none: median {bare:?}; \
+         per journaled step: {step:?}"
+    );
+}
