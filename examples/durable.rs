@@ -92,7 +92,7 @@ impl Model for Clerk {
             request.history.iter().filter(move |item| item["role"] == role).filter_map(|item| item["content"].as_str())
         };
         let results: Vec<&str> = said("tool").collect();
-        let ask = said("user").last().unwrap_or_default().to_owned();
+        let ask = said("user").next_back().unwrap_or_default().to_owned();
         let message = if results.is_empty() {
             let order: u32 = ask.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(1);
             let tools: &[&str] = if ask.starts_with("refund") { &["refund"] } else { &["charge", "ship"] };

@@ -112,6 +112,7 @@ async fn restates_cancellation_ends_a_run_waiting_for_approval() {
 /// in turn on one server.
 #[tokio::test]
 #[ignore = "a benchmark: bash tests/bench/durable.sh"]
+#[allow(clippy::print_stdout)] // a benchmark prints its figures
 async fn per_step_cost() {
     const RUNS: usize = 30;
     let restate = Restate::start("bench").await;

@@ -133,7 +133,7 @@ impl Restate {
     /// The run's output, once it has ended (a bounded wait): the status and the body.
     pub async fn output(&self, key: &str) -> (reqwest::StatusCode, Value) {
         let url = format!("{}/restate/workflow/OrderDesk/{key}/attach", self.ingress);
-        let request = self.http.get(url).timeout(Duration::from_secs(60)).send();
+        let request = self.http.get(url).timeout(Duration::from_mins(1)).send();
         let response = request.await.expect("the run answers within 60 s");
         let status = response.status();
         let text = response.text().await.unwrap();

@@ -92,6 +92,7 @@ pub struct Approval {
 
 /// The call a run waits on, kept in its state under [`APPROVAL_KEY`] while it waits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PendingApproval {
     /// The call's id.
     pub call_id: String,
@@ -107,6 +108,7 @@ pub struct PendingApproval {
 
 /// A call of a durable run and its one result, as the run journaled it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct JournaledCall {
     /// The call's id.
     pub id: String,
@@ -129,6 +131,7 @@ pub struct JournaledCall {
 /// How a durable run ended: [`RunOutcome`](super::RunOutcome)'s facts, in a form Restate
 /// can journal and a handler can return.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DurableOutcome {
     /// The model's last text.
     pub text: String,
@@ -202,6 +205,7 @@ approval_context!(WorkflowContext, SharedWorkflowContext, ObjectContext, SharedO
 
 /// A future of a context's operation, boxed so that a run's future is `Send` for whatever
 /// lifetime the handler's context has.
+#[doc(hidden)]
 pub type Journaled<'a, T> = Pin<Box<dyn Future<Output = Result<T, TerminalError>> + Send + 'a>>;
 
 /// The Restate contexts a durable run can go on in: a workflow's `run` handler
@@ -618,5 +622,77 @@ impl From<TurnRecord> for ModelTurn {
             usage: Usage { input_tokens: turn.input_tokens, output_tokens: turn.output_tokens },
             items: turn.items,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::Api;
+    use super::{CallStep, ModelTurn, TurnRecord};
+    use crate::ToolError;
+    use crate::output::ToolOutput;
+    use crate::provider::{CallArguments, CallResult, ToolCall};
+
+    fn results() -> Vec<CallResult> {
+        vec![
+            CallResult { id: "a".into(), name: "one".into(), outcome: Ok(ToolOutput::text("first")) },
+            CallResult {
+                id: "b".into(),
+                name: "two".into(),
+                outcome: Err(ToolError::Failed { tool: "two".into(), message: "no".into() }),
+            },
+            CallResult {
+                id: "c".into(),
+                name: "three".into(),
+                outcome: Ok(ToolOutput::text("third").with_structured(json!({"n": 3}))),
+            },
+        ]
+    }
+
+    #[test]
+    fn each_calls_items_joined_are_the_batchs_items_in_every_api() {
+        for api in [Api::OpenAiChat, Api::OpenAiResponses, Api::Anthropic, Api::Gemini] {
+            let results = results();
+            let per_call = results.iter().map(|result| api.results(core::slice::from_ref(result))).collect();
+            assert_eq!(api.join_results(per_call), api.results(&results), "{api:?}");
+        }
+    }
+
+    #[test]
+    fn a_turn_reads_back_from_the_journal_as_it_was() {
+        let turn = ModelTurn {
+            text: "calling".into(),
+            calls: vec![
+                ToolCall { id: "1".into(), name: "t".into(), arguments: CallArguments::Text("{\"a\": 1".into()) },
+                ToolCall { id: "2".into(), name: "u".into(), arguments: CallArguments::Value(json!({"b": [2]})) },
+            ],
+            stop: super::StopReason::Other("pause_turn".into()),
+            usage: super::Usage { input_tokens: 7, output_tokens: 9 },
+            items: vec![json!({"role": "assistant", "content": "calling"})],
+        };
+        let journaled = serde_json::to_string(&TurnRecord::from(turn.clone())).unwrap();
+        let read: TurnRecord = serde_json::from_str(&journaled).unwrap();
+        assert_eq!(ModelTurn::from(read), turn);
+    }
+
+    #[test]
+    fn a_call_step_keeps_what_the_model_read() {
+        let call = ToolCall { id: "b".into(), name: "two".into(), arguments: CallArguments::Text("not json".into()) };
+        let result = results().remove(1);
+        let run = super::ToolRun {
+            call,
+            result,
+            details: Some(json!({"k": 1})),
+            terminate: true,
+            elapsed: core::time::Duration::ZERO,
+        };
+        let step = CallStep::of(Api::Anthropic, &run);
+        assert_eq!(step.items, Api::Anthropic.results(core::slice::from_ref(&run.result)));
+        assert_eq!(step.call.arguments, json!("not json"));
+        assert_eq!(step.call.error.as_deref(), Some("failed"));
+        assert_eq!(step.call.text, "tool \"two\" failed: no");
+        assert!(step.call.is_error && step.call.terminate);
     }
 }
