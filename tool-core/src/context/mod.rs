@@ -2,6 +2,8 @@
 //! it, passed as an optional first parameter `ctx: &ToolContext`: the call id, the
 //! registry's shared [`State`], progress, log messages, cancellation it can await, and
 //! through the call's [`Host`], sampling and elicitation.
+//!
+#![doc = include_str!("../../docs/context.md")]
 
 mod cancel;
 mod elicit;

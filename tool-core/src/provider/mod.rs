@@ -5,6 +5,8 @@
 //!
 //! Every dialect's schema comes from the compile-time tree ([`parameters`]); whatever a
 //! dialect drops is still enforced when [`run_calls`] dispatches.
+//!
+#![doc = include_str!("../../docs/providers.md")]
 
 pub mod anthropic;
 mod arguments;
