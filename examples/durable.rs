@@ -8,6 +8,7 @@
 //! cargo run -p tool-examples --bin durable              # this service, on 127.0.0.1:9080
 //! curl localhost:9070/deployments --json '{"uri": "http://127.0.0.1:9080"}'
 //! curl localhost:8080/OrderDesk/run-1/run --json '"ship order 7"'
+//! curl localhost:8080/OrderDesk/run-3/run --json '"escalate order 7"'   # handed to the manager
 //! curl localhost:8080/OrderDesk/run-2/run/send --json '"refund order 7"'
 //! curl localhost:8080/OrderDesk/run-2/pending           # the call waiting for approval
 //! curl localhost:8080/OrderDesk/run-2/decide --json '{"call_id": "call_refund_7", "verdict": "approve"}'
@@ -77,8 +78,9 @@ fn ledger(line: &str) {
     }
 }
 
-/// A clerk in code: "ship order N" charges then ships, "refund order N" refunds; once the
-/// tools have answered, it reports what they said.
+/// A clerk in code: "ship order N" charges then ships, "refund order N" refunds, "escalate
+/// order N" hands the conversation to the manager; once the tools have answered, it reports
+/// what they said.
 struct Clerk;
 
 impl Model for Clerk {
@@ -95,11 +97,16 @@ impl Model for Clerk {
         let ask = said("user").next_back().unwrap_or_default().to_owned();
         let message = if results.is_empty() {
             let order: u32 = ask.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(1);
-            let tools: &[&str] = if ask.starts_with("refund") { &["refund"] } else { &["charge", "ship"] };
+            let tools: &[&str] = match ask.split(' ').next() {
+                Some("refund") => &["refund"],
+                Some("escalate") => &["transfer_to_manager"],
+                _ => &["charge", "ship"],
+            };
             let calls: Vec<Value> = tools
                 .iter()
                 .map(|tool| {
-                    let arguments = json!({ "order": order }).to_string();
+                    let arguments = if tool.starts_with("transfer") { json!({}) } else { json!({ "order": order }) };
+                    let arguments = arguments.to_string();
                     json!({"id": format!("call_{tool}_{order}"), "type": "function",
                            "function": {"name": tool, "arguments": arguments}})
                 })
@@ -109,6 +116,24 @@ impl Model for Clerk {
             json!({"role": "assistant", "content": results.join("; ")})
         };
         let response = json!({"choices": [{"message": message, "finish_reason": "stop"}]});
+        Box::pin(async move { Api::OpenAiChat.turn(&response).map_err(ModelError::from) })
+    }
+}
+
+/// A manager in code, to whom the clerk hands escalations: answers without tools.
+struct Manager;
+
+impl Model for Manager {
+    fn api(&self) -> Api {
+        Api::OpenAiChat
+    }
+
+    fn respond<'a>(&'a self, request: ModelRequest<'a>, _on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
+        ledger("manager");
+        let ask = request.history.iter().find(|item| item["role"] == "user").and_then(|item| item["content"].as_str());
+        let text = format!("the manager took over: {}", ask.unwrap_or_default());
+        let response =
+            json!({"choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]});
         Box::pin(async move { Api::OpenAiChat.turn(&response).map_err(ModelError::from) })
     }
 }
@@ -144,12 +169,15 @@ impl OrderDesk {
 #[tokio::main]
 async fn main() {
     let registry = Registry::collect().expect("tool names are unique");
-    let model: Box<dyn Model> = if std::env::var_os("OPENAI_BASE_URL").is_some() {
-        Box::new(HttpModel::from_env(Api::OpenAiChat))
-    } else {
-        Box::new(Clerk)
+    let real = std::env::var_os("OPENAI_BASE_URL").is_some();
+    let model = |code: Box<dyn Model>| -> Box<dyn Model> {
+        if real { Box::new(HttpModel::from_env(Api::OpenAiChat)) } else { code }
     };
-    let agent = Agent::new(model, registry).system("You run an order desk. Refunds need a person's approval.");
+    let manager = Agent::new(model(Box::new(Manager)), Registry::new()).system("You are the order desk's manager.");
+    let agent = Agent::new(model(Box::new(Clerk)), registry)
+        .system("You run an order desk. Refunds need a person's approval; escalations go to the manager.")
+        .handoff("transfer_to_manager", "Hands an escalated order to the manager", manager)
+        .expect("one API, a free name");
     let addr = std::env::var("DURABLE_ADDR").unwrap_or_else(|_| "127.0.0.1:9080".to_owned());
     let addr = addr.parse().expect("DURABLE_ADDR is an address");
     eprintln!("order desk on http://{addr}");

@@ -6,6 +6,7 @@ mod background;
 mod batches;
 mod clients;
 mod fixture;
+mod handoff;
 mod loop_semantics;
 #[path = "../support/traces.rs"]
 mod recorder;

@@ -106,6 +106,19 @@ async fn restates_cancellation_ends_a_run_waiting_for_approval() {
     assert_eq!(restate.ledger_count("model"), 1, "the model was not asked again");
 }
 
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_handoff_goes_on_with_the_other_agent_in_the_same_durable_run() {
+    let restate = Restate::start("handoff").await;
+    let url = format!("{}/OrderDesk/escalate-11/run", restate.ingress);
+    let (status, outcome) = restate.post(&url, &json!("escalate order 11")).await;
+    assert!(status.is_success(), "{status} {outcome}");
+    assert_eq!(outcome["handoffs"], json!(["transfer_to_manager"]), "{outcome}");
+    assert_eq!(outcome["text"], "the manager took over: escalate order 11");
+    assert_eq!(call_ids(&outcome), ["call_transfer_to_manager_11"]);
+    assert_eq!((restate.ledger_count("model"), restate.ledger_count("manager")), (1, 1));
+}
+
 /// The cost of a journaled step (`bash tests/bench/durable.sh`, not in CI): the median of 30
 /// runs of the order desk's two model turns and two tool calls (four steps), against the
 /// median of 30 calls of its `pending` handler (a Restate invocation that journals nothing),

@@ -145,6 +145,8 @@ pub struct DurableOutcome {
     pub terminated: bool,
     /// Every call of the run, in order.
     pub calls: Vec<JournaledCall>,
+    /// The agents the run was handed to, in order: the last answered.
+    pub handoffs: Vec<String>,
 }
 
 /// The call the run behind `ctx` waits on for approval, if any: for a shared handler beside
@@ -297,78 +299,105 @@ impl Agent {
         conversation: &mut Conversation,
         user: &str,
     ) -> Result<DurableOutcome, RunError> {
-        let mut settings = self.settings.clone();
-        settings.background_after = None;
-        let settings = &settings;
         let api = self.model.api();
         conversation.items.push(api.user(user));
-        let registry = self.tools.current();
-        let (tools, tool_choice) = self.offer(&registry)?;
-        settings.emit(Event::RunStarted);
-        let mut outcome = DurableOutcome {
+        self.settings.emit(Event::RunStarted);
+        let outcome = DurableOutcome {
             text: String::new(),
             rounds: 0,
             input_tokens: 0,
             output_tokens: 0,
             terminated: false,
             calls: Vec::new(),
+            handoffs: Vec::new(),
         };
-        loop {
-            let last_answer = outcome.rounds == self.max_rounds;
-            if last_answer && self.round_limit == RoundLimit::Fail {
-                return Err(RunError::RoundLimit { rounds: outcome.rounds });
-            }
-            outcome.rounds += 1;
-            let round = outcome.rounds;
-            settings.emit(Event::TurnStarted { round });
-            let offered = if last_answer { None } else { tools.clone() };
-            settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
-            let turn = self.model_step(ctx, settings, conversation, offered, tool_choice.clone(), round).await?;
-            outcome.input_tokens += turn.usage.input_tokens;
-            outcome.output_tokens += turn.usage.output_tokens;
-            settings.emit(Event::ModelResponse {
-                round,
-                stop: turn.stop.clone(),
-                usage: turn.usage,
-                calls: turn.calls.len(),
-            });
-            conversation.items.extend(turn.items);
-            outcome.text = turn.text;
-            if turn.calls.is_empty() || last_answer {
-                if !turn.calls.is_empty() {
-                    // Offered no tools, it called some anyway: each still gets its one result.
-                    let denied: Vec<_> = turn.calls.into_iter().map(round_limit_denial).collect();
-                    conversation.items.extend(api.results(&denied));
-                }
-                break;
-            }
-            let mut items = Vec::with_capacity(turn.calls.len());
-            let mut terminate = true;
-            let mut calls = turn.calls.into_iter();
-            while let Some(call) = calls.next() {
-                let step = match call_step(ctx, settings, api, &registry, call).await {
-                    Ok(step) => step,
-                    Err(error) => {
-                        // Cancelled: the calls not run are answered so, and the run ends.
-                        let cancelled: Vec<_> = calls.map(cancelled).collect();
-                        items.push(api.results(&cancelled));
-                        conversation.items.extend(api.join_results(items));
-                        return Err(error);
-                    }
-                };
-                terminate &= step.call.terminate;
-                items.push(step.items);
-                outcome.calls.push(step.call);
-            }
-            conversation.items.extend(api.join_results(items));
-            if terminate {
-                outcome.terminated = true;
-                break;
-            }
-        }
+        let outcome = self.durable_rounds(ctx, &self.settings, conversation, outcome).await?;
         let usage = Usage { input_tokens: outcome.input_tokens, output_tokens: outcome.output_tokens };
-        settings.emit(Event::RunFinished { rounds: outcome.rounds, usage });
+        self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage });
         Ok(outcome)
+    }
+
+    /// This agent's rounds of a durable run, from where `outcome` says it is; after a
+    /// handoff, the other agent's, with the run's event sink.
+    fn durable_rounds<'a, C: RunContext>(
+        &'a self,
+        ctx: &'a C,
+        run_settings: &'a Settings,
+        conversation: &'a mut Conversation,
+        mut outcome: DurableOutcome,
+    ) -> Pin<Box<dyn Future<Output = Result<DurableOutcome, RunError>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut settings = self.settings.clone();
+            settings.background_after = None;
+            settings.events.clone_from(&run_settings.events);
+            let settings = &settings;
+            let api = self.model.api();
+            let registry = self.tools_now();
+            let (tools, tool_choice) = self.offer(&registry)?;
+            let first = outcome.rounds;
+            loop {
+                let last_answer = outcome.rounds - first == self.max_rounds;
+                if last_answer && self.round_limit == RoundLimit::Fail {
+                    return Err(RunError::RoundLimit { rounds: outcome.rounds });
+                }
+                outcome.rounds += 1;
+                let round = outcome.rounds;
+                settings.emit(Event::TurnStarted { round });
+                let offered = if last_answer { None } else { tools.clone() };
+                settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
+                let turn = self.model_step(ctx, settings, conversation, offered, tool_choice.clone(), round).await?;
+                outcome.input_tokens += turn.usage.input_tokens;
+                outcome.output_tokens += turn.usage.output_tokens;
+                settings.emit(Event::ModelResponse {
+                    round,
+                    stop: turn.stop.clone(),
+                    usage: turn.usage,
+                    calls: turn.calls.len(),
+                });
+                conversation.items.extend(turn.items);
+                outcome.text = turn.text;
+                if turn.calls.is_empty() || last_answer {
+                    if !turn.calls.is_empty() {
+                        // Offered no tools, it called some anyway: each still gets its one result.
+                        let denied: Vec<_> = turn.calls.into_iter().map(round_limit_denial).collect();
+                        conversation.items.extend(api.results(&denied));
+                    }
+                    return Ok(outcome);
+                }
+                let mut items = Vec::with_capacity(turn.calls.len());
+                let mut terminate = true;
+                let mut handoff = None;
+                let mut calls = turn.calls.into_iter();
+                while let Some(call) = calls.next() {
+                    let step = match call_step(ctx, settings, api, &registry, call).await {
+                        Ok(step) => step,
+                        Err(error) => {
+                            // Cancelled: the calls not run are answered so, and the run ends.
+                            let cancelled: Vec<_> = calls.map(cancelled).collect();
+                            items.push(api.results(&cancelled));
+                            conversation.items.extend(api.join_results(items));
+                            return Err(error);
+                        }
+                    };
+                    terminate &= step.call.terminate;
+                    if handoff.is_none() && !step.call.is_error {
+                        handoff = self.handoffs.iter().find(|handoff| handoff.name == step.call.name);
+                    }
+                    items.push(step.items);
+                    outcome.calls.push(step.call);
+                }
+                conversation.items.extend(api.join_results(items));
+                if terminate {
+                    outcome.terminated = true;
+                    return Ok(outcome);
+                }
+                if let Some(handoff) = handoff {
+                    settings.emit(Event::HandedOff { to: handoff.name.clone() });
+                    outcome.handoffs.push(handoff.name.clone());
+                    return handoff.agent.durable_rounds(ctx, run_settings, conversation, outcome).await;
+                }
+            }
+        })
     }
 
     /// One model request as a journaled step.

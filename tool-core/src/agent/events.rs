@@ -90,6 +90,12 @@ pub enum Event {
         /// How long it ran.
         elapsed: Duration,
     },
+    /// The model handed the conversation to another agent ([`Agent::handoff`](super::Agent::handoff)),
+    /// which answers from the next round.
+    HandedOff {
+        /// The handoff's tool name.
+        to: String,
+    },
     /// The run ended.
     RunFinished {
         /// Rounds taken.

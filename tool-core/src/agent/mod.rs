@@ -23,18 +23,22 @@ pub mod clients;
 pub mod durable;
 mod events;
 mod expected;
+mod handoff;
 mod hooks;
 mod model;
 mod output;
 mod scripted;
 mod subagent;
 
+use core::future::Future;
+use core::pin::Pin;
 use core::time::Duration;
 use std::sync::Arc;
 
 use serde_json::Value;
 
 pub use events::Event;
+pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use output::Answer;
@@ -95,6 +99,8 @@ pub struct RunOutcome {
     pub terminated: bool,
     /// Every call of the run, in order.
     pub tool_runs: Vec<ToolRun>,
+    /// The agents the run was handed to ([`Agent::handoff`]), in order: the last answered.
+    pub handoffs: Vec<String>,
 }
 
 /// Why a run did not end with an answer.
@@ -204,6 +210,8 @@ pub struct Agent {
     strict: bool,
     tool_choice: Option<ToolChoice>,
     settings: Settings,
+    /// The agents the model may hand the conversation to, each with its tool.
+    handoffs: Arc<Vec<handoff::Handoff>>,
 }
 
 /// Where an agent's tools come from.
@@ -256,6 +264,7 @@ impl Agent {
                 events: None,
                 background_after: None,
             },
+            handoffs: Arc::new(Vec::new()),
         }
     }
 
@@ -369,7 +378,7 @@ impl Agent {
     /// The tools, as the next round will offer them.
     #[must_use]
     pub fn registry(&self) -> Arc<Registry> {
-        self.tools.current()
+        self.tools_now()
     }
 
     /// Reads the tools from `source` at the start of every round, so tools added, removed
@@ -465,143 +474,169 @@ impl Agent {
         cancel: &CancellationToken,
         expected: Option<&Expected<'_>>,
     ) -> Result<RunOutcome, RunError> {
-        let mut answers_checked = 0;
-        let api = self.model.api();
-        conversation.items.push(api.user(user));
-        let mut registry = self.tools.current();
-        let (mut tools, mut tool_choice) = self.offer(&registry)?;
+        conversation.items.push(self.model.api().user(user));
         settings.emit(Event::RunStarted);
-        let mut outcome = RunOutcome {
+        let outcome = RunOutcome {
             text: String::new(),
             rounds: 0,
             usage: Usage::default(),
             terminated: false,
             tool_runs: Vec::new(),
+            handoffs: Vec::new(),
         };
         // Calls moved to the background; dropped (so cancelled) however the run ends.
-        let mut pending = Pending::new(settings.cancel_grace);
-        loop {
-            let last_answer = outcome.rounds == self.max_rounds;
-            if last_answer && self.round_limit == RoundLimit::Fail {
-                return Err(RunError::RoundLimit { rounds: outcome.rounds });
-            }
-            outcome.rounds += 1;
-            let round = outcome.rounds;
-            if let Tools::Live(source) = &self.tools {
-                let now = source();
-                if !Arc::ptr_eq(&now, &registry) {
-                    (tools, tool_choice) = self.offer(&now)?;
-                    registry = now;
-                }
-            }
-            for (run, note) in pending.finished() {
-                conversation.items.push(api.user(&note));
-                settings.emit(Event::ToolFinished {
-                    id: run.call.id.clone(),
-                    name: run.call.name.clone(),
-                    is_error: run.result.is_error(),
-                    elapsed: run.elapsed,
-                });
-                outcome.tool_runs.push(run);
-            }
-            settings.emit(Event::TurnStarted { round });
-            let offered = if last_answer { None } else { tools.as_ref() };
-            settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
-            let request = ModelRequest {
-                system: self.system.as_deref(),
-                history: &conversation.items,
-                tools: offered,
-                tool_choice: offered.and(tool_choice.as_ref()),
-                output: expected.map(|expected| &expected.format),
-            };
-            let events = settings.events.clone();
-            let on_delta = move |delta: Delta<'_>| {
-                if let Some(events) = &events {
-                    events(&Event::from_delta(delta));
-                }
-            };
-            let chat = tracing::info_span!(
-                "chat",
-                otel.name = "chat",
-                otel.kind = "client",
-                gen_ai.operation.name = "chat",
-                gen_ai.provider.name = provider_name(api),
-                gen_ai.usage.input_tokens = tracing::field::Empty,
-                gen_ai.usage.output_tokens = tracing::field::Empty,
-                error.type = tracing::field::Empty,
-            );
-            let respond = tracing::Instrument::instrument(self.model.respond(request, &on_delta), chat.clone());
-            let turn = tokio::select! {
-                turn = respond => turn.map_err(|error| {
-                    chat.record("error.type", "model_error");
-                    RunError::Model(error)
-                })?,
-                () = cancel.cancelled() => return Err(RunError::Cancelled),
-            };
-            chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
-            chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-            outcome.usage += turn.usage;
-            settings.emit(Event::ModelResponse {
-                round,
-                stop: turn.stop.clone(),
-                usage: turn.usage,
-                calls: turn.calls.len(),
-            });
-            conversation.items.extend(turn.items);
-            outcome.text = turn.text;
-            if last_answer && !turn.calls.is_empty() {
-                // Offered no tools, it called some anyway: each still gets its one result.
-                let results: Vec<_> = turn
-                    .calls
-                    .iter()
-                    .map(|call| crate::provider::CallResult {
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        outcome: Err(crate::ToolError::Denied {
-                            tool: call.name.clone(),
-                            reason: "the round limit was reached; answer without tools".to_owned(),
-                        }),
-                    })
-                    .collect();
-                conversation.items.extend(api.results(&results));
-            }
-            if turn.calls.is_empty() && !last_answer && !pending.is_empty() {
-                // An answer while results are still to come: the model hears of the next one.
-                if !pending.any_ended(cancel).await {
-                    return Err(RunError::Cancelled);
-                }
-                continue;
-            }
-            if let Some(expected) = expected
-                && (turn.calls.is_empty() || last_answer)
-            {
-                answers_checked += 1;
-                if let Err(error) = (expected.check)(&outcome.text) {
-                    if answers_checked > expected.retries || last_answer {
-                        return Err(RunError::InvalidOutput { attempts: answers_checked, error });
-                    }
-                    conversation.items.push(api.user(&expected::correction(&error)));
-                    continue;
-                }
-            }
-            if turn.calls.is_empty() || last_answer {
-                break;
-            }
-            let runs = batch::run(settings, &registry, turn.calls, cancel, &mut pending).await;
-            let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
-            conversation.items.extend(api.results(&results));
-            let terminate = runs.iter().all(|run| run.terminate);
-            outcome.tool_runs.extend(runs);
-            if cancel.is_cancelled() {
-                return Err(RunError::Cancelled);
-            }
-            if terminate {
-                outcome.terminated = true;
-                break;
-            }
-        }
+        let pending = Pending::new(settings.cancel_grace);
+        let outcome = self.rounds(settings, conversation, cancel, expected, outcome, pending).await?;
         settings.emit(Event::RunFinished { rounds: outcome.rounds, usage: outcome.usage });
         Ok(outcome)
+    }
+
+    /// This agent's rounds of a run, from where `outcome` says the run is; after a handoff, the
+    /// other agent's, with the run's event sink.
+    fn rounds<'a>(
+        &'a self,
+        settings: &'a Settings,
+        conversation: &'a mut Conversation,
+        cancel: &'a CancellationToken,
+        expected: Option<&'a Expected<'a>>,
+        mut outcome: RunOutcome,
+        mut pending: Pending,
+    ) -> Pin<Box<dyn Future<Output = Result<RunOutcome, RunError>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut answers_checked = 0;
+            let api = self.model.api();
+            let mut registry = self.tools_now();
+            let (mut tools, mut tool_choice) = self.offer(&registry)?;
+            let first = outcome.rounds;
+            loop {
+                let last_answer = outcome.rounds - first == self.max_rounds;
+                if last_answer && self.round_limit == RoundLimit::Fail {
+                    return Err(RunError::RoundLimit { rounds: outcome.rounds });
+                }
+                outcome.rounds += 1;
+                let round = outcome.rounds;
+                if let Tools::Live(_) = &self.tools {
+                    let now = self.tools_now();
+                    if !Arc::ptr_eq(&now, &registry) {
+                        (tools, tool_choice) = self.offer(&now)?;
+                        registry = now;
+                    }
+                }
+                for (run, note) in pending.finished() {
+                    conversation.items.push(api.user(&note));
+                    settings.emit(Event::ToolFinished {
+                        id: run.call.id.clone(),
+                        name: run.call.name.clone(),
+                        is_error: run.result.is_error(),
+                        elapsed: run.elapsed,
+                    });
+                    outcome.tool_runs.push(run);
+                }
+                settings.emit(Event::TurnStarted { round });
+                let offered = if last_answer { None } else { tools.as_ref() };
+                settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
+                let request = ModelRequest {
+                    system: self.system.as_deref(),
+                    history: &conversation.items,
+                    tools: offered,
+                    tool_choice: offered.and(tool_choice.as_ref()),
+                    output: expected.map(|expected| &expected.format),
+                };
+                let events = settings.events.clone();
+                let on_delta = move |delta: Delta<'_>| {
+                    if let Some(events) = &events {
+                        events(&Event::from_delta(delta));
+                    }
+                };
+                let chat = tracing::info_span!(
+                    "chat",
+                    otel.name = "chat",
+                    otel.kind = "client",
+                    gen_ai.operation.name = "chat",
+                    gen_ai.provider.name = provider_name(api),
+                    gen_ai.usage.input_tokens = tracing::field::Empty,
+                    gen_ai.usage.output_tokens = tracing::field::Empty,
+                    error.type = tracing::field::Empty,
+                );
+                let respond = tracing::Instrument::instrument(self.model.respond(request, &on_delta), chat.clone());
+                let turn = tokio::select! {
+                    turn = respond => turn.map_err(|error| {
+                        chat.record("error.type", "model_error");
+                        RunError::Model(error)
+                    })?,
+                    () = cancel.cancelled() => return Err(RunError::Cancelled),
+                };
+                chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+                chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+                outcome.usage += turn.usage;
+                settings.emit(Event::ModelResponse {
+                    round,
+                    stop: turn.stop.clone(),
+                    usage: turn.usage,
+                    calls: turn.calls.len(),
+                });
+                conversation.items.extend(turn.items);
+                outcome.text = turn.text;
+                if last_answer && !turn.calls.is_empty() {
+                    // Offered no tools, it called some anyway: each still gets its one result.
+                    let results: Vec<_> = turn
+                        .calls
+                        .iter()
+                        .map(|call| crate::provider::CallResult {
+                            id: call.id.clone(),
+                            name: call.name.clone(),
+                            outcome: Err(crate::ToolError::Denied {
+                                tool: call.name.clone(),
+                                reason: "the round limit was reached; answer without tools".to_owned(),
+                            }),
+                        })
+                        .collect();
+                    conversation.items.extend(api.results(&results));
+                }
+                if turn.calls.is_empty() && !last_answer && !pending.is_empty() {
+                    // An answer while results are still to come: the model hears of the next one.
+                    if !pending.any_ended(cancel).await {
+                        return Err(RunError::Cancelled);
+                    }
+                    continue;
+                }
+                if let Some(expected) = expected
+                    && (turn.calls.is_empty() || last_answer)
+                {
+                    answers_checked += 1;
+                    if let Err(error) = (expected.check)(&outcome.text) {
+                        if answers_checked > expected.retries || last_answer {
+                            return Err(RunError::InvalidOutput { attempts: answers_checked, error });
+                        }
+                        conversation.items.push(api.user(&expected::correction(&error)));
+                        continue;
+                    }
+                }
+                if turn.calls.is_empty() || last_answer {
+                    return Ok(outcome);
+                }
+                let runs = batch::run(settings, &registry, turn.calls, cancel, &mut pending).await;
+                let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
+                conversation.items.extend(api.results(&results));
+                let terminate = runs.iter().all(|run| run.terminate);
+                let handoff = self.handed_to(&runs).cloned();
+                outcome.tool_runs.extend(runs);
+                if cancel.is_cancelled() {
+                    return Err(RunError::Cancelled);
+                }
+                if terminate {
+                    outcome.terminated = true;
+                    return Ok(outcome);
+                }
+                if let Some(handoff) = handoff {
+                    settings.emit(Event::HandedOff { to: handoff.name.clone() });
+                    outcome.handoffs.push(handoff.name);
+                    let mut next = handoff.agent.settings.clone();
+                    next.events.clone_from(&settings.events);
+                    return handoff.agent.rounds(&next, conversation, cancel, expected, outcome, pending).await;
+                }
+            }
+        })
     }
 }
 

@@ -1,0 +1,138 @@
+//! Handoffs ([`Agent::handoff`]): the model hands the conversation to another agent, which
+//! answers from there with its own model, instructions, tools and limits, in the same run.
+//!
+//! Each handoff is a tool without arguments that the model calls like any other (hooks and
+//! approval apply to it); once its batch has run, the run goes on with the agent it names
+//! on the same conversation. Both agents must speak the same [`Api`]: the history is kept in
+//! that API's shape, and this crate does not translate one shape into another.
+
+use core::fmt;
+use std::sync::Arc;
+
+use super::hooks::ToolRun;
+use super::model::Api;
+use super::{Agent, Tools};
+use crate::error::{RegistryError, ToolError};
+use crate::output::ToolOutput;
+use crate::registry::Registry;
+use crate::tool::dynamic::DynamicTool;
+
+/// A handoff tool's parameters: none.
+const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
+
+/// One agent the model may hand the conversation to, and the tool that does it.
+#[derive(Clone)]
+pub(super) struct Handoff {
+    pub(super) name: String,
+    pub(super) tool: DynamicTool,
+    pub(super) agent: Arc<Agent>,
+}
+
+/// Why [`Agent::handoff`] refused an agent.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum HandoffError {
+    /// The two agents keep their conversations in different shapes.
+    DifferentApi {
+        /// This agent's.
+        from: Api,
+        /// The other's.
+        to: Api,
+    },
+    /// The tool's name is refused (a provider's rule, or a tool of that name is there).
+    Tool(RegistryError),
+}
+
+impl fmt::Display for HandoffError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HandoffError::DifferentApi { from, to } => write!(
+                f,
+                "a handoff keeps the conversation, so both agents must speak one API: this one speaks {from:?}, the other {to:?}"
+            ),
+            HandoffError::Tool(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HandoffError {}
+
+impl From<RegistryError> for HandoffError {
+    fn from(error: RegistryError) -> Self {
+        HandoffError::Tool(error)
+    }
+}
+
+impl Agent {
+    /// Lets the model hand the conversation to `to`: a tool named `tool` (no arguments),
+    /// described for the model by `description`, which the model calls like any other; once
+    /// its batch has run, the run goes on with `to` (its model, instructions, tools, limits,
+    /// hooks and approval; this run's event sink) on the same conversation, until `to`
+    /// answers or hands it on. [`RunOutcome::handoffs`](super::RunOutcome::handoffs) names
+    /// the agents it went to; [`Event::HandedOff`](super::Event::HandedOff) marks each.
+    ///
+    /// ```
+    /// # use tool_core::agent::{Agent, Api, ScriptedModel};
+    /// # use tool_core::Registry;
+    /// # let (billing_model, model) = (ScriptedModel::new(Api::Anthropic, []), ScriptedModel::new(Api::Anthropic, []));
+    /// let billing = Agent::new(billing_model, Registry::new()).system("You answer billing questions.");
+    /// let triage = Agent::new(model, Registry::new())
+    ///     .system("Hand billing questions to billing.")
+    ///     .handoff("transfer_to_billing", "Hands the conversation to the billing desk", billing)?;
+    /// # Ok::<(), tool_core::agent::HandoffError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`HandoffError::DifferentApi`] when `to` speaks another [`Api`];
+    /// [`HandoffError::Tool`] for a name some provider refuses or one this agent's tools (or
+    /// handoffs) already use.
+    pub fn handoff(
+        mut self,
+        tool: impl Into<String>,
+        description: impl Into<String>,
+        to: Agent,
+    ) -> Result<Self, HandoffError> {
+        let (from, api) = (self.model.api(), to.model.api());
+        if from != api {
+            return Err(HandoffError::DifferentApi { from, to: api });
+        }
+        let name = tool.into();
+        let reply = format!("The conversation was handed over ({name}); the next agent answers from here.");
+        let tool = DynamicTool::new(name.clone(), description, NO_ARGUMENTS, move |_, _| {
+            let reply = ToolOutput::text(reply.clone());
+            async move { Ok::<_, ToolError>(reply) }
+        })?;
+        // A clash shows now for fixed tools; live ones keep their own tool of that name.
+        let mut probe = match &self.tools {
+            Tools::Fixed(registry) => (**registry).clone(),
+            Tools::Live(_) => Registry::new(),
+        };
+        for other in self.handoffs.iter() {
+            probe.add_dynamic(other.tool.clone())?;
+        }
+        probe.add_dynamic(tool.clone())?;
+        Arc::make_mut(&mut self.handoffs).push(Handoff { name, tool, agent: Arc::new(to) });
+        Ok(self)
+    }
+
+    /// The tools a round offers: the agent's, and one per handoff.
+    pub(super) fn tools_now(&self) -> Arc<Registry> {
+        let registry = self.tools.current();
+        if self.handoffs.is_empty() {
+            return registry;
+        }
+        let mut with_handoffs = (*registry).clone();
+        for handoff in self.handoffs.iter() {
+            // Refused only for a live registry that took the name since: its own tool stays.
+            let _ = with_handoffs.add_dynamic(handoff.tool.clone());
+        }
+        Arc::new(with_handoffs)
+    }
+
+    /// The handoff a batch made: the first call of a handoff tool that went through.
+    pub(super) fn handed_to(&self, runs: &[ToolRun]) -> Option<&Handoff> {
+        runs.iter()
+            .filter(|run| !run.result.is_error())
+            .find_map(|run| self.handoffs.iter().find(|handoff| handoff.name == run.call.name))
+    }
+}
