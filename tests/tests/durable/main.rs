@@ -6,6 +6,8 @@
 //! `#[ignore]`d under plain `cargo test`: they need `restate-server` and the example's
 //! binary. `bash tests/durable/run.sh` installs Restate from npm and runs them.
 
+#[path = "../support/processes.rs"]
+mod processes;
 mod restate;
 
 use serde_json::{Value, json};

@@ -2,30 +2,13 @@
 //! `examples/durable.rs`, each on free 127.0.0.1 ports, killed when dropped; and the HTTP
 //! calls a client makes to Restate's ingress and admin API.
 
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// Waits (at most 30 s) until something listens on `port`.
-fn wait_for(port: u16, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "{what} did not listen on {port} within 30 s");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn kill(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
-}
+use crate::processes::{free_port, kill, wait_for};
 
 /// A Restate server with its own data directory, and the order desk registered with it.
 pub struct Restate {

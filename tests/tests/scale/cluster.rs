@@ -1,30 +1,11 @@
 //! The processes of a scale test: a `redis-server`, replicas of `examples/replica.rs`, and
 //! the balancer in front, each on a free 127.0.0.1 port, killed when dropped.
 
-use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::balancer::{self, Balancer};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// Waits (at most 20 s) until something listens on `port`.
-fn wait_for(port: u16, what: &str) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "{what} did not listen on {port} within 20 s");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn kill(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
-}
+use crate::processes::{free_port, kill, wait_for};
 
 /// A `redis-server` without persistence: a restart forgets everything, the worst case.
 pub struct Redis {

@@ -13,6 +13,8 @@
 
 mod balancer;
 mod cluster;
+#[path = "../support/processes.rs"]
+mod processes;
 #[path = "../support/task_store.rs"]
 mod task_store;
 
