@@ -429,15 +429,7 @@ impl Agent {
     ) -> Result<RunOutcome, RunError> {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
-        let span = tracing::info_span!(
-            "invoke_agent",
-            otel.name = "invoke_agent",
-            gen_ai.operation.name = "invoke_agent",
-            gen_ai.provider.name = provider_name(self.model.api()),
-            gen_ai.usage.input_tokens = tracing::field::Empty,
-            gen_ai.usage.output_tokens = tracing::field::Empty,
-            error.type = tracing::field::Empty,
-        );
+        let span = invoke_agent_span(self.model.api());
         let outcome = tracing::Instrument::instrument(
             self.run_rounds(settings, conversation, user, cancel, expected),
             span.clone(),
@@ -548,16 +540,7 @@ impl Agent {
                         events(&Event::from_delta(delta));
                     }
                 };
-                let chat = tracing::info_span!(
-                    "chat",
-                    otel.name = "chat",
-                    otel.kind = "client",
-                    gen_ai.operation.name = "chat",
-                    gen_ai.provider.name = provider_name(api),
-                    gen_ai.usage.input_tokens = tracing::field::Empty,
-                    gen_ai.usage.output_tokens = tracing::field::Empty,
-                    error.type = tracing::field::Empty,
-                );
+                let chat = chat_span(api);
                 let respond = tracing::Instrument::instrument(self.model.respond(request, &on_delta), chat.clone());
                 let turn = tokio::select! {
                     turn = respond => turn.map_err(|error| {
@@ -638,6 +621,34 @@ impl Agent {
             }
         })
     }
+}
+
+/// A run's span, in the OpenTelemetry gen-AI conventions: its token usage and `error.type`
+/// are recorded when it ends.
+fn invoke_agent_span(api: Api) -> tracing::Span {
+    tracing::info_span!(
+        "invoke_agent",
+        otel.name = "invoke_agent",
+        gen_ai.operation.name = "invoke_agent",
+        gen_ai.provider.name = provider_name(api),
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// A model request's span, inside its run's.
+fn chat_span(api: Api) -> tracing::Span {
+    tracing::info_span!(
+        "chat",
+        otel.name = "chat",
+        otel.kind = "client",
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = provider_name(api),
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    )
 }
 
 /// `gen_ai.provider.name` of the OpenTelemetry gen-AI conventions for a conversation shape.

@@ -17,7 +17,7 @@ use super::{DurableOutcome, MODEL_ATTEMPTS, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::Verdict;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn, Usage};
-use crate::agent::{Agent, Api, Conversation, Event, RoundLimit, RunError, Settings};
+use crate::agent::{Agent, Api, Conversation, Event, RoundLimit, RunError, Settings, chat_span, invoke_agent_span};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 
@@ -51,7 +51,19 @@ impl Agent {
             calls: Vec::new(),
             handoffs: Vec::new(),
         };
-        let outcome = self.durable_rounds(ctx, &self.settings, conversation, outcome).await?;
+        // The run's span, as an ordinary run's; a replay opens it again, while the steps it
+        // replays (their `chat` and `execute_tool` spans) are read from the journal, not run.
+        let span = invoke_agent_span(api);
+        let run = self.durable_rounds(ctx, &self.settings, conversation, outcome);
+        let outcome = match tracing::Instrument::instrument(run, span.clone()).await {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                span.record("error.type", error.kind());
+                return Err(error);
+            }
+        };
+        span.record("gen_ai.usage.input_tokens", outcome.input_tokens);
+        span.record("gen_ai.usage.output_tokens", outcome.output_tokens);
         let usage = Usage { input_tokens: outcome.input_tokens, output_tokens: outcome.output_tokens };
         self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage });
         Ok(outcome)
@@ -169,9 +181,17 @@ impl Agent {
                 tool_choice: tools.as_ref().and(tool_choice.as_ref()),
                 output: None,
             };
-            match model.respond(request, &on_delta).await {
-                Ok(turn) => Ok(Json(TurnRecord::from(turn))),
-                Err(error) => Err(HandlerError::from(error)),
+            let chat = chat_span(model.api());
+            match tracing::Instrument::instrument(model.respond(request, &on_delta), chat.clone()).await {
+                Ok(turn) => {
+                    chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+                    chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+                    Ok(Json(TurnRecord::from(turn)))
+                }
+                Err(error) => {
+                    chat.record("error.type", "model_error");
+                    Err(HandlerError::from(error))
+                }
             }
         });
         let retry = RunRetryPolicy::default().initial_delay(Duration::from_millis(200)).max_attempts(MODEL_ATTEMPTS);
