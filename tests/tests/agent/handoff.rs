@@ -118,3 +118,20 @@ fn agents_of_different_shapes_or_a_taken_name_are_refused() {
     let bad = Agent::new(ScriptedModel::new(Api::OpenAiChat, []), Registry::new()).handoff("a b", "..", desk());
     assert!(matches!(bad, Err(HandoffError::Tool(RegistryError::InvalidName { .. }))));
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_agent_with_live_tools_offers_its_handoffs_beside_them() {
+    let desk = Arc::new(ScriptedModel::new(Api::OpenAiChat, [answer("billing here")]));
+    let front = Arc::new(ScriptedModel::new(Api::OpenAiChat, [calls(&[("transfer_to_billing", "{}")])]));
+    let mut live = Registry::new();
+    live.add(NapTool).unwrap();
+    let live = Arc::new(live);
+    let triage = Agent::new(Arc::clone(&front), Registry::new())
+        .live_tools(move || Arc::clone(&live))
+        .handoff("transfer_to_billing", "Hands billing questions on", billing(Arc::clone(&desk)))
+        .unwrap();
+    let outcome = triage.run(&mut Conversation::new(Api::OpenAiChat), "refund").await.unwrap();
+    assert_eq!(outcome.text, "billing here");
+    assert_eq!(outcome.handoffs, ["transfer_to_billing"]);
+    assert_eq!(offered(front.seen()[0].tools.as_ref()), ["nap", "transfer_to_billing"]);
+}

@@ -102,31 +102,42 @@ impl Agent {
             let reply = ToolOutput::text(reply.clone());
             async move { Ok::<_, ToolError>(reply) }
         })?;
-        // A clash shows now for fixed tools; live ones keep their own tool of that name.
-        let mut probe = match &self.tools {
-            Tools::Fixed(registry) => (**registry).clone(),
-            Tools::Live(_) => Registry::new(),
-        };
-        for other in self.handoffs.iter() {
-            probe.add_dynamic(other.tool.clone())?;
+        match &mut self.tools {
+            // Fixed tools take the handoff's once, here; a clash shows now.
+            Tools::Fixed(registry) => {
+                let mut with_handoff = (**registry).clone();
+                with_handoff.add_dynamic(tool.clone())?;
+                *registry = Arc::new(with_handoff);
+            }
+            // Live ones get every handoff's each round (`tools_now`); a clash with another
+            // handoff shows now, one with a live tool keeps the live tool.
+            Tools::Live(_) => {
+                let mut probe = Registry::new();
+                for other in self.handoffs.iter() {
+                    probe.add_dynamic(other.tool.clone())?;
+                }
+                probe.add_dynamic(tool.clone())?;
+            }
         }
-        probe.add_dynamic(tool.clone())?;
         Arc::make_mut(&mut self.handoffs).push(Handoff { name, tool, agent: Arc::new(to) });
         Ok(self)
     }
 
-    /// The tools a round offers: the agent's, and one per handoff.
+    /// The tools a round offers: the agent's, and one per handoff (fixed tools hold theirs
+    /// since [`Agent::handoff`]; live ones are given theirs at each read).
     pub(super) fn tools_now(&self) -> Arc<Registry> {
-        let registry = self.tools.current();
-        if self.handoffs.is_empty() {
-            return registry;
+        match &self.tools {
+            Tools::Fixed(registry) => Arc::clone(registry),
+            Tools::Live(source) if self.handoffs.is_empty() => source(),
+            Tools::Live(source) => {
+                let mut with_handoffs = (*source()).clone();
+                for handoff in self.handoffs.iter() {
+                    // Refused only when a live tool has the name: the live tool stays.
+                    let _ = with_handoffs.add_dynamic(handoff.tool.clone());
+                }
+                Arc::new(with_handoffs)
+            }
         }
-        let mut with_handoffs = (*registry).clone();
-        for handoff in self.handoffs.iter() {
-            // Refused only for a live registry that took the name since: its own tool stays.
-            let _ = with_handoffs.add_dynamic(handoff.tool.clone());
-        }
-        Arc::new(with_handoffs)
     }
 
     /// The handoff a batch made: the first call of a handoff tool that went through.
