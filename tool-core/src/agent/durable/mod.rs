@@ -1,4 +1,4 @@
-//! Durable runs on Restate (feature `restate`): [`Agent::run_durable`] runs the loop inside
+//! Durable runs on Restate (feature `restate`): [`Agent::run_durable`](crate::agent::Agent::run_durable) runs the loop inside
 //! a Restate handler, each model request and each tool call a journaled step
 //! (`ctx.run`), so a process that dies mid-run resumes where it stopped, on any process,
 //! without asking the model again or calling a finished tool again; a call that needs

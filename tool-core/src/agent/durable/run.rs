@@ -24,10 +24,10 @@ use crate::provider::ToolCall;
 impl Agent {
     /// [`Agent::run`] as a durable Restate run inside a handler of a workflow or a virtual
     /// object (`ctx`): each model request and tool call journaled, approvals as awakeables
-    /// (see the [module docs](self) for what runs once and what again).
+    /// (see the [module docs](crate::agent::durable) for what runs once and what again).
     ///
     /// The agent's approver is not asked: a call that needs approval (the agent's
-    /// [`ApprovalPolicy`](super::ApprovalPolicy)) waits until [`decide`] (or Restate's ingress)
+    /// [`ApprovalPolicy`](crate::agent::ApprovalPolicy)) waits until [`decide`](super::decide) (or Restate's ingress)
     /// resolves its awakeable, with no time limit but the run's cancellation. Calls never
     /// move to the background.
     ///
