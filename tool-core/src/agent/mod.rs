@@ -562,18 +562,7 @@ impl Agent {
                 outcome.text = turn.text;
                 if last_answer && !turn.calls.is_empty() {
                     // Offered no tools, it called some anyway: each still gets its one result.
-                    let results: Vec<_> = turn
-                        .calls
-                        .iter()
-                        .map(|call| crate::provider::CallResult {
-                            id: call.id.clone(),
-                            name: call.name.clone(),
-                            outcome: Err(crate::ToolError::Denied {
-                                tool: call.name.clone(),
-                                reason: "the round limit was reached; answer without tools".to_owned(),
-                            }),
-                        })
-                        .collect();
+                    let results: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
                     conversation.items.extend(api.results(&results));
                 }
                 if turn.calls.is_empty() && !last_answer && !pending.is_empty() {
@@ -621,6 +610,14 @@ impl Agent {
             }
         })
     }
+}
+
+/// The result of a call made after the round limit, when the model was offered no tools:
+/// every call still gets one result.
+fn round_limit_denial(call: &crate::provider::ToolCall) -> crate::provider::CallResult {
+    let reason = "the round limit was reached; answer without tools".to_owned();
+    let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
+    crate::provider::CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
 }
 
 /// A run's span, in the OpenTelemetry gen-AI conventions: its token usage and `error.type`

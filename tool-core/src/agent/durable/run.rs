@@ -17,7 +17,9 @@ use super::{DurableOutcome, MODEL_ATTEMPTS, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::Verdict;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn, Usage};
-use crate::agent::{Agent, Api, Conversation, Event, RoundLimit, RunError, Settings, chat_span, invoke_agent_span};
+use crate::agent::{
+    Agent, Api, Conversation, Event, RoundLimit, RunError, Settings, chat_span, invoke_agent_span, round_limit_denial,
+};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 
@@ -111,7 +113,7 @@ impl Agent {
                 if turn.calls.is_empty() || last_answer {
                     if !turn.calls.is_empty() {
                         // Offered no tools, it called some anyway: each still gets its one result.
-                        let denied: Vec<_> = turn.calls.into_iter().map(round_limit_denial).collect();
+                        let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
                         conversation.items.extend(api.results(&denied));
                     }
                     return Ok(outcome);
@@ -261,15 +263,6 @@ async fn wait_for_verdict<C: RunContext>(ctx: &C, call: &ToolCall) -> Result<Res
         Ok(Json(decision)) => Ok(Ok(decision.into())),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
         Err(error) => Ok(Err(format!("the approver said no: {}", error.message()))),
-    }
-}
-
-fn round_limit_denial(call: ToolCall) -> crate::provider::CallResult {
-    let reason = "the round limit was reached; answer without tools".to_owned();
-    crate::provider::CallResult {
-        outcome: Err(crate::ToolError::Denied { tool: call.name.clone(), reason }),
-        id: call.id,
-        name: call.name,
     }
 }
 
