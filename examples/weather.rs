@@ -3,7 +3,7 @@
 //! the errors the model gets.
 #![allow(clippy::print_stdout)] // an example prints what it shows
 
-use tool_core::DecodeOptions;
+use tool_core::dispatch::DecodeOptions;
 
 fn main() {
     let registry = tool_examples::registry(120.0);

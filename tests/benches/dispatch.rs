@@ -33,9 +33,9 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("tool_core registry.call", |b| {
         b.iter(|| registry.call(black_box("weather_forecast"), black_box(CALL)));
     });
-    let options = tool_core::DecodeOptions::default();
+    let options = tool_core::dispatch::DecodeOptions::default();
     group.bench_function("tool_core decode + call, no lookup", |b| {
-        b.iter(|| tool_core::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather));
+        b.iter(|| tool_core::dispatch::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather));
     });
     group.finish();
 }

@@ -1,7 +1,8 @@
 //! Dispatch allocates no more than hand-written code: counted by dhat's heap profiler as
 //! the global allocator (its own binary, since the allocator is process-wide).
 
-use tool_core::{DecodeOptions, Registry};
+use tool_core::Registry;
+use tool_core::dispatch::DecodeOptions;
 use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
 
 #[global_allocator]
@@ -30,7 +31,7 @@ fn dispatch_allocates_what_hand_written_code_does() {
     let registry = Registry::collect().expect("unique names");
     let options = DecodeOptions::default();
     let hand = blocks(100, || drop(hand_written(CALL)));
-    let decode = blocks(100, || drop(tool_core::decode::<WeatherArgs>(CALL, &options).map(get_weather)));
+    let decode = blocks(100, || drop(tool_core::dispatch::decode::<WeatherArgs>(CALL, &options).map(get_weather)));
     let call = blocks(100, || drop(registry.call("weather_forecast", CALL)));
     // One `String` for the city, one for the result: per call, on every side.
     assert_eq!(hand, 200);

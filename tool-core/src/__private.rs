@@ -7,11 +7,11 @@ pub use serde_json;
 
 pub use crate::context::{elicitation_problem, elicitation_schema};
 pub use crate::dispatch::ready;
-pub use crate::dispatch::{Arguments, ToolFuture, call, call_async, decode_for as decode};
+pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, call, call_async, decode_for as decode};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::name::is_valid_tool_name;
-pub use crate::tool::set::receiver;
+pub use crate::tool::set::{ToolSet, receiver};
 pub use crate::tool::{
     AsyncHandler, AsyncMethodHandler, Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDefParts, ToolOptions,
 };
@@ -45,8 +45,7 @@ pub struct ArgsParts<A> {
     /// The arguments' schema.
     pub schema: &'static crate::schema::Schema,
     /// Decodes them.
-    pub decode:
-        for<'a> fn(&'static str, Arguments<'a>, &crate::dispatch::DecodeOptions) -> Result<A, crate::error::ToolError>,
+    pub decode: for<'a> fn(&'static str, Arguments<'a>, &DecodeOptions) -> Result<A, crate::error::ToolError>,
 }
 
 /// The [`ArgsParts`] of `A`.

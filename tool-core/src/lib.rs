@@ -7,14 +7,14 @@ pub mod agent;
 pub mod auth;
 pub mod content;
 pub mod context;
-mod dispatch;
+pub mod dispatch;
 mod error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 mod output;
 pub mod param;
 pub mod provider;
-mod registry;
+pub mod registry;
 pub mod render;
 pub mod schema;
 mod tool;
@@ -24,7 +24,7 @@ mod validate;
 /// `agent`, whose call paths go through it).
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub mod layer {
-    pub use crate::registry::{BoxError, ToolRequest, ToolService};
+    pub use crate::registry::layer::{BoxError, ToolRequest, ToolService};
 }
 
 #[doc(hidden)]
@@ -32,13 +32,11 @@ pub mod __private;
 
 pub use crate::content::Content;
 pub use crate::context::ToolContext;
-pub use crate::dispatch::{Arguments, DecodeOptions, decode};
 pub use crate::error::{RegistryError, ToolError};
 pub use crate::output::{IntoToolOutput, Json, Structured, ToolOutput};
 pub use crate::param::{ToolArgs, ToolParam};
-pub use crate::registry::{Descriptions, Entry, Registry, ToolCrate};
+pub use crate::registry::{Entry, Registry};
 pub use crate::tool::dynamic::DynamicTool;
-pub use crate::tool::set::{IntoToolSet, ToolSet};
 pub use crate::tool::{Annotations, TaskSupport, Tool, ToolDef};
 pub use crate::validate::violation::{Pointer, Violation, Violations};
 
@@ -54,7 +52,7 @@ pub use tool_macros::ToolSchema;
 #[doc = include_str!("../docs/tool.md")]
 pub use tool_macros::tool;
 /// Makes the `#[tool]` methods of an `impl` block tools, called on a value of the type: see
-/// [`ToolSet`] and [`Registry::add_all`].
+/// [`registry::ToolSet`] and [`Registry::add_all`].
 #[cfg(feature = "macros")]
 pub use tool_macros::tools;
 

@@ -108,7 +108,7 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
             #definitions
             static __TOOL_DEFS: [&_tool_core::ToolDef; #count] = [#(&#defs),*];
             #[automatically_derived]
-            impl _tool_core::ToolSet for #self_ty {
+            impl _tool_core::__private::ToolSet for #self_ty {
                 fn tool_defs() -> &'static [&'static _tool_core::ToolDef] {
                     &__TOOL_DEFS
                 }

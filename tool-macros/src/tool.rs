@@ -295,7 +295,7 @@ impl ToolFn {
                     fn #shim_ident<'a>(
                         #context_param: &'a _tool_core::ToolContext,
                         __tool_arguments: _tool_core::__private::Arguments<'a>,
-                        __tool_options: &'a _tool_core::DecodeOptions,
+                        __tool_options: &'a _tool_core::__private::DecodeOptions,
                     ) -> _tool_core::__private::ToolFuture<'a> {
                         _tool_core::__private::call_async(#name_const, #decoded, #output_const.convert, #call)
                     }
@@ -307,7 +307,7 @@ impl ToolFn {
                     fn #shim_ident(
                         #context_param: &_tool_core::ToolContext,
                         __tool_arguments: _tool_core::__private::Arguments<'_>,
-                        __tool_options: &_tool_core::DecodeOptions,
+                        __tool_options: &_tool_core::__private::DecodeOptions,
                     ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
                         _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)
                     }
@@ -320,7 +320,7 @@ impl ToolFn {
                         #receiver_param
                         #context_param: &'a _tool_core::ToolContext,
                         __tool_arguments: _tool_core::__private::Arguments<'a>,
-                        __tool_options: &'a _tool_core::DecodeOptions,
+                        __tool_options: &'a _tool_core::__private::DecodeOptions,
                     ) -> _tool_core::__private::ToolFuture<'a> {
                         match _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const) {
                             ::core::result::Result::Ok(__tool_self) => {
@@ -338,7 +338,7 @@ impl ToolFn {
                         #sync_receiver_param
                         #context_param: &_tool_core::ToolContext,
                         __tool_arguments: _tool_core::__private::Arguments<'_>,
-                        __tool_options: &_tool_core::DecodeOptions,
+                        __tool_options: &_tool_core::__private::DecodeOptions,
                     ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
                         let __tool_self = _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const)?;
                         _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)

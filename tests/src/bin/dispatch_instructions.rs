@@ -7,7 +7,8 @@
 
 use std::hint::black_box;
 
-use tool_core::{DecodeOptions, Registry};
+use tool_core::Registry;
+use tool_core::dispatch::DecodeOptions;
 use tool_tests::{CALL, Forecaster, WeatherArgs, get_weather, hand_written};
 
 fn main() {
@@ -24,9 +25,9 @@ fn main() {
             "registry" => usize::from(registry.call(black_box("weather_forecast"), black_box(CALL)).is_ok()),
             "plain" => usize::from(registry.call(black_box("weather_forecast_plain"), black_box(CALL)).is_ok()),
             "method" => usize::from(registry.call(black_box("weather_forecast_method"), black_box(CALL)).is_ok()),
-            "decode" => {
-                usize::from(tool_core::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather).is_ok())
-            }
+            "decode" => usize::from(
+                tool_core::dispatch::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather).is_ok(),
+            ),
             other => panic!("unknown variant {other:?}: use hand, registry, plain, method or decode"),
         };
     }

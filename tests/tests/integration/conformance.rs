@@ -17,7 +17,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 use serde_json::Value;
-use tool_core::{DecodeOptions, ToolArgs, ToolError};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{ToolArgs, ToolError};
 
 /// The JSON type a field holds, to pick the tests that apply to it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -114,7 +115,7 @@ fn run<T: ToolArgs + std::fmt::Debug>(file: &str, group: &str, kind: Kind, wrapp
             continue; // an open-object test; our objects are closed
         }
         let arguments = if wrapped { serde_json::json!({ "value": data }) } else { data.clone() };
-        let result = tool_core::decode::<T>(arguments, &DecodeOptions::default());
+        let result = tool_core::dispatch::decode::<T>(arguments, &DecodeOptions::default());
         let expected = test["valid"].as_bool().expect("valid is a bool");
         match (&result, expected) {
             (Ok(_), true) | (Err(ToolError::InvalidArguments { .. }), false) => {}

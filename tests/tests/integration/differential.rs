@@ -10,7 +10,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use serde_json::{Map, Value, json};
-use tool_core::{DecodeOptions, ToolArgs};
+use tool_core::ToolArgs;
+use tool_core::dispatch::DecodeOptions;
 
 use super::dispatch::TripArgs;
 use super::enums::{HasAdjacent, HasExternal, HasInternal, HasUntagged, WithUnit};
@@ -217,8 +218,9 @@ fn differential<T: ToolArgs>(cases: u32, base: &Value) -> u32 {
     runner
         .run(&near(base.clone(), names, words), |value| {
             let theirs = reference.is_valid(&value);
-            let from_value = tool_core::decode::<T>(value.clone(), &DecodeOptions::default()).is_ok();
-            let from_text = tool_core::decode::<T>(value.to_string().as_str(), &DecodeOptions::default()).is_ok();
+            let from_value = tool_core::dispatch::decode::<T>(value.clone(), &DecodeOptions::default()).is_ok();
+            let from_text =
+                tool_core::dispatch::decode::<T>(value.to_string().as_str(), &DecodeOptions::default()).is_ok();
             prop_assert_eq!(from_value, theirs, "value {}", value);
             prop_assert_eq!(from_text, theirs, "text {}", value);
             valid.set(valid.get() + u32::from(theirs));

@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 use serde_json::json;
-use tool_core::{DecodeOptions, Registry, ToolArgs, ToolContext, ToolError, Violation, tool};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{Registry, ToolArgs, ToolContext, ToolError, Violation, tool};
 pub(crate) use tool_tests::block_on;
 
 #[derive(Debug, Deserialize, ToolArgs)]

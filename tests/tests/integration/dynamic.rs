@@ -88,9 +88,10 @@ fn bad_names_and_schemas_are_refused() {
 
 mod typed {
     use serde_json::json;
+    use tool_core::dispatch::DecodeOptions;
     use tool_core::provider::{self, StrictChoice};
     use tool_core::render::Dialect;
-    use tool_core::{DecodeOptions, DynamicTool, Registry, Structured, ToolArgs, ToolError, ToolSchema};
+    use tool_core::{DynamicTool, Registry, Structured, ToolArgs, ToolError, ToolSchema};
 
     #[derive(serde::Deserialize, ToolArgs)]
     struct Convert {

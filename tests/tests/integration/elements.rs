@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::openai;
-use tool_core::{DecodeOptions, Registry, ToolArgs, tool};
+use tool_core::{Registry, ToolArgs, tool};
 
 use super::support::{schema_of, violations};
 
@@ -48,7 +49,7 @@ fn element_keywords_sit_in_the_elements_schema() {
 #[test]
 fn element_keywords_are_enforced_with_each_elements_path() {
     let good = json!({"tags": ["a", "bc"], "scores": {"ann": 3}, "weights": [0.5], "switches": {"x": "on"}});
-    let decoded = tool_core::decode::<Tagging>(good, &DecodeOptions::default()).expect("valid");
+    let decoded = tool_core::dispatch::decode::<Tagging>(good, &DecodeOptions::default()).expect("valid");
     assert_eq!(decoded.tags, ["a", "bc"]);
     assert_eq!(
         violations::<Tagging>(json!({

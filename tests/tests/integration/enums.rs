@@ -3,16 +3,17 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::strict_choice;
 use tool_core::render::Dialect;
-use tool_core::{DecodeOptions, ToolArgs, ToolError};
+use tool_core::{ToolArgs, ToolError};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
     serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 fn paths<T: ToolArgs + std::fmt::Debug>(arguments: Value) -> Result<T, Vec<(String, &'static str)>> {
-    tool_core::decode::<T>(arguments, &DecodeOptions::default()).map_err(|error| match error {
+    tool_core::dispatch::decode::<T>(arguments, &DecodeOptions::default()).map_err(|error| match error {
         ToolError::InvalidArguments { violations, .. } => {
             violations.iter().map(|v| (v.path.clone(), v.keyword)).collect()
         }

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
+use tool_core::registry::ToolSet;
 use tool_core::render::Dialect;
-use tool_core::{Registry, RegistryError, Tool, ToolArgs, ToolContext, ToolError, ToolSet, tool, tools};
+use tool_core::{Registry, RegistryError, Tool, ToolArgs, ToolContext, ToolError, tool, tools};
 
 mod plain {
     use super::*;
@@ -266,8 +267,8 @@ fn time_in(#[param(min_length = 1)] zone: String, #[serde(default)] format: Opti
 
 #[test]
 fn descriptions_set_at_run_time_reach_every_dialect() {
-    use tool_core::Descriptions;
     use tool_core::provider;
+    use tool_core::registry::Descriptions;
     let mut registry = Registry::new();
     registry.add(TimeInTool).unwrap();
     let local = "Europe/Paris";
@@ -329,11 +330,15 @@ fn an_open_object_ignores_unknown_keys_and_says_so_only_where_it_can() {
     let schema = tool_core::render::json_schema::<Lenient>();
     assert!(!schema.contains("additionalProperties"), "{schema}");
     let lenient: Lenient =
-        tool_core::decode(r#"{"name": "x", "extra": 1}"#, &tool_core::DecodeOptions::default()).unwrap();
+        tool_core::dispatch::decode(r#"{"name": "x", "extra": 1}"#, &tool_core::dispatch::DecodeOptions::default())
+            .unwrap();
     assert_eq!(lenient.name, "x");
-    let error = tool_core::decode::<Lenient>(r#"{"name": "", "extra": 1}"#, &tool_core::DecodeOptions::default())
-        .err()
-        .unwrap();
+    let error = tool_core::dispatch::decode::<Lenient>(
+        r#"{"name": "", "extra": 1}"#,
+        &tool_core::dispatch::DecodeOptions::default(),
+    )
+    .err()
+    .unwrap();
     assert!(
         error.to_string().contains("/name: must be at least 1 character long") && !error.to_string().contains("extra")
     );

@@ -3,7 +3,8 @@
 //! (`DecodeOptions::max_argument_bytes`, 1 MiB by default).
 
 use serde_json::Value;
-use tool_core::{DecodeOptions, Registry, ToolError, Violations};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{Registry, ToolError, Violations};
 
 fn registry() -> Registry {
     Registry::collect().expect("unique names")

@@ -2,7 +2,8 @@
 //! draft 2020-12 schema, and for sample instances it accepts exactly what dispatch accepts.
 
 use serde_json::{Value, json};
-use tool_core::{DecodeOptions, Registry, ToolArgs};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{Registry, ToolArgs};
 
 #[test]
 fn every_registered_schema_is_valid_draft_2020_12() {
@@ -97,15 +98,18 @@ pub(crate) fn agree<T: ToolArgs>(base: &Value) -> usize {
     jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{e}\n{schema}"));
     let reference =
         jsonschema::draft202012::options().should_validate_formats(true).build(&schema).expect("valid schema");
-    assert!(tool_core::decode::<T>(base.clone(), &DecodeOptions::default()).is_ok(), "base must be valid: {base}");
+    assert!(
+        tool_core::dispatch::decode::<T>(base.clone(), &DecodeOptions::default()).is_ok(),
+        "base must be valid: {base}"
+    );
     let instances = mutations(base);
     for instance in &instances {
         let theirs = reference.is_valid(instance);
         // Both ways arguments arrive: as a parsed value, and as text.
-        let from_value = tool_core::decode::<T>(instance.clone(), &DecodeOptions::default());
+        let from_value = tool_core::dispatch::decode::<T>(instance.clone(), &DecodeOptions::default());
         assert_eq!(from_value.is_ok(), theirs, "disagree on {instance}\nschema {schema}\nours: {:?}", from_value.err());
         let text = instance.to_string();
-        let from_text = tool_core::decode::<T>(text.as_str(), &DecodeOptions::default());
+        let from_text = tool_core::dispatch::decode::<T>(text.as_str(), &DecodeOptions::default());
         assert_eq!(from_text.is_ok(), theirs, "disagree on text {text}\nschema {schema}\nours: {:?}", from_text.err());
     }
     instances.len()

@@ -5,8 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::json;
+use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::openai;
-use tool_core::{DecodeOptions, Registry, ToolArgs, tool};
+use tool_core::{Registry, ToolArgs, tool};
 
 use super::support::{schema_of, violations};
 
@@ -42,7 +43,7 @@ fn a_stand_in_type_gives_the_schema_and_the_checks() {
         })
     );
     assert_eq!(schema_of::<Event>()["required"], json!(["at", "written", "label"]));
-    let event = tool_core::decode::<Event>(
+    let event = tool_core::dispatch::decode::<Event>(
         json!({"at": 86_400, "written": "2026-11-23T10:00:00Z", "label": "ab"}),
         &DecodeOptions::default(),
     )
@@ -125,7 +126,7 @@ fn a_newtype_carries_its_keywords_and_doc_wherever_it_is_used() {
 fn a_newtype_is_checked_wherever_it_is_used() {
     let base = json!({"user": "u12", "share": 40, "others": ["u123", "u22"], "since": 0, "name": "x"});
     assert!(super::reference::agree::<Grant>(&base) > 20);
-    let grant = tool_core::decode::<Grant>(
+    let grant = tool_core::dispatch::decode::<Grant>(
         json!({"user": "u12", "share": 40, "since": 60, "name": "x"}),
         &DecodeOptions::default(),
     )

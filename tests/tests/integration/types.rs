@@ -8,15 +8,16 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::{gemini, openai};
-use tool_core::{DecodeOptions, Registry, ToolArgs, ToolError, tool};
+use tool_core::{Registry, ToolArgs, ToolError, tool};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
     serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("JSON")
 }
 
 fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'static str, String)> {
-    match tool_core::decode::<T>(value, &DecodeOptions::default()) {
+    match tool_core::dispatch::decode::<T>(value, &DecodeOptions::default()) {
         Err(ToolError::InvalidArguments { violations, .. }) => {
             violations.iter().map(|v| (v.path.clone(), v.keyword, v.message.clone())).collect()
         }
@@ -61,7 +62,7 @@ fn std_base() -> Value {
 
 #[test]
 fn std_types_are_checked_by_their_own_parsers() {
-    let decoded = tool_core::decode::<Std>(std_base(), &DecodeOptions::default()).expect("valid");
+    let decoded = tool_core::dispatch::decode::<Std>(std_base(), &DecodeOptions::default()).expect("valid");
     assert_eq!(decoded.point, (1.5, 2.0));
     assert_eq!(decoded.socket.port(), 80);
     let bad = json!({"path": 1, "v4": "10.0.0.256", "ip": "nope", "socket": "127.0.0.1", "count": 0, "point": [1, "x", 3], "pair": ["a"]});
@@ -153,12 +154,12 @@ fn ecosystem_types_state_their_form() {
 
 #[test]
 fn ecosystem_types_decode() {
-    let decoded = tool_core::decode::<Ecosystem>(ecosystem_base(), &DecodeOptions::default()).expect("valid");
+    let decoded = tool_core::dispatch::decode::<Ecosystem>(ecosystem_base(), &DecodeOptions::default()).expect("valid");
     assert_eq!(decoded.price.to_string(), "12.50");
     assert_eq!(decoded.version.pre.as_str(), "rc.1");
     assert_eq!(decoded.day.to_string(), "2024-02-29");
     let text = ecosystem_base().to_string();
-    assert!(tool_core::decode::<Ecosystem>(text.as_str(), &DecodeOptions::default()).is_ok());
+    assert!(tool_core::dispatch::decode::<Ecosystem>(text.as_str(), &DecodeOptions::default()).is_ok());
 }
 
 /// Each field replaced by a value its parser might accept but its schema does not, or that
@@ -187,7 +188,7 @@ fn what_the_schema_refuses_is_refused_even_where_the_parser_is_lax() {
         assert_eq!(found.len(), 1, "{field} = {value}: {found:?}");
         assert_eq!(found[0].0, format!("/{field}"), "{field} = {value}");
         let text = instance.to_string();
-        assert!(tool_core::decode::<Ecosystem>(text.as_str(), &DecodeOptions::default()).is_err(), "{text}");
+        assert!(tool_core::dispatch::decode::<Ecosystem>(text.as_str(), &DecodeOptions::default()).is_err(), "{text}");
     }
 }
 
@@ -196,7 +197,7 @@ fn lenient_decoding_writes_a_decimal_number_as_text() {
     let mut instance = ecosystem_base();
     instance["price"] = json!(12.5);
     let lenient = DecodeOptions { lenient: true, ..DecodeOptions::default() };
-    let decoded = tool_core::decode::<Ecosystem>(instance, &lenient).expect("coerced");
+    let decoded = tool_core::dispatch::decode::<Ecosystem>(instance, &lenient).expect("coerced");
     assert_eq!(decoded.price.to_string(), "12.5");
 }
 

@@ -1,5 +1,10 @@
-//! The steps of a dispatch shim: parse, (coerce,) validate, deserialize, call with panics
-//! caught. `#[tool]` emits a shim that calls these in order; nothing here reads a schema.
+//! Decoding a tool's arguments as a registry does, outside any registry: [`decode`] parses,
+//! validates and deserializes an [`Arguments`] (JSON text or a parsed value) under
+//! [`DecodeOptions`]. A [`ToolFuture`] is what an async call returns.
+//!
+//! The rest of this module is the shim's steps (parse, coerce, validate, deserialize, call
+//! with panics caught), which `#[tool]` calls in order through `__private`; nothing here
+//! reads a schema.
 
 pub(crate) mod deny_unknown;
 mod input;
@@ -24,13 +29,14 @@ use crate::validate::violation::{Pointer, Violation, Violations};
 /// shim does before it calls the fn.
 ///
 /// ```
-/// # use tool_core::{ToolArgs, DecodeOptions};
+/// # use tool_core::ToolArgs;
+/// # use tool_core::dispatch::DecodeOptions;
 /// #[derive(Debug, serde::Deserialize, ToolArgs)]
 /// struct Args {
 ///     #[param(maximum = 10)]
 ///     days: u8,
 /// }
-/// let error = tool_core::decode::<Args>(r#"{"days": 12}"#, &DecodeOptions::default()).unwrap_err();
+/// let error = tool_core::dispatch::decode::<Args>(r#"{"days": 12}"#, &DecodeOptions::default()).unwrap_err();
 /// assert!(error.to_string().contains("/days: must be <= 10, got 12"));
 /// ```
 ///
@@ -54,6 +60,7 @@ pub fn decode<'a, A: ToolArgs>(arguments: impl Into<Arguments<'a>>, options: &De
 /// [`ToolError::InvalidJson`] for text that is not JSON or exceeds
 /// [`DecodeOptions::max_argument_bytes`]; [`ToolError::InvalidArguments`] with every
 /// violation otherwise.
+#[doc(hidden)]
 pub fn decode_for<A: ToolArgs>(
     tool: &'static str,
     arguments: Arguments<'_>,
@@ -162,6 +169,7 @@ fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolErro
 /// # Errors
 /// The decoding's error; [`ToolError::Failed`] for the fn's `Err`, [`ToolError::Panicked`]
 /// for a panic.
+#[doc(hidden)]
 #[inline]
 pub fn call<A, O>(
     tool: &'static str,
@@ -178,6 +186,7 @@ pub fn call<A, O>(
 
 /// Starts an async tool fn on its decoded arguments, wrapping its future so that its
 /// output, `Err` and panic become a result (a decoding error is an already finished one).
+#[doc(hidden)]
 pub fn call_async<'a, A, O, F>(
     tool: &'static str,
     decoded: Result<A, ToolError>,
@@ -205,6 +214,7 @@ where
 pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send + 'a>>;
 
 /// An error result as an already finished future.
+#[doc(hidden)]
 #[must_use]
 pub fn ready<'a>(result: Result<ToolOutput, ToolError>) -> ToolFuture<'a> {
     Box::pin(core::future::ready(result))

@@ -21,7 +21,7 @@ pub enum RegistryError {
         name: String,
     },
     /// A selective collection found no tool: the tools' crate is not linked into the binary
-    /// (see [`ToolCrate`](crate::ToolCrate)), or the group or module is misspelt.
+    /// (see [`ToolCrate`](crate::registry::ToolCrate)), or the group or module is misspelt.
     NoneCollected {
         /// What was asked for: `group "admin"`, `module my_app::tools`, `crate my_tools`.
         selection: String,

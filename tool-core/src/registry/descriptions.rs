@@ -11,7 +11,8 @@ use crate::schema::Schema;
 /// Descriptions for one tool, to set with [`Registry::describe`](crate::Registry::describe).
 ///
 /// ```
-/// use tool_core::{Descriptions, Registry, tool};
+/// use tool_core::{Registry, tool};
+/// use tool_core::registry::Descriptions;
 ///
 /// /// Gets the current time in a time zone.
 /// #[tool]

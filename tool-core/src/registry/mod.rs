@@ -1,14 +1,16 @@
-//! [`Registry`]: tools by name. [`Registry::collect`] gathers every `#[tool]` linked into the
-//! binary (through `inventory`); explicit registries are built with [`Registry::add`],
-//! [`Registry::add_all`] (the methods of a `#[tools]` block), [`Registry::merge_prefixed`]
-//! and [`Registry::remove`].
+//! [`Registry`]: tools by name, and what builds one. [`Registry::collect`] gathers every
+//! `#[tool]` linked into the binary (through `inventory`), or those of chosen crates
+//! ([`ToolCrate`]); explicit registries are built with [`Registry::add`],
+//! [`Registry::add_all`] (a [`ToolSet`]: the methods of a `#[tools]` block),
+//! [`Registry::merge_prefixed`] and [`Registry::remove`]. [`Descriptions`] sets tools'
+//! descriptions at run time.
 
 mod call;
 mod describe;
 mod descriptions;
 mod entry;
 #[cfg(any(feature = "mcp", feature = "agent"))]
-mod layer;
+pub(crate) mod layer;
 mod name_hash;
 mod select;
 
@@ -20,8 +22,6 @@ use std::collections::HashMap;
 pub(crate) use call::OwnedArguments;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
-#[cfg(any(feature = "mcp", feature = "agent"))]
-pub use layer::{BoxError, ToolRequest, ToolService};
 use name_hash::BuildNameHasher;
 pub use select::ToolCrate;
 
@@ -30,7 +30,7 @@ use crate::dispatch::DecodeOptions;
 use crate::error::RegistryError;
 use crate::tool::dynamic::DynamicTool;
 use crate::tool::name::is_valid_tool_name;
-use crate::tool::set::{IntoToolSet, ToolSet};
+pub use crate::tool::set::{IntoToolSet, ToolSet};
 use crate::tool::{Receiver, Tool, ToolDef};
 
 /// What `#[tool]` submits to `inventory` for [`Registry::collect`].

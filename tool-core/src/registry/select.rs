@@ -33,7 +33,7 @@ impl ToolCrate {
     }
 }
 
-/// Defines `pub static TOOLS: tool_core::ToolCrate` (or the name given) for the crate it is
+/// Defines `pub static TOOLS: tool_core::registry::ToolCrate` (or the name given) for the crate it is
 /// called at the root of, so a binary can collect exactly that crate's tools and the linker
 /// cannot drop them:
 ///
@@ -56,7 +56,7 @@ macro_rules! tool_crate {
     };
     ($name:ident) => {
         /// This crate's `#[tool]`s, for `tool_core::Registry::collect_crates`.
-        pub static $name: $crate::ToolCrate = $crate::ToolCrate::__new(::core::module_path!());
+        pub static $name: $crate::registry::ToolCrate = $crate::registry::ToolCrate::__new(::core::module_path!());
     };
 }
 
