@@ -167,7 +167,7 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         }),
         config,
     );
-    let router = Router::new().nest_service(&options.path, service).layer(middleware::from_fn(session_ended));
+    let router = Router::new().nest_service(&options.path, Endpoint(Arc::new(service)));
     #[cfg(feature = "oauth")]
     let router = match &options.oauth {
         Some(oauth) => with_oauth(router, oauth, &server, max_body),
@@ -208,14 +208,38 @@ fn with_oauth(router: Router, oauth: &super::oauth::ResourceServer, server: &Mcp
     router
 }
 
+/// rmcp's service behind an `Arc`. axum clones a route's service for every request, and
+/// rmcp's clones itself again in `call`; each clone copies its configuration, host and
+/// origin lists included (about 40 allocations a request). This one calls rmcp's `handle`
+/// on the shared value instead.
+#[derive(Clone)]
+struct Endpoint(Arc<StreamableHttpService<McpServer, LocalSessionManager>>);
+
+impl tower::Service<Request> for Endpoint {
+    type Response = Response;
+    type Error = core::convert::Infallible;
+    type Future = core::pin::Pin<Box<dyn Future<Output = Result<Response, Self::Error>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut core::task::Context<'_>) -> core::task::Poll<Result<(), Self::Error>> {
+        core::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let service = Arc::clone(&self.0);
+        let delete = request.method() == axum::http::Method::DELETE;
+        Box::pin(async move {
+            let response = service.handle(request).await.into_response();
+            Ok(if delete { session_ended(response) } else { response })
+        })
+    }
+}
+
 /// A session `DELETE` that rmcp accepted is answered `204 No Content` rather than its `202
 /// Accepted`: the session is gone when the answer leaves, and the official Python SDK (as
 /// other clients that follow HTTP's meaning for `DELETE`) accepts only 200 or 204, logging
 /// "Session termination failed: 202" otherwise.
-async fn session_ended(request: Request, next: Next) -> Response {
-    let delete = request.method() == axum::http::Method::DELETE;
-    let mut response = next.run(request).await;
-    if delete && response.status() == StatusCode::ACCEPTED {
+fn session_ended(mut response: Response) -> Response {
+    if response.status() == StatusCode::ACCEPTED {
         *response.status_mut() = StatusCode::NO_CONTENT;
         *response.body_mut() = axum::body::Body::empty();
         response.headers_mut().remove(header::CONTENT_LENGTH);

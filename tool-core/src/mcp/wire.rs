@@ -1,6 +1,7 @@
 //! Between this crate's types and rmcp's model. Each conversion goes through the MCP wire
 //! form that `provider::mcp` writes, so there is one rendering of every block, tool and
-//! result, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`.
+//! result, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`; the
+//! one exception is a text result, on every call's path, which a test holds to that form.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
+use crate::content::Content;
 use crate::context::{
     ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
 };
@@ -29,6 +31,11 @@ pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Erro
 /// `resultType: "complete"` as 2026-07-28 requires (SEP-2322; rmcp strips it for older
 /// revisions, as its own constructors expect).
 pub(crate) fn call_result(outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
+    if let Ok(output) = outcome
+        && let Some(result) = text_result(output)
+    {
+        return result;
+    }
     match serde_json::from_value::<CallToolResult>(call_tool_result(outcome)) {
         Ok(mut result) => {
             result.result_type = Some(rmcp::model::ResultType::COMPLETE);
@@ -36,6 +43,25 @@ pub(crate) fn call_result(outcome: &Result<ToolOutput, ToolError>) -> CallToolRe
         }
         Err(_) => error_result("the result could not be sent"),
     }
+}
+
+/// The common result, text blocks and perhaps a structured object, built straight from
+/// rmcp's constructors: through the wire form it cost a `Value` tree and its parse (8,800
+/// instructions of the handler's 27,000 per call, callgrind). The rest take the wire form;
+/// a test shows both give the same JSON.
+fn text_result(output: &ToolOutput) -> Option<CallToolResult> {
+    let blocks = output.content();
+    if !blocks.iter().all(|block| matches!(block, Content::Text(_))) {
+        return None;
+    }
+    // A structured value that is not an object is left out, as the wire form leaves it out.
+    let structured = output.structured().filter(|value| value.is_object()).cloned();
+    let content = blocks.iter().filter_map(|block| {
+        if let Content::Text(text) = block { Some(ContentBlock::text(text.as_str())) } else { None }
+    });
+    let mut result = CallToolResult::success(content.collect());
+    result.structured_content = structured;
+    Some(result)
 }
 
 /// A failed call as the result the model reads (`isError: true`), so it can correct itself.
@@ -132,5 +158,44 @@ pub(crate) fn elicitation_answer(result: ElicitResult) -> ElicitationAnswer {
         ElicitationAction::Accept => ElicitationAnswer::Accept(result.content.unwrap_or_else(|| json!({}))),
         ElicitationAction::Decline => ElicitationAnswer::Decline,
         _ => ElicitationAnswer::Cancel,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{call_result, call_tool_result};
+    use crate::content::{Content, Media};
+    use crate::error::ToolError;
+    use crate::output::ToolOutput;
+
+    /// The direct path gives the JSON the wire form gives, for every shape it takes and for
+    /// those it leaves to the wire form.
+    #[test]
+    fn text_results_are_the_wire_forms() {
+        let outcomes: Vec<Result<ToolOutput, ToolError>> = vec![
+            Ok(ToolOutput::text("bench")),
+            Ok(ToolOutput::text("")),
+            Ok(ToolOutput::new([])),
+            Ok(ToolOutput::new([Content::Text("a".into()), Content::Text("b\n\"c\"".into())])),
+            Ok(ToolOutput::text("{\"hour\":3}").with_structured(json!({"hour": 3}))),
+            Ok(ToolOutput::text("[1]").with_structured(json!([1]))),
+            Ok(ToolOutput::new([
+                Content::Text("a".into()),
+                Content::Image(Media { data: "AAAA".into(), mime_type: "image/png".into() }),
+            ])),
+            Err(ToolError::Failed { tool: "t".into(), message: "no".into() }),
+        ];
+        for outcome in &outcomes {
+            let mut expected: rmcp::model::CallToolResult =
+                serde_json::from_value(call_tool_result(outcome)).expect("the wire form parses");
+            expected.result_type = Some(rmcp::model::ResultType::COMPLETE);
+            assert_eq!(
+                serde_json::to_value(call_result(outcome)).unwrap(),
+                serde_json::to_value(expected).unwrap(),
+                "{outcome:?}"
+            );
+        }
     }
 }
