@@ -501,10 +501,7 @@ impl Agent {
             let (mut tools, mut tool_choice) = self.offer(&registry)?;
             let first = outcome.rounds;
             loop {
-                let last_answer = outcome.rounds - first == self.max_rounds;
-                if last_answer && self.round_limit == RoundLimit::Fail {
-                    return Err(RunError::RoundLimit { rounds: outcome.rounds });
-                }
+                let last_answer = self.last_round(outcome.rounds - first, outcome.rounds)?;
                 outcome.rounds += 1;
                 let round = outcome.rounds;
                 if let Tools::Live(_) = &self.tools {
@@ -609,6 +606,17 @@ impl Agent {
                 }
             }
         })
+    }
+
+    /// Whether the round after `done` rounds of this agent (`total` in the run) is its last,
+    /// asked without tools; past the limit with [`RoundLimit::Fail`], the run's error. Shared
+    /// by the ordinary and the durable loop.
+    fn last_round(&self, done: usize, total: usize) -> Result<bool, RunError> {
+        let last_answer = done == self.max_rounds;
+        if last_answer && self.round_limit == RoundLimit::Fail {
+            return Err(RunError::RoundLimit { rounds: total });
+        }
+        Ok(last_answer)
     }
 }
 

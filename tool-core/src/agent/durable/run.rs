@@ -18,7 +18,7 @@ use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::Verdict;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn, Usage};
 use crate::agent::{
-    Agent, Api, Conversation, Event, RoundLimit, RunError, Settings, chat_span, invoke_agent_span, round_limit_denial,
+    Agent, Api, Conversation, Event, RunError, Settings, chat_span, invoke_agent_span, round_limit_denial,
 };
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
@@ -90,10 +90,7 @@ impl Agent {
             let (tools, tool_choice) = self.offer(&registry)?;
             let first = outcome.rounds;
             loop {
-                let last_answer = outcome.rounds - first == self.max_rounds;
-                if last_answer && self.round_limit == RoundLimit::Fail {
-                    return Err(RunError::RoundLimit { rounds: outcome.rounds });
-                }
+                let last_answer = self.last_round(outcome.rounds - first, outcome.rounds)?;
                 outcome.rounds += 1;
                 let round = outcome.rounds;
                 settings.emit(Event::TurnStarted { round });
