@@ -182,6 +182,32 @@ impl Settings {
             events(&event);
         }
     }
+
+    /// Takes a model's turn into the run (the ordinary loop's and the durable one's): its
+    /// event, its items into the history, its text as the run's last. In the last round the
+    /// model was offered no tools; any calls it made anyway each get a denial as their
+    /// result and none is returned. Returns the calls to run.
+    fn take_turn(
+        &self,
+        api: Api,
+        conversation: &mut Conversation,
+        text: &mut String,
+        round: usize,
+        turn: ModelTurn,
+        last_answer: bool,
+    ) -> Vec<crate::provider::ToolCall> {
+        self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
+        conversation.items.extend(turn.items);
+        *text = turn.text;
+        if !last_answer {
+            return turn.calls;
+        }
+        if !turn.calls.is_empty() {
+            let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
+            conversation.items.extend(api.results(&denied));
+        }
+        Vec::new()
+    }
 }
 
 /// A model, the tools it may call, and how its calls are run.
@@ -549,20 +575,8 @@ impl Agent {
                 chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
                 chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
                 outcome.usage += turn.usage;
-                settings.emit(Event::ModelResponse {
-                    round,
-                    stop: turn.stop.clone(),
-                    usage: turn.usage,
-                    calls: turn.calls.len(),
-                });
-                conversation.items.extend(turn.items);
-                outcome.text = turn.text;
-                if last_answer && !turn.calls.is_empty() {
-                    // Offered no tools, it called some anyway: each still gets its one result.
-                    let results: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
-                    conversation.items.extend(api.results(&results));
-                }
-                if turn.calls.is_empty() && !last_answer && !pending.is_empty() {
+                let calls = settings.take_turn(api, conversation, &mut outcome.text, round, turn, last_answer);
+                if calls.is_empty() && !last_answer && !pending.is_empty() {
                     // An answer while results are still to come: the model hears of the next one.
                     if !pending.any_ended(cancel).await {
                         return Err(RunError::Cancelled);
@@ -570,7 +584,7 @@ impl Agent {
                     continue;
                 }
                 if let Some(expected) = expected
-                    && (turn.calls.is_empty() || last_answer)
+                    && calls.is_empty()
                 {
                     answers_checked += 1;
                     if let Err(error) = (expected.check)(&outcome.text) {
@@ -581,10 +595,10 @@ impl Agent {
                         continue;
                     }
                 }
-                if turn.calls.is_empty() || last_answer {
+                if calls.is_empty() {
                     return Ok(outcome);
                 }
-                let runs = batch::run(settings, &registry, turn.calls, cancel, &mut pending).await;
+                let runs = batch::run(settings, &registry, calls, cancel, &mut pending).await;
                 let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
                 conversation.items.extend(api.results(&results));
                 let terminate = runs.iter().all(|run| run.terminate);

@@ -17,9 +17,7 @@ use super::{DurableOutcome, MODEL_ATTEMPTS, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::Verdict;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn, Usage};
-use crate::agent::{
-    Agent, Api, Conversation, Event, RunError, Settings, chat_span, invoke_agent_span, round_limit_denial,
-};
+use crate::agent::{Agent, Api, Conversation, Event, RunError, Settings, chat_span, invoke_agent_span};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 
@@ -99,26 +97,14 @@ impl Agent {
                 let turn = self.model_step(ctx, settings, conversation, offered, tool_choice.clone(), round).await?;
                 outcome.input_tokens += turn.usage.input_tokens;
                 outcome.output_tokens += turn.usage.output_tokens;
-                settings.emit(Event::ModelResponse {
-                    round,
-                    stop: turn.stop.clone(),
-                    usage: turn.usage,
-                    calls: turn.calls.len(),
-                });
-                conversation.items.extend(turn.items);
-                outcome.text = turn.text;
-                if turn.calls.is_empty() || last_answer {
-                    if !turn.calls.is_empty() {
-                        // Offered no tools, it called some anyway: each still gets its one result.
-                        let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
-                        conversation.items.extend(api.results(&denied));
-                    }
+                let calls = settings.take_turn(api, conversation, &mut outcome.text, round, turn, last_answer);
+                if calls.is_empty() {
                     return Ok(outcome);
                 }
-                let mut items = Vec::with_capacity(turn.calls.len());
+                let mut items = Vec::with_capacity(calls.len());
                 let mut terminate = true;
                 let mut handoff = None;
-                let mut calls = turn.calls.into_iter();
+                let mut calls = calls.into_iter();
                 while let Some(call) = calls.next() {
                     let step = match call_step(ctx, settings, api, &registry, call).await {
                         Ok(step) => step,
