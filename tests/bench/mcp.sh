@@ -4,6 +4,7 @@
 # Measures `tools/list` and a `tools/call` round trip (an HTTP POST in the session, the
 # event stream read to its end), interleaved, and prints medians and the ratios.
 # Usage: bash tests/bench/mcp.sh [iterations]   (not part of CI)
+# MCP_BENCH_PROTOCOL=2026-07-28: that revision's stateless requests instead of a session.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/mcp-bench"
@@ -117,12 +118,21 @@ async fn serve_tool_core() -> String {
     format!("http://{addr}/mcp")
 }
 
-/// One MCP session over raw HTTP: every request is a POST whose event stream is read to the end.
+/// One MCP session over raw HTTP: every request is a POST whose event stream (or, if the
+/// server answers so, JSON body) is read to the end. `MCP_BENCH_PROTOCOL=2026-07-28`: no
+/// session; every request carries that revision's headers and `_meta` instead.
 struct Session { http: reqwest::Client, url: String, id: String, next: u64 }
+
+fn stateless() -> bool {
+    std::env::var("MCP_BENCH_PROTOCOL").is_ok_and(|version| version == "2026-07-28")
+}
 
 impl Session {
     async fn open(url: String) -> Session {
         let http = reqwest::Client::new();
+        if stateless() {
+            return Session { http, url, id: String::new(), next: 1 };
+        }
         let response = http.post(&url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
@@ -136,19 +146,37 @@ impl Session {
     }
 
     async fn post(&mut self, body: String) -> usize {
-        let response = self.http.post(&self.url)
+        let request = self.http.post(&self.url)
             .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-session-id", &self.id)
-            .header("mcp-protocol-version", "2025-11-25")
-            .body(body)
-            .send().await.unwrap();
+            .header("accept", "application/json, text/event-stream");
+        let request = if stateless() {
+            let message: serde_json::Value = serde_json::from_str(&body).unwrap();
+            let request = request.header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", message["method"].as_str().unwrap());
+            match message["params"]["name"].as_str() {
+                Some(name) => request.header("mcp-name", name),
+                None => request,
+            }
+        } else {
+            request.header("mcp-session-id", &self.id).header("mcp-protocol-version", "2025-11-25")
+        };
+        let response = request.body(body).send().await.unwrap();
         assert!(response.status().is_success(), "{}", response.status());
         response.bytes().await.unwrap().len()
     }
 
     async fn request(&mut self, method: &str, params: &str) -> (Duration, usize) {
         self.next += 1;
+        let params = if stateless() {
+            let mut params: serde_json::Value = serde_json::from_str(params).unwrap();
+            params["_meta"] = serde_json::json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            });
+            params.to_string()
+        } else {
+            params.to_owned()
+        };
         let body = format!(r#"{{"jsonrpc":"2.0","id":{},"method":"{method}","params":{params}}}"#, self.next);
         let start = Instant::now();
         let bytes = self.post(body).await;

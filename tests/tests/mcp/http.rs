@@ -125,3 +125,45 @@ async fn shutdown_is_graceful_and_ends_calls_in_flight() {
     assert!(matches!(stopped, Ok(Ok(Ok(())))), "the server stops: {stopped:?}");
     let _ = tokio::time::timeout(Duration::from_secs(5), in_flight).await;
 }
+
+/// A 2026-07-28 call whose reply is one message is answered `application/json`; one whose
+/// tool reports progress first keeps the event stream, progress and all.
+#[tokio::test]
+async fn a_one_message_reply_of_2026_07_28_is_json_and_progress_keeps_the_stream() {
+    let http = Http::start(HttpOptions::default()).await;
+    let client = reqwest::Client::new();
+    // SEP-2243's headers name the method and the tool.
+    let send = |tool: &'static str, body: &'static str| {
+        client
+            .post(http.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", tool)
+            .body(body)
+            .send()
+    };
+    let echo = send(
+        "echo",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"zebra":"z","apple":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(echo.status(), StatusCode::OK, "{}", echo.text().await.unwrap_or_default());
+    assert_eq!(echo.headers()["content-type"], "application/json");
+    let reply: serde_json::Value = echo.json().await.unwrap();
+    assert_eq!(reply["result"]["content"][0]["text"], "z 1", "{reply}");
+    let chatty = send(
+        "chatty",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"chatty","arguments":{},"_meta":{"progressToken":"p","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(chatty.status(), StatusCode::OK);
+    assert!(chatty.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let stream = chatty.text().await.unwrap();
+    let progress = stream.find("notifications/progress").expect(&stream);
+    let result = stream.find(r#""id":2"#).expect(&stream);
+    assert!(progress < result, "progress comes before the result: {stream}");
+}

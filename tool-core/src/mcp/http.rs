@@ -155,7 +155,12 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         .with_cancellation_token(shutdown.child_token())
         .with_allowed_hosts(options.allowed_hosts.clone())
         .with_allowed_origins(options.allowed_origins.clone())
-        .with_max_request_body_bytes(max_body);
+        .with_max_request_body_bytes(max_body)
+        // A 2026-07-28 request (served statelessly) whose reply is one message gets it as
+        // `application/json`, not an event stream: less to frame and to read. A tool that
+        // sends a notification first (progress, a log) still gets the stream, which rmcp
+        // switches to so that nothing is lost; the session era is unchanged.
+        .with_json_response(true);
     let mut config = config;
     config.session_store.clone_from(&options.session_store);
     let sessions = server.clone();
