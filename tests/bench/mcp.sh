@@ -124,7 +124,8 @@ async fn serve_tool_core() -> String {
 struct Session { http: reqwest::Client, url: String, id: String, next: u64 }
 
 fn stateless() -> bool {
-    std::env::var("MCP_BENCH_PROTOCOL").is_ok_and(|version| version == "2026-07-28")
+    static STATELESS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STATELESS.get_or_init(|| std::env::var("MCP_BENCH_PROTOCOL").is_ok_and(|version| version == "2026-07-28"))
 }
 
 impl Session {
@@ -141,22 +142,17 @@ impl Session {
         let id = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
         response.bytes().await.unwrap();
         let mut session = Session { http, url, id, next: 1 };
-        session.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned()).await;
+        session.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(), &[]).await;
         session
     }
 
-    async fn post(&mut self, body: String) -> usize {
+    /// `headers`: the 2026-07-28 `Mcp-Method` and `Mcp-Name` values, if any.
+    async fn post(&mut self, body: String, headers: &[(&str, String)]) -> usize {
         let request = self.http.post(&self.url)
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream");
         let request = if stateless() {
-            let message: serde_json::Value = serde_json::from_str(&body).unwrap();
-            let request = request.header("mcp-protocol-version", "2026-07-28")
-                .header("mcp-method", message["method"].as_str().unwrap());
-            match message["params"]["name"].as_str() {
-                Some(name) => request.header("mcp-name", name),
-                None => request,
-            }
+            headers.iter().fold(request.header("mcp-protocol-version", "2026-07-28"), |request, (name, value)| request.header(*name, value))
         } else {
             request.header("mcp-session-id", &self.id).header("mcp-protocol-version", "2025-11-25")
         };
@@ -167,19 +163,25 @@ impl Session {
 
     async fn request(&mut self, method: &str, params: &str) -> (Duration, usize) {
         self.next += 1;
+        // Built before the clock starts, as the session era's body is.
+        let mut headers = Vec::new();
         let params = if stateless() {
             let mut params: serde_json::Value = serde_json::from_str(params).unwrap();
             params["_meta"] = serde_json::json!({
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
                 "io.modelcontextprotocol/clientCapabilities": {},
             });
+            headers.push(("mcp-method", method.to_owned()));
+            if let Some(name) = params["name"].as_str() {
+                headers.push(("mcp-name", name.to_owned()));
+            }
             params.to_string()
         } else {
             params.to_owned()
         };
         let body = format!(r#"{{"jsonrpc":"2.0","id":{},"method":"{method}","params":{params}}}"#, self.next);
         let start = Instant::now();
-        let bytes = self.post(body).await;
+        let bytes = self.post(body, &headers).await;
         (start.elapsed(), bytes)
     }
 }
