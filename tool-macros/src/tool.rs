@@ -272,7 +272,8 @@ impl ToolFn {
         let name = &self.name;
         let description = &self.description;
         let output = &self.output;
-        let context = self.inputs.takes_context.then(|| quote!(__tool_context,));
+        let takes_context = self.inputs.takes_context;
+        let context = takes_context.then(|| quote!(__tool_context,));
         let context_param = if self.inputs.takes_context { quote!(__tool_context) } else { quote!(_) };
         let (args_ty, args_param, call_args) = match (&self.inputs.args, &self.args_struct) {
             (Args::Struct(ty), _) => (quote!(#ty), quote!(__tool_args), quote!(__tool_args)),
@@ -370,6 +371,7 @@ impl ToolFn {
                 rust_path: #rust_path,
                 output: #output_const.schema,
                 handler: _tool_core::__private::Handler::#handler(#shim_ident),
+                context: #takes_context,
                 options: #options,
             });
         }

@@ -125,6 +125,8 @@ async fn async_plain_parameters_with_a_context() {
     assert_eq!(schema["required"], json!(["times", "word"]));
     assert_eq!(schema["properties"]["times"]["description"], "how often");
     assert_eq!(RepeatTool.def().description(), "The context first, then plain parameters, async.");
+    assert!(RepeatTool.def().takes_context());
+    assert!(!ShoutTool.def().takes_context());
 }
 
 /// A lone parameter of a type tool-core knows is a plain parameter, not a struct.

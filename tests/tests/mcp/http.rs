@@ -167,3 +167,86 @@ async fn a_one_message_reply_of_2026_07_28_is_json_and_progress_keeps_the_stream
     let result = stream.find(r#""id":2"#).expect(&stream);
     assert!(progress < result, "progress comes before the result: {stream}");
 }
+
+/// The events of an SSE body: each as its `id` (if any) and its `data`.
+fn events(body: &str) -> Vec<(Option<String>, String)> {
+    body.split("\n\n")
+        .filter(|event| !event.trim().is_empty())
+        .map(|event| {
+            let field = |name: &str| {
+                event.lines().filter_map(|line| line.strip_prefix(name)).map(str::trim_start).collect::<Vec<_>>()
+            };
+            (field("id:").first().map(|id| (*id).to_owned()), field("data:").join("\n"))
+        })
+        .collect()
+}
+
+/// A 2025-era session's call of a tool whose fn takes no context is answered on its own
+/// request, without the session's worker: its stream is the reply alone (the worker's
+/// streams open with a priming event that has an id), in the shape the worker gives a
+/// 2025-11-25 client. A tool that takes a context still goes through the worker.
+#[tokio::test]
+async fn a_session_call_needing_nothing_of_the_session_is_answered_on_its_request() {
+    let http = Http::start(HttpOptions::default()).await;
+    let client = reqwest::Client::new();
+    let post = |session: Option<&str>, body: String| {
+        let request = client
+            .post(http.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25");
+        match session {
+            Some(id) => request.header("mcp-session-id", id),
+            None => request,
+        }
+        .body(body)
+        .send()
+    };
+    let opened = post(None, INITIALIZE.to_owned()).await.unwrap();
+    let session = opened.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+    opened.bytes().await.unwrap();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned();
+    assert_eq!(post(Some(&session), initialized).await.unwrap().status(), StatusCode::ACCEPTED);
+    let call = async |id: u32, tool: &str, arguments: serde_json::Value| {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        let response = post(Some(&session), body.to_string()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        events(&response.text().await.unwrap())
+    };
+
+    for (id, tool, arguments, result) in [
+        (
+            2,
+            "echo",
+            json!({"zebra": "z", "apple": 1}),
+            json!({"content": [{"type": "text", "text": "z 1"}], "isError": false}),
+        ),
+        (
+            3,
+            "count",
+            json!({}),
+            json!({"content": [{"type": "text", "text": "{\"count\":3}"}], "structuredContent": {"count": 3}, "isError": false}),
+        ),
+        (
+            4,
+            "refuse",
+            json!({}),
+            json!({"content": [{"type": "text", "text": "tool \"refuse\" failed: no, not today"}], "isError": true}),
+        ),
+    ] {
+        let events = call(id, tool, arguments).await;
+        assert_eq!(events.len(), 1, "{tool}: the reply alone: {events:?}");
+        assert_eq!(events[0].0, None, "{tool}: no event id: {events:?}");
+        let reply: serde_json::Value = serde_json::from_str(&events[0].1).unwrap();
+        assert_eq!(reply, json!({"jsonrpc": "2.0", "id": id, "result": result}), "{tool}");
+    }
+    // Arguments the schema refuses: a result the model reads, as through the worker.
+    let events = call(5, "echo", json!({"zebra": "", "apple": 1})).await;
+    let reply: serde_json::Value = serde_json::from_str(&events[0].1).unwrap();
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+
+    let through_worker = call(6, "chatty", json!({})).await;
+    assert!(through_worker.first().is_some_and(|(id, _)| id.is_some()), "the worker primes: {through_worker:?}");
+    let reply = through_worker.iter().find(|(_, data)| data.contains(r#""id":6"#)).expect("chatty's reply");
+    assert!(reply.1.contains(r#""text":"done""#), "{through_worker:?}");
+}

@@ -18,6 +18,7 @@ use rmcp::transport::streamable_http_server::session::{EventStore, SessionStore}
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 
+use super::direct::Sessions;
 use super::{McpServer, ShutdownToken};
 
 /// Decides whether a bearer token may use the server.
@@ -164,12 +165,13 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
     let mut config = config;
     config.session_store.clone_from(&options.session_store);
     let sessions = server.clone();
-    let service: StreamableHttpService<McpServer, LocalSessionManager> = StreamableHttpService::new(
+    let local = match &options.event_store {
+        Some(store) => LocalSessionManager::default().with_event_store(Arc::clone(store)),
+        None => LocalSessionManager::default(),
+    };
+    let service: StreamableHttpService<McpServer, Sessions> = StreamableHttpService::new(
         move || Ok(sessions.new_session()),
-        Arc::new(match &options.event_store {
-            Some(store) => LocalSessionManager::default().with_event_store(Arc::clone(store)),
-            None => LocalSessionManager::default(),
-        }),
+        Arc::new(Sessions::new(local, server.clone())),
         config,
     );
     let router = Router::new().nest_service(&options.path, Endpoint(Arc::new(service)));
@@ -218,7 +220,7 @@ fn with_oauth(router: Router, oauth: &super::oauth::ResourceServer, server: &Mcp
 /// origin lists included (about 40 allocations a request). This one calls rmcp's `handle`
 /// on the shared value instead.
 #[derive(Clone)]
-struct Endpoint(Arc<StreamableHttpService<McpServer, LocalSessionManager>>);
+struct Endpoint(Arc<StreamableHttpService<McpServer, Sessions>>);
 
 impl tower::Service<Request> for Endpoint {
     type Response = Response;

@@ -22,6 +22,7 @@
 #![allow(deprecated)]
 
 mod catalog;
+mod direct;
 #[cfg(feature = "redis")]
 mod events;
 mod host;

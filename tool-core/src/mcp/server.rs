@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, GetTaskParams,
-    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
+    GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -28,6 +28,7 @@ use crate::auth::Claims;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
+use crate::output::ToolOutput;
 use crate::registry::{Entry, OwnedArguments, Registry};
 use crate::tool::TaskSupport;
 
@@ -186,13 +187,21 @@ impl McpServer {
         self.shared.live.current().scoped
     }
 
+    /// A finished call's result, worded as [`McpServer::with_error_text`] says.
+    pub(super) fn result(&self, outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
+        match (outcome, &self.shared.error_text) {
+            (Err(error), Some(text)) => wire::error_result(&text(error)),
+            _ => wire::call_result(outcome),
+        }
+    }
+
     /// Whether some callers see fewer tools than others.
-    fn filters(&self) -> bool {
+    pub(super) fn filters(&self) -> bool {
         self.shared.filter.is_some() || self.shared.hide_unpermitted
     }
 
     /// Whether `caller` sees `entry`.
-    fn visible(&self, entry: &Entry, caller: &ToolContext) -> bool {
+    pub(super) fn visible(&self, entry: &Entry, caller: &ToolContext) -> bool {
         if self.shared.hide_unpermitted
             && let Some(claims) = caller.claims()
             && entry.permits(claims).is_err()
@@ -284,10 +293,7 @@ impl McpServer {
         };
         outbox.flush().await;
         match (outcome, rounds) {
-            (Some(Err(error)), _) if let Some(text) = &self.shared.error_text => {
-                wire::error_result(&text(&error)).into()
-            }
-            (Some(outcome), _) => wire::call_result(&outcome).into(),
+            (Some(outcome), _) => self.result(&outcome).into(),
             (None, Some(rounds)) => match rounds.input_required() {
                 Ok(input_required) => input_required.into(),
                 Err(error) => wire::error_result(&format!("the input request could not be formed: {error}")).into(),
@@ -352,7 +358,12 @@ fn capabilities(context: &RequestContext<RoleServer>) -> Capabilities {
 /// request's parts (moved out of rmcp's extensions, not copied) and the claims the OAuth
 /// layer verified.
 fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
-    let Some(parts) = context.extensions.remove::<axum::http::request::Parts>() else {
+    caller_of(&mut context.extensions)
+}
+
+/// [`caller`] from a request's extensions, where rmcp puts the HTTP parts.
+pub(super) fn caller_of(extensions: &mut rmcp::model::Extensions) -> ToolContext {
+    let Some(parts) = extensions.remove::<axum::http::request::Parts>() else {
         return ToolContext::new();
     };
     let claims = parts.extensions.get::<Arc<Claims>>().cloned();
@@ -463,7 +474,13 @@ impl ServerHandler for McpServer {
             }
             _ => {}
         }
-        let span = call_span(&request, &context, caller.http_request().is_some());
+        let version = context.protocol_version();
+        let span = call_span(
+            &request.name,
+            &context.id,
+            version.as_ref().map(ProtocolVersion::as_str),
+            caller.http_request().is_some(),
+        );
         if span.is_disabled() {
             return Ok(self.run(registry, request, context, caller).await);
         }
@@ -525,16 +542,16 @@ impl ServerHandler for McpServer {
 /// revision, the transport (`tcp` for streamable HTTP, whose requests carry their HTTP
 /// parts; `pipe` for stdio), the tool's name, and `error.type = tool_error` for an
 /// `isError` result. The tool's own `execute_tool` span is its child.
-fn call_span(request: &CallToolRequestParams, context: &RequestContext<RoleServer>, http: bool) -> tracing::Span {
+pub(super) fn call_span(tool: &str, id: &RequestId, version: Option<&str>, http: bool) -> tracing::Span {
     tracing::info_span!(
         "tools/call",
-        otel.name = %format_args!("tools/call {}", request.name),
+        otel.name = %format_args!("tools/call {tool}"),
         otel.kind = "server",
         mcp.method.name = "tools/call",
-        jsonrpc.request.id = %context.id,
-        mcp.protocol.version = context.protocol_version().as_ref().map(ToString::to_string),
+        jsonrpc.request.id = %id,
+        mcp.protocol.version = version,
         network.transport = if http { "tcp" } else { "pipe" },
-        gen_ai.tool.name = %request.name,
+        gen_ai.tool.name = %tool,
         gen_ai.operation.name = "execute_tool",
         error.type = tracing::field::Empty,
     )

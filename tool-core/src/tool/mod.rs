@@ -24,6 +24,7 @@ use crate::schema::Schema;
 /// (a `const`); the texts (the parameters, the definition, each dialect, the output schema)
 /// are written from that tree on first use and kept, which costs a few microseconds once
 /// where writing them during `const` evaluation would cost every build.
+#[expect(clippy::struct_excessive_bools, reason = "independent facts of the fn and its `#[tool]` keys")]
 pub struct ToolDef {
     name: &'static str,
     description: &'static str,
@@ -35,6 +36,9 @@ pub struct ToolDef {
     annotations: Annotations,
     output: Option<&'static Schema>,
     handler: Handler,
+    /// Whether the fn takes a `&ToolContext`: one that does not cannot report progress, log,
+    /// or ask the client anything, so an MCP server may answer it without the session.
+    context: bool,
     sequential: bool,
     inline: bool,
     requires_approval: bool,
@@ -59,6 +63,8 @@ pub struct ToolDefParts {
     pub rust_path: &'static str,
     pub output: Option<&'static Schema>,
     pub handler: Handler,
+    /// Whether the fn takes a `&ToolContext`.
+    pub context: bool,
     pub options: ToolOptions,
 }
 
@@ -98,7 +104,7 @@ impl ToolDef {
     #[doc(hidden)]
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
-        let ToolDefParts { name, description, schema, rust_path, output, handler, options } = parts;
+        let ToolDefParts { name, description, schema, rust_path, output, handler, context, options } = parts;
         let ToolOptions { strict, title, annotations, sequential, inline, requires_approval, group, scopes, task } =
             options;
         ToolDef {
@@ -112,6 +118,7 @@ impl ToolDef {
             annotations,
             output,
             handler,
+            context,
             sequential,
             inline,
             requires_approval,
@@ -214,6 +221,13 @@ impl ToolDef {
     #[must_use]
     pub const fn inline(&self) -> bool {
         self.inline
+    }
+
+    /// Whether the fn takes a `&ToolContext`. One that does not cannot report progress, log
+    /// or ask the client anything, so an MCP server answers its calls without the session.
+    #[must_use]
+    pub const fn takes_context(&self) -> bool {
+        self.context
     }
 
     /// `#[tool(sequential)]`: a batch holding a call to this tool runs one call at a time.

@@ -1,0 +1,201 @@
+//! A session's `tools/call` answered on its HTTP request's own task.
+//!
+//! rmcp routes every request of a 2025-era session through the session's worker: a
+//! channel opened to it for the reply, the message pushed to it, a task spawned for the
+//! handler, the reply routed back: four hand-offs between tasks, a third of a call's round
+//! trip on loopback (`bash tests/bench/mcp.sh`). A call that needs nothing the session holds
+//! skips them:
+//! [`Sessions`] wraps rmcp's session manager and answers such a call where rmcp asks for
+//! the request's stream, after rmcp has checked everything it checks of an HTTP request
+//! (`Host`, `Origin`, media types, the session, the protocol header).
+//!
+//! What a call needs of the session is its peer (progress, logs, sampling, elicitation),
+//! its log level, the capabilities the client declared (tasks), and the worker's
+//! bookkeeping of request ids (cancellation, resumption). A `#[tool]` whose fn takes no
+//! `ToolContext` uses none of them, unless it may become a task; every other call goes to
+//! the worker as before. The answer is the message the worker would send, with the same
+//! span, filter, scopes and layers, as its stream's only event: without the worker's
+//! priming event, since by the time the stream opens nothing is left to resume.
+
+use core::future::Future;
+use std::sync::Arc;
+
+use futures_util::StreamExt as _;
+use futures_util::stream::{self, Stream};
+use rmcp::model::{
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcRequest, ProtocolVersion, RequestId,
+    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+};
+use rmcp::transport::common::server_side_http::ServerSseMessage;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcome, SessionId, SessionManager};
+use serde_json::Value;
+
+use super::McpServer;
+use super::server::{call_span, caller_of};
+use crate::context::ToolContext;
+use crate::registry::{OwnedArguments, Registry};
+use crate::tool::TaskSupport;
+
+/// rmcp's local session manager, with the calls that need no session answered here.
+pub(super) struct Sessions {
+    inner: LocalSessionManager,
+    server: McpServer,
+}
+
+impl Sessions {
+    pub(super) fn new(inner: LocalSessionManager, server: McpServer) -> Self {
+        Sessions { inner, server }
+    }
+}
+
+impl SessionManager for Sessions {
+    type Error = <LocalSessionManager as SessionManager>::Error;
+    type Transport = <LocalSessionManager as SessionManager>::Transport;
+
+    fn create_session(&self) -> impl Future<Output = Result<(SessionId, Self::Transport), Self::Error>> + Send {
+        self.inner.create_session()
+    }
+
+    fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
+        self.inner.initialize_session(id, message)
+    }
+
+    fn has_session(&self, id: &SessionId) -> impl Future<Output = Result<bool, Self::Error>> + Send {
+        self.inner.has_session(id)
+    }
+
+    fn close_session(&self, id: &SessionId) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close_session(id)
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        // The registry served now, read once: the call finishes with it whatever changes.
+        let registry = self.server.registry();
+        match message {
+            ClientJsonRpcMessage::Request(JsonRpcRequest {
+                id: request_id,
+                request: ClientRequest::CallToolRequest(call),
+                ..
+            }) if needs_no_session(&registry, &call) => {
+                let reply = answer(self.server.clone(), registry, request_id, call).await;
+                Ok(stream::iter([ServerSseMessage::from_message(reply)]).left_stream())
+            }
+            message => Ok(self.inner.create_stream(id, message).await?.right_stream()),
+        }
+    }
+
+    fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.accept_message(id, message)
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_standalone_stream(id).await
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.resume(id, last_event_id).await
+    }
+
+    fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
+        self.inner.restore_session(id)
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
+}
+
+/// Whether `call` needs nothing of its session: a `#[tool]` whose fn takes no context and
+/// may not become a task, called in a session of a revision before 2026-07-28, without a
+/// round of input or a revision of its own.
+fn needs_no_session(registry: &Registry, call: &CallToolRequest) -> bool {
+    let params = &call.params;
+    // rmcp keeps a request's `_meta` in its extensions.
+    let meta = call.extensions.get::<RequestMetaObject>().or(params.meta.as_ref());
+    protocol_version(call).is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
+        && params.input_responses.is_none()
+        && params.request_state.is_none()
+        // A revision named in the request's own `_meta` is rmcp's to negotiate.
+        && meta.is_none_or(|meta| meta.protocol_version().is_none())
+        && registry.get(&params.name).is_some_and(|entry| {
+            entry.def().is_some_and(|def| !def.takes_context()) && entry.task_support() == TaskSupport::Forbidden
+        })
+}
+
+/// The reply to a call [`needs_no_session`] accepted, as the worker would give it to a
+/// client of a revision before 2026-07-28.
+async fn answer(
+    server: McpServer,
+    registry: Arc<Registry>,
+    id: RequestId,
+    call: CallToolRequest,
+) -> ServerJsonRpcMessage {
+    let mut call = call;
+    let version = protocol_version(&call).map(ToOwned::to_owned);
+    let meta = call.extensions.remove::<RequestMetaObject>().or_else(|| call.params.meta.take());
+    let caller = caller_of(&mut call.extensions);
+    let params = call.params;
+    if server.filters() && registry.get(&params.name).is_none_or(|entry| !server.visible(entry, &caller)) {
+        let error = ErrorData::invalid_params(format!("Unknown tool: {}", params.name), None);
+        return ServerJsonRpcMessage::error(error, Some(id));
+    }
+    let span = call_span(&params.name, &id, version.as_deref(), true);
+    if let Some(meta) = &meta {
+        super::propagate::continue_trace(&span, meta);
+    }
+    let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
+    let call = call_tool(&registry, context, &params.name, params.arguments);
+    let outcome = tracing::Instrument::instrument(call, span.clone()).await;
+    let result = server.result(&outcome);
+    if result.is_error == Some(true) {
+        span.record("error.type", "tool_error");
+    }
+    let mut result = ServerResult::CallToolResult(result);
+    // What rmcp does to a reply for a revision before 2026-07-28.
+    result.strip_result_type_for_legacy_peer();
+    result.strip_non_object_output_for_legacy_peer();
+    ServerJsonRpcMessage::response(result, id)
+}
+
+/// The revision the client negotiated, which it repeats in every request's header from
+/// 2025-06-18 (rmcp checked that it is one it knows).
+fn protocol_version(call: &CallToolRequest) -> Option<&str> {
+    let parts = call.extensions.get::<axum::http::request::Parts>()?;
+    parts.headers.get("mcp-protocol-version")?.to_str().ok()
+}
+
+async fn call_tool(
+    registry: &Arc<Registry>,
+    context: ToolContext,
+    name: &str,
+    arguments: Option<rmcp::model::JsonObject>,
+) -> Result<crate::ToolOutput, crate::ToolError> {
+    let arguments = Value::Object(arguments.unwrap_or_default());
+    match registry.lookup(name) {
+        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), true).await,
+        Err(error) => Err(error),
+    }
+}
