@@ -250,3 +250,37 @@ async fn a_session_call_needing_nothing_of_the_session_is_answered_on_its_reques
     let reply = through_worker.iter().find(|(_, data)| data.contains(r#""id":6"#)).expect("chatty's reply");
     assert!(reply.1.contains(r#""text":"done""#), "{through_worker:?}");
 }
+
+/// Calls answered on their own request keep what the server says of every call: a tool the
+/// filter hides is unknown, and a failure is worded as the server words it.
+#[tokio::test]
+async fn a_call_answered_on_its_request_keeps_the_filter_and_the_wording() {
+    use rmcp::ServiceExt as _;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use tool_core::ToolError;
+    let server =
+        crate::fixture::server().with_tool_filter(|tool, _| tool.name() != "boom").with_error_text(
+            |error| match error {
+                ToolError::Failed { message, .. } => message.clone(),
+                other => format!("Error: {other}"),
+            },
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(tool_core::mcp::serve_http_on(server, listener, HttpOptions::default(), async {
+        let _ = stopped.await;
+    }));
+    let connection = Client::default().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    let hidden = call(&connection, "boom", json!({})).await.unwrap_err();
+    assert!(hidden.contains("Unknown tool: boom"), "{hidden}");
+    let refused = call(&connection, "refuse", json!({})).await.unwrap();
+    assert_eq!((text(&refused), refused.is_error), ("no, not today".to_owned(), Some(true)));
+    let invalid = call(&connection, "echo", json!({"zebra": ""})).await.unwrap();
+    assert!(text(&invalid).starts_with("Error: invalid arguments for tool \"echo\""), "{}", text(&invalid));
+    let ok = call(&connection, "echo", json!({"zebra": "hi", "apple": 7})).await.unwrap();
+    assert_eq!((text(&ok), ok.is_error), ("hi 7".to_owned(), Some(false)));
+    connection.cancel().await.unwrap();
+    let _ = stop.send(());
+    let _ = serving.await;
+}
