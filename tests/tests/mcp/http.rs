@@ -1,5 +1,7 @@
 //! Streamable HTTP as an attacker or a broken client meets it: oversize and malformed bodies,
-//! DNS rebinding, a missing bearer token, a client gone mid-call; and graceful shutdown.
+//! DNS rebinding, a missing bearer token, a client gone mid-call; graceful shutdown; and the
+//! shape of replies: JSON for one-message 2026-07-28 replies, and session calls answered on
+//! their own request.
 
 use std::time::Duration;
 
