@@ -184,8 +184,8 @@ fn events(body: &str) -> Vec<(Option<String>, String)> {
 }
 
 /// A 2025-era session's call of a tool whose fn takes no context is answered on its own
-/// request, without the session's worker: its stream is the reply alone (the worker's
-/// streams open with a priming event that has an id), in the shape the worker gives a
+/// request, without the session's worker: as `application/json` (the worker's replies come
+/// in an event stream that opens with a priming event), in the shape the worker gives a
 /// 2025-11-25 client. A tool that takes a context still goes through the worker.
 #[tokio::test]
 async fn a_session_call_needing_nothing_of_the_session_is_answered_on_its_request() {
@@ -209,11 +209,13 @@ async fn a_session_call_needing_nothing_of_the_session_is_answered_on_its_reques
     opened.bytes().await.unwrap();
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned();
     assert_eq!(post(Some(&session), initialized).await.unwrap().status(), StatusCode::ACCEPTED);
+    // The reply's media type and body.
     let call = async |id: u32, tool: &str, arguments: serde_json::Value| {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
         let response = post(Some(&session), body.to_string()).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
-        events(&response.text().await.unwrap())
+        let media = response.headers()["content-type"].to_str().unwrap().to_owned();
+        (media, response.text().await.unwrap())
     };
 
     for (id, tool, arguments, result) in [
@@ -236,18 +238,19 @@ async fn a_session_call_needing_nothing_of_the_session_is_answered_on_its_reques
             json!({"content": [{"type": "text", "text": "tool \"refuse\" failed: no, not today"}], "isError": true}),
         ),
     ] {
-        let events = call(id, tool, arguments).await;
-        assert_eq!(events.len(), 1, "{tool}: the reply alone: {events:?}");
-        assert_eq!(events[0].0, None, "{tool}: no event id: {events:?}");
-        let reply: serde_json::Value = serde_json::from_str(&events[0].1).unwrap();
+        let (media, body) = call(id, tool, arguments).await;
+        assert_eq!(media, "application/json", "{tool}: {body}");
+        let reply: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(reply, json!({"jsonrpc": "2.0", "id": id, "result": result}), "{tool}");
     }
     // Arguments the schema refuses: a result the model reads, as through the worker.
-    let events = call(5, "echo", json!({"zebra": "", "apple": 1})).await;
-    let reply: serde_json::Value = serde_json::from_str(&events[0].1).unwrap();
+    let (_, body) = call(5, "echo", json!({"zebra": "", "apple": 1})).await;
+    let reply: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(reply["result"]["isError"], true, "{reply}");
 
-    let through_worker = call(6, "chatty", json!({})).await;
+    let (media, body) = call(6, "chatty", json!({})).await;
+    assert!(media.starts_with("text/event-stream"), "{media}");
+    let through_worker = events(&body);
     assert!(through_worker.first().is_some_and(|(id, _)| id.is_some()), "the worker primes: {through_worker:?}");
     let reply = through_worker.iter().find(|(_, data)| data.contains(r#""id":6"#)).expect("chatty's reply");
     assert!(reply.1.contains(r#""text":"done""#), "{through_worker:?}");

@@ -14,11 +14,12 @@
 //! bookkeeping of request ids (cancellation, resumption). A `#[tool]` whose fn takes no
 //! `ToolContext` uses none of them, unless it may become a task; every other call goes to
 //! the worker as before. The answer is the message the worker would send, with the same
-//! span, filter, scopes and layers, as its stream's only event: without the worker's
-//! priming event, since by the time the stream opens nothing is left to resume.
+//! span, filter, scopes and layers, sent as `application/json` ([`JsonReply`]) rather than
+//! an event stream: it is whole by the time anything is sent, so nothing is left to stream
+//! or to resume.
 
 use core::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::StreamExt as _;
 use futures_util::stream::{self, Stream};
@@ -86,8 +87,14 @@ impl SessionManager for Sessions {
                 request: ClientRequest::CallToolRequest(call),
                 ..
             }) if needs_no_session(&registry, &call) => {
+                let slot = JsonReply::of(&call);
                 let reply = answer(self.server.clone(), registry, request_id, call).await;
-                Ok(stream::iter([ServerSseMessage::from_message(reply)]).left_stream())
+                // Sent as JSON by the endpoint when it can be; rmcp's event stream is then empty.
+                let event = match slot {
+                    Some(slot) if slot.put(&reply) => None,
+                    _ => Some(ServerSseMessage::from_message(reply)),
+                };
+                Ok(stream::iter(event).left_stream())
             }
             message => Ok(self.inner.create_stream(id, message).await?.right_stream()),
         }
@@ -125,6 +132,33 @@ impl SessionManager for Sessions {
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {
         self.inner.event_store()
+    }
+}
+
+/// Where a reply answered here goes to be sent as `application/json`, which the spec allows
+/// for the reply to any request sent by POST, and which costs less to send and to read than an event stream.
+/// The endpoint puts one in each session request's extensions and, once rmcp has answered,
+/// sends what it holds in place of rmcp's (then empty) event stream.
+#[derive(Clone, Default)]
+pub(super) struct JsonReply(Arc<Mutex<Option<String>>>);
+
+impl JsonReply {
+    /// The slot the endpoint put in `call`'s HTTP request.
+    fn of(call: &CallToolRequest) -> Option<JsonReply> {
+        let parts = call.extensions.get::<axum::http::request::Parts>()?;
+        parts.extensions.get::<JsonReply>().cloned()
+    }
+
+    /// Keeps `reply` as JSON text; whether it could.
+    fn put(&self, reply: &ServerJsonRpcMessage) -> bool {
+        let Ok(text) = serde_json::to_string(reply) else { return false };
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(text);
+        true
+    }
+
+    /// The reply kept, if any.
+    pub(super) fn take(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 }
 

@@ -18,7 +18,7 @@ use rmcp::transport::streamable_http_server::session::{EventStore, SessionStore}
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::{TcpListener, ToSocketAddrs};
 
-use super::direct::Sessions;
+use super::direct::{JsonReply, Sessions};
 use super::{McpServer, ShutdownToken};
 
 /// Decides whether a bearer token may use the server.
@@ -233,9 +233,20 @@ impl tower::Service<Request> for Endpoint {
 
     fn call(&mut self, request: Request) -> Self::Future {
         let service = Arc::clone(&self.0);
+        let mut request = request;
         let delete = request.method() == axum::http::Method::DELETE;
+        // A session's request may be answered without the session (see `direct`), as JSON.
+        let reply = (request.method() == axum::http::Method::POST && request.headers().contains_key("mcp-session-id"))
+            .then(|| {
+                let reply = JsonReply::default();
+                request.extensions_mut().insert(reply.clone());
+                reply
+            });
         Box::pin(async move {
             let response = service.handle(request).await.into_response();
+            if let Some(json) = reply.and_then(|reply| reply.take()) {
+                return Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response());
+            }
             Ok(if delete { session_ended(response) } else { response })
         })
     }
