@@ -408,6 +408,33 @@ async fn the_python_sdk_client_answers_a_round_retried_on_another_replica() {
     assert_ne!(rounds[0], rounds[1], "both rounds on one replica: {rounds:?}");
 }
 
+/// The official Python SDK's client in a 2025-era session (sessions in Redis): its calls go
+/// to several replicas, each answering on the call's own request as `application/json`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
+async fn the_python_sdk_session_client_is_answered_by_every_replica() {
+    let sdk = std::env::var("PY_MCP").expect("PY_MCP names the Python SDK's install (bash tests/scale/run.sh)");
+    let cluster = Cluster::start(3).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scale/python_client.py");
+    let run = tokio::process::Command::new("python3")
+        .arg(script)
+        .arg(&cluster.balancer.url)
+        .arg("legacy")
+        .env("PYTHONPATH", sdk)
+        .output();
+    let output = tokio::time::timeout(Duration::from_mins(1), run).await.expect("the client ends").unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    let answers: Vec<&str> = printed.lines().collect();
+    assert_eq!(answers.len(), 6, "{printed}");
+    for (i, answer) in answers.iter().enumerate() {
+        assert!(answer.starts_with(&format!("{} (replica ", i + 1)), "{printed}");
+    }
+    // The balancer takes turns over every request, the client's other requests included.
+    let replicas: std::collections::BTreeSet<usize> = cluster.balancer.replicas_for("tools/call").into_iter().collect();
+    assert!(replicas.len() >= 2, "the session's calls went to {replicas:?}");
+}
+
 /// A 2026-07-28 response stream cut mid-call (the client's connection to one replica drops)
 /// is resumed with `Last-Event-ID` through the balancer on another replica, which replays from
 /// Redis what the first one went on writing: the rest of the progress, then the result.
