@@ -274,7 +274,7 @@ impl ToolFn {
         let output = &self.output;
         let takes_context = self.inputs.takes_context;
         let context = takes_context.then(|| quote!(__tool_context,));
-        let context_param = if self.inputs.takes_context { quote!(__tool_context) } else { quote!(_) };
+        let context_param = if takes_context { quote!(__tool_context) } else { quote!(_) };
         let (args_ty, args_param, call_args) = match (&self.inputs.args, &self.args_struct) {
             (Args::Struct(ty), _) => (quote!(#ty), quote!(__tool_args), quote!(__tool_args)),
             (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), quote!(__tool_args: #ident), plain.call_args()),
