@@ -3,7 +3,8 @@
 //! cost) plus 8 `Registry::call`s (the dispatch cost), in one run.
 //!
 //! `cargo bench -p tool-tests --bench agent` prints the three timings and the overhead per
-//! call: (run with calls - run without - 8 x registry.call) / 8.
+//! call: (run with calls - run without - 8 x registry.call) / 8; then the same for a run
+//! whose model asks for one call.
 #![allow(missing_docs, clippy::print_stdout)]
 
 use std::hint::black_box;
@@ -131,6 +132,16 @@ fn agent(c: &mut Criterion) {
             "{tool}: run with 8 calls {runs:?}, without {bare:?}, 8 x registry.call {direct:?}: overhead per call {:.2} µs",
             per_call.as_secs_f64() * 1e6
         );
+    }
+    // A turn with one call, the common case: a plain fn pays the whole hand-off to the
+    // blocking pool and back (two thread wake-ups), which a batch of 8 shares out.
+    for tool in ["noop", "noop_inline"] {
+        let with_call = Agent::new(Prepared::new(tool, 1), registry.clone());
+        let runs: Duration = time(&mut || {
+            runtime.block_on(async { with_call.run(&mut with_call.conversation(), "go").await.unwrap() });
+        });
+        let overhead = runs.saturating_sub(bare).saturating_sub(direct / 8);
+        println!("{tool}: run with 1 call {runs:?}: overhead {:.2} µs", overhead.as_secs_f64() * 1e6);
     }
 }
 
