@@ -33,9 +33,8 @@ use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcom
 use serde_json::Value;
 
 use super::McpServer;
-use super::server::{call_span, caller_of};
-use crate::context::ToolContext;
-use crate::registry::{OwnedArguments, Registry};
+use super::server::{call_span, caller_of, dispatch};
+use crate::registry::Registry;
 use crate::tool::TaskSupport;
 
 /// rmcp's local session manager, with the calls that need no session answered here.
@@ -201,7 +200,9 @@ async fn answer(
         super::propagate::continue_trace(&span, meta);
     }
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
-    let call = call_tool(&registry, context, &params.name, params.arguments);
+    let arguments = Value::Object(params.arguments.unwrap_or_default());
+    // Started inside the span: the tool's `execute_tool` span is made with the future.
+    let call = span.in_scope(|| dispatch(&registry, context, &params.name, arguments));
     let outcome = tracing::Instrument::instrument(call, span.clone()).await;
     let result = server.result(&outcome);
     if result.is_error == Some(true) {
@@ -219,17 +220,4 @@ async fn answer(
 fn protocol_version(call: &CallToolRequest) -> Option<&str> {
     let parts = call.extensions.get::<axum::http::request::Parts>()?;
     parts.headers.get("mcp-protocol-version")?.to_str().ok()
-}
-
-async fn call_tool(
-    registry: &Arc<Registry>,
-    context: ToolContext,
-    name: &str,
-    arguments: Option<rmcp::model::JsonObject>,
-) -> Result<crate::ToolOutput, crate::ToolError> {
-    let arguments = Value::Object(arguments.unwrap_or_default());
-    match registry.lookup(name) {
-        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), true).await,
-        Err(error) => Err(error),
-    }
 }

@@ -392,7 +392,12 @@ fn unreachable_result() -> CallToolResponse {
 /// Runs one call through the registry's call path, as the only work of this request's task:
 /// a plain fn in place (`block_in_place`; it may block), an `inline` or async one on this
 /// task.
-fn dispatch(registry: &Arc<Registry>, context: ToolContext, name: &str, arguments: Value) -> ToolFuture<'static> {
+pub(super) fn dispatch(
+    registry: &Arc<Registry>,
+    context: ToolContext,
+    name: &str,
+    arguments: Value,
+) -> ToolFuture<'static> {
     match registry.lookup(name) {
         Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), true),
         Err(error) => crate::dispatch::ready(Err(error)),
