@@ -1,5 +1,6 @@
-//! Batches: concurrent by default (plain fns too, on the blocking pool), bounded, sequential
-//! when asked, under a timeout and the run's cancellation, every call answered in order.
+//! Batches: concurrent by default (plain fns too, on the blocking pool until they have
+//! always returned at once), bounded, sequential when asked, under a timeout and the run's
+//! cancellation, every call answered in order.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -162,4 +163,80 @@ async fn an_inline_plain_fn_runs_on_the_callers_task() {
     let here = format!("{:?}", std::thread::current().id());
     assert_eq!(outcome.tool_runs[0].result.text(), here);
     assert_ne!(outcome.tool_runs[1].result.text(), here);
+}
+
+/// Says which thread it ran on (a plain fn that always returns at once)
+#[tool_core::tool]
+fn where_quick() -> String {
+    format!("{:?}", std::thread::current().id())
+}
+
+/// Set by the test that makes `where_at_times_slow` slow.
+static SLOW_NOW: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says which thread it ran on, after 5 ms when `SLOW_NOW` is set (a plain fn)
+#[tool_core::tool]
+fn where_at_times_slow() -> String {
+    if SLOW_NOW.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    format!("{:?}", std::thread::current().id())
+}
+
+/// Runs `tool` alone in a batch, `runs` times (bounded), each on a new run of `agent`:
+/// whether each came back from the run's own thread.
+async fn in_place_by_run(tool: &str, runs: usize, agent: impl Fn(ScriptedModel) -> Agent) -> Vec<bool> {
+    let here = format!("{:?}", std::thread::current().id());
+    let mut seen = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let batch = [(tool.to_owned(), "{}".to_owned())];
+        let outcome = agent(script(&batch)).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+        seen.push(outcome.tool_runs[0].result.text() == here);
+    }
+    seen
+}
+
+/// A plain fn goes to the blocking pool (it may block) until it has returned at once four
+/// times in a row; from then on a batch runs it on the run's own task, saving the two
+/// thread wake-ups of the hand-off.
+#[tokio::test]
+async fn a_plain_fn_that_always_returns_at_once_comes_to_the_runs_task() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(WhereQuickTool).unwrap();
+    let seen = in_place_by_run("where_quick", 40, |model| Agent::new(model, registry.clone())).await;
+    assert_eq!(seen[..4], [false; 4], "the first four runs are on the pool");
+    // Each later run comes in place unless the machine paused a run on the pool beyond the
+    // bound, which only restarts the streak.
+    assert!(seen.contains(&true), "{seen:?}");
+}
+
+/// A run in place that turns out slow sends the fn back to the pool, and a deadline as near
+/// as the bound of a quick run keeps even a quick fn there: a timeout must be able to end
+/// the wait.
+#[tokio::test]
+async fn a_slow_run_in_place_or_a_near_deadline_sends_the_fn_to_the_pool() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(WhereAtTimesSlowTool).unwrap();
+    let agent = |model| Agent::new(model, registry.clone());
+    let seen = in_place_by_run("where_at_times_slow", 40, agent).await;
+    assert!(seen.contains(&true), "quick: it comes in place ({seen:?})");
+    // A deadline of 100 µs, the bound itself: on the pool (or timed out), never here.
+    let near = |model| Agent::new(model, registry.clone()).call_timeout(Duration::from_micros(100));
+    assert_eq!(in_place_by_run("where_at_times_slow", 1, near).await, [false]);
+    // One slow run in place, then the next run is on the pool again. (Rarely, a pause of the
+    // machine restarts the streak just before; then the slow run is on the pool: try again.)
+    for _ in 0..5 {
+        let seen = in_place_by_run("where_at_times_slow", 1, agent).await;
+        if seen != [true] {
+            continue;
+        }
+        SLOW_NOW.store(true, Ordering::SeqCst);
+        let slow = in_place_by_run("where_at_times_slow", 2, agent).await;
+        SLOW_NOW.store(false, Ordering::SeqCst);
+        if slow[0] {
+            assert!(!slow[1], "after a slow run in place, the next run is on the pool");
+            return;
+        }
+    }
+    panic!("the fn never came in place again");
 }

@@ -5,7 +5,8 @@
 //! 2. the calls let through run, concurrently up to a bound (one at a time when the runner
 //!    or a tool says `sequential`), each with its own context, under a timeout and the run's
 //!    cancellation; async calls are polled together on the run's task, plain fns run on
-//!    tokio's blocking pool;
+//!    tokio's blocking pool, or on the run's task once they have always returned at once
+//!    (see `tool::pace`);
 //! 3. in call order, one at a time: `after_call`.
 //!
 //! A task-capable call that outlasts `background_after` leaves phase 2 early with a note for
@@ -26,7 +27,7 @@ use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, owned_arguments};
-use crate::registry::{Entry, Registry};
+use crate::registry::{Entry, Placement, Registry};
 use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
@@ -204,15 +205,17 @@ pub(super) async fn execute(
         context =
             context.with_progress(move |progress| events(&Event::ToolProgress(progress))).with_run(Arc::new(parent));
     }
+    let background_after = settings
+        .background_after
+        .filter(|after| *after < settings.call_timeout && entry.task_support() != TaskSupport::Forbidden);
+    // A plain fn may run on this task only if it returns before either could end the wait.
+    let deadline = background_after.unwrap_or(settings.call_timeout);
     let mut task: ToolFuture<'static> = match owned_arguments(&call) {
-        Ok(arguments) => registry.start_call(entry, context, arguments, false),
+        Ok(arguments) => registry.start_call(entry, context, arguments, Placement::Batch { deadline }),
         Err(error) => crate::dispatch::ready(Err(error)),
     };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,
     // its result unread.
-    let background_after = settings
-        .background_after
-        .filter(|after| *after < settings.call_timeout && entry.task_support() != TaskSupport::Forbidden);
     let outcome = tokio::select! {
         outcome = &mut task => outcome,
         // Disabled (never polled) unless the call may move to the background.

@@ -29,7 +29,7 @@ use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-use crate::registry::{Entry, OwnedArguments, Registry};
+use crate::registry::{Entry, OwnedArguments, Placement, Registry};
 use crate::tool::TaskSupport;
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
@@ -337,7 +337,7 @@ impl McpServer {
             .tasks
             .start(task_call, move |context| match registry.lookup(&name) {
                 // Not on this task: the heartbeat shares it.
-                Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), false),
+                Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), Placement::Pool),
                 Err(error) => crate::dispatch::ready(Err(error)),
             })
             .await?;
@@ -399,7 +399,7 @@ pub(super) fn dispatch(
     arguments: Value,
 ) -> ToolFuture<'static> {
     match registry.lookup(name) {
-        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), true),
+        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), Placement::Alone),
         Err(error) => crate::dispatch::ready(Err(error)),
     }
 }

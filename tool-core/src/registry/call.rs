@@ -1,8 +1,9 @@
 //! Calling a registry's tools: by name ([`Registry::call`], [`Registry::call_with`],
 //! [`Registry::call_async`]), and for the servers and the agent loop the one call path
-//! they share, [`Registry::start_call`]: the entry looked up once, a plain fn on tokio's
-//! blocking pool (it may block), an async one on the caller's task, and one error for a
-//! blocking task that never reported back.
+//! they share, [`Registry::start_call`]: the entry looked up once, a plain fn where its
+//! [`Placement`] says (on tokio's blocking pool unless it is known not to block or nothing
+//! else waits), an async one on the caller's task, and one error for a blocking task that
+//! never reported back.
 
 use std::sync::Arc;
 
@@ -13,6 +14,27 @@ use crate::dispatch::{Arguments, ToolFuture, ready};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::tool::{Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDef};
+#[cfg(feature = "agent")]
+use {crate::tool::pace::QUICK, std::time::Duration, std::time::Instant};
+
+/// Where [`Registry::start_call`] runs a plain fn (an `inline` one runs on the caller's
+/// task whatever this says).
+#[cfg(any(feature = "mcp", feature = "agent"))]
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Placement {
+    /// On tokio's blocking pool: the caller may stop waiting before the fn returns (a
+    /// timeout, a cancellation, a task that goes on in the background).
+    Pool,
+    /// On the caller's thread (`block_in_place`, on a multi-thread runtime; on the pool on
+    /// another): the call is the only work of the task awaiting it, an MCP request's.
+    #[cfg(feature = "mcp")]
+    Alone,
+    /// In place when the fn has always returned at once (see `tool::pace`) and `deadline`,
+    /// the soonest anything may end the wait, is further off than that; on the pool
+    /// otherwise. An agent's batch, whose calls share the run's task.
+    #[cfg(feature = "agent")]
+    Batch { deadline: Duration },
+}
 
 impl Registry {
     /// Calls a plain tool by name with a fresh context.
@@ -115,24 +137,19 @@ impl Registry {
     }
 
     /// Starts a call of `entry` (one of this registry's) that owns everything it needs: a
-    /// plain fn on tokio's blocking pool, since it may block; an async fn (and a tool made at
-    /// run time) polled by whoever awaits the future, which costs no hand-off between
-    /// threads. The one call path of the MCP server and the agent loop.
-    ///
-    /// `alone`: the call is the only work of the task awaiting it (an MCP request's), so on
-    /// a multi-thread runtime a plain fn runs on that task's thread (`block_in_place`, which
-    /// hands the worker's other tasks to another thread) instead of waiting for a
-    /// blocking-pool thread to wake. An agent's batch shares one task among its calls.
+    /// plain fn where `placement` says (it may block), an async fn (and a tool made at run
+    /// time) polled by whoever awaits the future, which costs no hand-off between threads.
+    /// The one call path of the MCP server and the agent loop.
     #[cfg(any(feature = "mcp", feature = "agent"))]
     pub(crate) fn start_call(
         self: &Arc<Self>,
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
-        alone: bool,
+        placement: Placement,
     ) -> ToolFuture<'static> {
         if self.layers.is_empty() {
-            self.start_call_direct(entry, context, arguments, alone)
+            self.start_call_direct(entry, context, arguments, placement)
         } else {
             self.start_layered(entry, context, arguments)
         }
@@ -145,7 +162,7 @@ impl Registry {
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
-        #[cfg_attr(not(feature = "mcp"), allow(unused_variables))] in_place: bool,
+        placement: Placement,
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
@@ -162,8 +179,10 @@ impl Registry {
             _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
         };
         let on_pool = span.clone();
-        let job = move || {
+        let job = move |in_place: bool| {
             let _entered = on_pool.enter();
+            #[cfg(feature = "agent")]
+            let started = Instant::now();
             let run = |arguments: Arguments<'_>| match (entry.kind(), def.handler()) {
                 (Kind::Method(_, receiver), Handler::SyncMethod(shim)) => {
                     registry.run_method(shim, &**receiver, &context, arguments)
@@ -171,19 +190,34 @@ impl Registry {
                 (_, Handler::Sync(shim)) => registry.run_plain(shim, &context, arguments),
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             };
-            match arguments {
+            let outcome = match arguments {
                 OwnedArguments::Text(text) => run(Arguments::Text(&text)),
                 OwnedArguments::Value(value) => run(Arguments::Value(value)),
-            }
+            };
+            #[cfg(feature = "agent")]
+            def.pace().record(started.elapsed(), in_place);
+            #[cfg(not(feature = "agent"))]
+            let _ = in_place;
+            outcome
         };
-        #[cfg(feature = "mcp")]
-        if in_place && tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
-        {
+        match placement {
+            // Nothing can end the caller's wait before the fn, which has always returned at
+            // once, returns again: the two thread wake-ups of the hand-off are saved.
+            #[cfg(feature = "agent")]
+            Placement::Batch { deadline } if deadline > QUICK && def.pace().is_quick() => {
+                return traced(span, Box::pin(async move { job(true) }));
+            }
             // The caller's task runs nothing else: the tool runs on this thread, and tokio
             // moves the worker's other tasks to another thread while it does.
-            return traced(span, Box::pin(async move { tokio::task::block_in_place(job) }));
+            #[cfg(feature = "mcp")]
+            Placement::Alone
+                if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread =>
+            {
+                return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(false)) }));
+            }
+            _ => {}
         }
-        let task = tokio::task::spawn_blocking(job);
+        let task = tokio::task::spawn_blocking(|| job(false));
         let call = Box::pin(async move {
             task.await.unwrap_or_else(|join| {
                 let tool = def.name().to_owned();

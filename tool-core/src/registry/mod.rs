@@ -20,6 +20,8 @@ use std::collections::HashMap;
 
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::OwnedArguments;
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) use call::Placement;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;

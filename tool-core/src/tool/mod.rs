@@ -5,6 +5,8 @@
 
 pub(crate) mod dynamic;
 pub(crate) mod name;
+#[cfg(feature = "agent")]
+pub(crate) mod pace;
 pub(crate) mod set;
 
 use core::fmt;
@@ -51,6 +53,9 @@ pub struct ToolDef {
     // compiler evaluates per tool.
     dialects: OnceLock<[Result<Box<str>, &'static str>; Dialect::COUNT - 1]>,
     output_schema: OnceLock<Option<Box<str>>>,
+    /// How long a plain fn's runs have taken (see [`pace`]).
+    #[cfg(feature = "agent")]
+    pace: pace::Pace,
 }
 
 /// The parts of a [`ToolDef`], as `#[tool]` writes them.
@@ -128,6 +133,8 @@ impl ToolDef {
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
+            #[cfg(feature = "agent")]
+            pace: pace::Pace::new(),
         }
     }
 
@@ -221,6 +228,12 @@ impl ToolDef {
     #[must_use]
     pub const fn inline(&self) -> bool {
         self.inline
+    }
+
+    /// How long the fn's runs have taken: whether an agent's batch may run it in place.
+    #[cfg(feature = "agent")]
+    pub(crate) fn pace(&self) -> &pace::Pace {
+        &self.pace
     }
 
     /// Whether the fn takes a `&ToolContext`. One that does not cannot report progress, log
