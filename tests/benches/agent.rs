@@ -4,7 +4,7 @@
 //!
 //! `cargo bench -p tool-tests --bench agent` prints the three timings and the overhead per
 //! call: (run with calls - run without - 8 x registry.call) / 8; then the same for a run
-//! whose model asks for one call.
+//! whose model asks for one call, and for runs spawned onto a worker thread.
 #![allow(missing_docs, clippy::print_stdout)]
 
 use std::hint::black_box;
@@ -144,6 +144,26 @@ fn agent(c: &mut Criterion) {
         });
         let overhead = runs.saturating_sub(bare).saturating_sub(direct / 8);
         println!("{tool}: run with 1 call {runs:?}: overhead {:.2} µs", overhead.as_secs_f64() * 1e6);
+    }
+    // The runs above are the futures `block_on` polls on this thread. A run spawned onto a
+    // worker thread is the case where `block_in_place` hands the worker's other tasks to
+    // another thread while a fn runs in place: the same batch of 8, spawned.
+    let spawned = |agent: &std::sync::Arc<Agent>| {
+        let agent = std::sync::Arc::clone(agent);
+        runtime.block_on(async move {
+            tokio::spawn(async move { agent.run(&mut agent.conversation(), "go").await.unwrap() }).await.unwrap()
+        });
+    };
+    let without = std::sync::Arc::new(Agent::new(Prepared::new("noop", 0), registry.clone()));
+    let bare: Duration = time(&mut || spawned(&without));
+    for tool in ["noop", "noop_async", "noop_inline"] {
+        let with_calls = std::sync::Arc::new(Agent::new(Prepared::new(tool, 8), registry.clone()));
+        let runs: Duration = time(&mut || spawned(&with_calls));
+        let per_call = runs.saturating_sub(bare).saturating_sub(direct) / 8;
+        println!(
+            "{tool}, spawned: run with 8 calls {runs:?}, without {bare:?}: overhead per call {:.2} µs",
+            per_call.as_secs_f64() * 1e6
+        );
     }
 }
 

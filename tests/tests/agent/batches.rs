@@ -197,9 +197,9 @@ async fn in_place_by_run(tool: &str, runs: usize, agent: impl Fn(ScriptedModel) 
 }
 
 /// A plain fn goes to the blocking pool (it may block) until it has returned at once four
-/// times in a row; from then on a batch runs it on the run's own task, saving the two
-/// thread wake-ups of the hand-off.
-#[tokio::test]
+/// times in a row; from then on a batch runs it on the run's own thread (`block_in_place`),
+/// saving the two thread wake-ups of the hand-off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plain_fn_that_always_returns_at_once_comes_to_the_runs_task() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereQuickTool).unwrap();
@@ -213,7 +213,7 @@ async fn a_plain_fn_that_always_returns_at_once_comes_to_the_runs_task() {
 /// A run in place that turns out slow sends the fn back to the pool, and a deadline as near
 /// as the bound of a quick run keeps even a quick fn there: a timeout must be able to end
 /// the wait.
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_run_in_place_or_a_near_deadline_sends_the_fn_to_the_pool() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereAtTimesSlowTool).unwrap();
@@ -239,4 +239,51 @@ async fn a_slow_run_in_place_or_a_near_deadline_sends_the_fn_to_the_pool() {
         }
     }
     panic!("the fn never came in place again");
+}
+
+/// Counts its calls under a `tokio::sync::Mutex` taken with `blocking_lock`, which panics
+/// inside the runtime's context (a plain fn)
+#[tool_core::tool]
+fn count_under_lock() -> String {
+    static CALLS: tokio::sync::Mutex<u32> = tokio::sync::Mutex::const_new(0);
+    let mut calls = CALLS.blocking_lock();
+    *calls += 1;
+    format!("{:?}", std::thread::current().id())
+}
+
+/// Says which thread it ran on (a plain fn that always returns at once)
+#[tool_core::tool]
+fn where_on_one_thread() -> String {
+    format!("{:?}", std::thread::current().id())
+}
+
+/// In place, a plain fn still runs outside the runtime's context, as on the pool: what may
+/// block there (`blocking_lock`, `Handle::block_on`) still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_fn_in_place_may_still_block_as_on_the_pool() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(CountUnderLockTool).unwrap();
+    let here = format!("{:?}", std::thread::current().id());
+    let mut in_place = 0;
+    for _ in 0..40 {
+        let batch = [("count_under_lock".to_owned(), "{}".to_owned())];
+        let outcome = Agent::new(script(&batch), registry.clone())
+            .run(&mut Conversation::new(Api::OpenAiChat), "go")
+            .await
+            .unwrap();
+        let result = &outcome.tool_runs[0].result;
+        assert!(!result.is_error(), "{}", result.text());
+        in_place += usize::from(result.text() == here);
+    }
+    assert!(in_place > 0, "it came in place and did not panic there");
+}
+
+/// A current-thread runtime has no thread to hand its other tasks to while a fn runs in
+/// place: there, a plain fn stays on the pool however quick it is.
+#[tokio::test]
+async fn on_a_current_thread_runtime_a_plain_fn_stays_on_the_pool() {
+    let mut registry = tool_core::Registry::new();
+    registry.add(WhereOnOneThreadTool).unwrap();
+    let seen = in_place_by_run("where_on_one_thread", 20, |model| Agent::new(model, registry.clone())).await;
+    assert_eq!(seen, [false; 20]);
 }

@@ -29,9 +29,9 @@ pub(crate) enum Placement {
     /// another): the call is the only work of the task awaiting it, an MCP request's.
     #[cfg(feature = "mcp")]
     Alone,
-    /// In place when the fn has always returned at once (see `tool::pace`) and `deadline`,
-    /// the soonest anything may end the wait, is further off than that; on the pool
-    /// otherwise. An agent's batch, whose calls share the run's task.
+    /// On the caller's thread as `Alone` when the fn has always returned at once (see
+    /// `tool::pace`) and `deadline`, the soonest anything may end the wait, is further off
+    /// than that; on the pool otherwise. An agent's batch, whose calls share the run's task.
     #[cfg(feature = "agent")]
     Batch { deadline: Duration },
 }
@@ -200,19 +200,23 @@ impl Registry {
             let _ = in_place;
             outcome
         };
+        // `block_in_place` where a fn runs on the caller's thread: tokio moves the worker's
+        // other tasks to another thread while it runs, and the fn is outside the runtime's
+        // context as on the pool, so what may not run inside it (`Handle::block_on`, a
+        // `blocking_lock`, `reqwest::blocking`) still works. A current-thread runtime has
+        // no other thread to move to: there, the pool.
+        let multi_thread =
+            || tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
         match placement {
             // Nothing can end the caller's wait before the fn, which has always returned at
             // once, returns again: the two thread wake-ups of the hand-off are saved.
             #[cfg(feature = "agent")]
-            Placement::Batch { deadline } if deadline > QUICK && def.pace().is_quick() => {
-                return traced(span, Box::pin(async move { job(true) }));
+            Placement::Batch { deadline } if deadline > QUICK && def.pace().is_quick() && multi_thread() => {
+                return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(true)) }));
             }
-            // The caller's task runs nothing else: the tool runs on this thread, and tokio
-            // moves the worker's other tasks to another thread while it does.
+            // The caller's task runs nothing else.
             #[cfg(feature = "mcp")]
-            Placement::Alone
-                if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread =>
-            {
+            Placement::Alone if multi_thread() => {
                 return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(false)) }));
             }
             _ => {}
