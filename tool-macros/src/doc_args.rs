@@ -7,6 +7,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit};
 
+use crate::util::Doc;
+
 /// One `# Arguments` item: the parameter it names and what it says.
 #[derive(Debug, Clone)]
 pub struct ArgumentDoc {
@@ -18,22 +20,23 @@ pub struct ArgumentDoc {
     pub span: Span,
 }
 
-/// Splits `attrs` into the doc without its `# Arguments` section (every other attribute
-/// kept) and the section's items. A doc with a line that is not a string literal
-/// (`#[doc = include_str!(..)]`) is left whole: its text is not known here.
-pub fn split(attrs: &[Attribute]) -> (Vec<Attribute>, Vec<ArgumentDoc>) {
-    let mut kept = Vec::with_capacity(attrs.len());
+/// Splits the doc in `attrs` into the tool's description (the doc without its
+/// `# Arguments` section) and the section's items. A doc with a line that is not a string
+/// literal (`#[doc = include_str!(..)]`) is left whole: its text is not known here.
+pub fn split(attrs: &[Attribute]) -> (Option<Doc>, Vec<ArgumentDoc>) {
+    // Each line's text read once: a literal's text is a call into the compiler.
+    let mut lines: Vec<(String, &Attribute)> = Vec::with_capacity(attrs.len());
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("doc")) {
+        match doc_line(attr) {
+            Some(line) => lines.push((line, attr)),
+            None => return (Doc::from_attrs(attrs), Vec::new()),
+        }
+    }
+    let mut kept: Vec<String> = Vec::with_capacity(lines.len());
     let mut items: Vec<ArgumentDoc> = Vec::new();
     let mut in_section = false;
     let mut in_fence = false;
-    if attrs.iter().any(|attr| attr.path().is_ident("doc") && doc_line(attr).is_none()) {
-        return (attrs.to_vec(), items);
-    }
-    for attr in attrs {
-        let Some(line) = doc_line(attr) else {
-            kept.push(attr.clone());
-            continue;
-        };
+    for (line, attr) in lines {
         let trimmed = line.trim();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             in_fence = !in_fence;
@@ -45,7 +48,7 @@ pub fn split(attrs: &[Attribute]) -> (Vec<Attribute>, Vec<ArgumentDoc>) {
             }
         }
         if !in_section {
-            kept.push(attr.clone());
+            kept.push(line);
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
@@ -58,7 +61,7 @@ pub fn split(attrs: &[Attribute]) -> (Vec<Attribute>, Vec<ArgumentDoc>) {
             last.text.push_str(trimmed);
         }
     }
-    (kept, items)
+    (Doc::from_lines(&kept), items)
 }
 
 /// The text of a `///` line, without the one space rustdoc adds; `None` for any other
@@ -92,8 +95,11 @@ mod tests {
         lines.iter().map(|line| syn::parse_quote!(#[doc = #line])).collect()
     }
 
-    fn texts(attrs: &[Attribute]) -> Vec<String> {
-        attrs.iter().filter_map(doc_line).collect()
+    fn text(doc: Option<Doc>) -> String {
+        match doc {
+            Some(Doc::Text(text)) => text,
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -112,7 +118,7 @@ mod tests {
             " Some.",
         ]);
         let (kept, items) = split(&attrs);
-        assert_eq!(texts(&kept), [" Adds two numbers.", "", " # Examples", " Some."]);
+        assert_eq!(text(kept), "Adds two numbers.\n\n# Examples\nSome.");
         let pairs: Vec<(&str, &str)> = items.iter().map(|item| (item.name.as_str(), item.text.as_str())).collect();
         assert_eq!(
             pairs,
@@ -128,7 +134,7 @@ mod tests {
     fn a_doc_without_the_section_is_kept_whole() {
         let attrs = docs(&[" Adds.", " ```", " # Arguments inside a fence", " ```"]);
         let (kept, items) = split(&attrs);
-        assert_eq!(kept.len(), 4);
+        assert_eq!(text(kept), "Adds.\n```\n# Arguments inside a fence\n```");
         assert!(items.is_empty());
     }
 

@@ -149,13 +149,14 @@ impl ToolFn {
         let inputs = Inputs::read(sig, place, &mut errors);
         // Plain parameters are described in the fn doc's `# Arguments` list, which is then
         // no part of the tool's own description.
-        let (doc_attrs, argument_docs) = match &inputs.args {
+        let (doc, argument_docs) = match &inputs.args {
             Args::Plain(_) => crate::doc_args::split(attrs),
-            _ => (attrs.to_vec(), Vec::new()),
+            _ if attr.description.is_some() => (None, Vec::new()),
+            _ => (Doc::from_attrs(attrs), Vec::new()),
         };
         let description = match &attr.description {
             Some(text) => Some(Doc::Text((**text).clone())),
-            None => Doc::from_attrs(&doc_attrs),
+            None => doc,
         };
         if description.is_none() && attr_read {
             errors.push(

@@ -47,9 +47,13 @@ impl Doc {
                 return Some(Doc::Expr(quote!(::core::concat!(#(#parts, "\n"),*))));
             }
         }
+        Doc::from_lines(&text_lines)
+    }
+
+    /// The description from the texts of `///` lines, as they arrive (" text").
+    pub fn from_lines(lines: &[String]) -> Option<Doc> {
         // `/// text` arrives as " text": drop the one space rustdoc adds, keep indentation.
-        let lines: Vec<&str> =
-            text_lines.iter().map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end()).collect();
+        let lines: Vec<&str> = lines.iter().map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end()).collect();
         let text = join_markdown(&lines);
         (!text.is_empty()).then_some(Doc::Text(text))
     }
