@@ -9,6 +9,7 @@ mod args;
 mod attr;
 mod doc_args;
 mod enums;
+mod fn_item;
 mod inputs;
 mod keyword;
 mod methods;

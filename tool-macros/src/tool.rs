@@ -8,9 +8,10 @@ use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use syn::{Attribute, Ident, ItemFn, ReturnType, Signature, Type};
+use syn::{Attribute, Ident, ReturnType, Signature, Type};
 
 use crate::attr::ToolAttr;
+use crate::fn_item::FnItem;
 use crate::inputs::{Args, Inputs, Place};
 use crate::util::{Doc, Result, crate_path, unraw, wrap_in_const};
 
@@ -67,14 +68,14 @@ pub fn try_expand(attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
     // for what the attribute may have said: its `description`, say, so no missing one is
     // reported on top of the misspelt key.
     let (attr, attr_read) = read_attr(attr, &mut errors);
-    let Ok(mut item) = syn::parse2::<ItemFn>(item.clone()) else {
+    let Ok(mut item) = syn::parse2::<FnItem>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         errors.push(darling::Error::custom("`#[tool]` can only be applied to a `fn` item").with_span(&span));
         return errors.finish().map(|()| TokenStream::new());
     };
     let tool = errors.handle(ToolFn::read(attr, attr_read, &mut item.sig, &item.attrs, None));
     errors.finish()?;
-    Ok(tool.map(|tool| tool.expand_free(&item)).unwrap_or_default())
+    Ok(tool.map(|tool| tool.expand_free(item)).unwrap_or_default())
 }
 
 /// The name every provider accepts: `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`.
@@ -213,8 +214,8 @@ impl ToolFn {
 
     /// A free fn's expansion: the fn (its parameters' attributes taken off), the `…Tool`
     /// type, and in one `const` block its definition and registration.
-    fn expand_free(&self, item: &ItemFn) -> TokenStream {
-        let item = ItemFn { sig: self.sig.clone(), ..item.clone() };
+    fn expand_free(&self, mut item: FnItem) -> TokenStream {
+        item.sig = self.sig.clone();
         let fn_ident = &item.sig.ident;
         let vis = &item.vis;
         let name = &self.name;
