@@ -192,29 +192,46 @@ impl Plain {
                 );
             }
         }
-        let fields: Vec<TokenStream> = self
+        // The struct the derive reads is built as syn's tree, not written as tokens and
+        // parsed back: that round trip was a tenth of a plain-parameter tool's expansion.
+        let named = self
             .params
             .iter()
             .map(|param| {
                 let PlainParam { ident, ty, attrs } = param;
-                let doc = docs.iter().find(|doc| doc.name == unraw(ident)).map(|doc| {
-                    let text = &doc.text;
-                    quote!(#[doc = #text])
-                });
-                quote!(#doc #(#attrs)* #ident: #ty)
+                let doc = docs.iter().find(|doc| doc.name == unraw(ident));
+                let attrs = doc.map(|doc| doc_attribute(&doc.text)).into_iter().chain(attrs.iter().cloned()).collect();
+                syn::Field {
+                    attrs,
+                    vis: syn::Visibility::Inherited,
+                    modifiers: syn::FieldModifiers::default(),
+                    ident: Some(ident.clone()),
+                    colon_token: Some(syn::Token![:](ident.span())),
+                    ty: ty.clone(),
+                    default: None,
+                }
             })
             .collect();
-        let derive_crate = krate_key.map(|path| quote!(#[tool_args(crate = #path)]));
-        let open = open.then(|| quote!(#[tool_args(open)]));
+        let mut attrs: Vec<Attribute> = Vec::new();
+        if let Some(path) = krate_key {
+            attrs.push(syn::parse_quote!(#[tool_args(crate = #path)]));
+        }
+        if open {
+            attrs.push(syn::parse_quote!(#[tool_args(open)]));
+        }
         let serde_path = format!("{krate}::__private::serde").replace(' ', "");
         // The `ToolArgs` derive is called here rather than named in `#[derive]`: the struct's
         // tokens are not handed to the compiler and back once more per tool.
-        let derive_input: syn::DeriveInput = syn::parse_quote! {
-            #derive_crate
-            #open
-            struct #ident {
-                #(#fields,)*
-            }
+        let derive_input = syn::DeriveInput {
+            attrs,
+            vis: syn::Visibility::Inherited,
+            ident: ident.clone(),
+            generics: syn::Generics::default(),
+            data: syn::Data::Struct(syn::DataStruct {
+                struct_token: syn::Token![struct](ident.span()),
+                fields: syn::Fields::Named(syn::FieldsNamed { brace_token: syn::token::Brace::default(), named }),
+                semi_token: None,
+            }),
         };
         let tool_args = crate::args::expand(derive_input);
         let declared = self.params.iter().map(|param| {
@@ -237,6 +254,22 @@ impl Plain {
     pub fn call_args(&self) -> TokenStream {
         let names = self.params.iter().map(|param| &param.ident);
         quote!(#(__tool_args.#names),*)
+    }
+}
+
+/// `#[doc = "text"]`, the attribute a `///` line is.
+fn doc_attribute(text: &str) -> Attribute {
+    let span = Span::call_site();
+    let value = syn::Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Str(syn::LitStr::new(text, span)) });
+    Attribute {
+        pound_token: syn::Token![#](span),
+        style: syn::AttrStyle::Outer,
+        bracket_token: syn::token::Bracket::default(),
+        meta: syn::Meta::NameValue(syn::MetaNameValue {
+            path: Ident::new("doc", span).into(),
+            eq_token: syn::Token![=](span),
+            value,
+        }),
     }
 }
 
