@@ -287,3 +287,39 @@ async fn on_a_current_thread_runtime_a_plain_fn_stays_on_the_pool() {
     let seen = in_place_by_run("where_on_one_thread", 20, |model| Agent::new(model, registry.clone())).await;
     assert_eq!(seen, [false; 20]);
 }
+
+/// Says which thread it ran on (a plain fn that always returns at once)
+#[tool_core::tool]
+fn where_in_a_batch() -> String {
+    format!("{:?}", std::thread::current().id())
+}
+
+/// A batch with several plain fns to run in place polls its calls under one
+/// `block_in_place` the first time: on a worker thread, async calls beside them still
+/// sleep on the runtime's timer, and a fn may still take a `blocking_lock`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_of_quick_plain_fns_on_a_worker_runs_beside_async_calls() {
+    let mut registry = registry();
+    registry.add(WhereInABatchTool).unwrap().add(CountUnderLockTool).unwrap();
+    let warmed = in_place_by_run("where_in_a_batch", 40, |model| Agent::new(model, registry.clone())).await;
+    assert!(warmed.contains(&true), "{warmed:?}");
+    let batch = [
+        ("where_in_a_batch", "{}"),
+        ("nap", r#"{"ms": 10}"#),
+        ("where_in_a_batch", "{}"),
+        ("count_under_lock", "{}"),
+        ("where_in_a_batch", "{}"),
+    ]
+    .map(|(n, a)| (n.to_owned(), a.to_owned()));
+    for _ in 0..5 {
+        let agent = Agent::new(script(&batch), registry.clone());
+        // Spawned, so the run is polled by a worker thread, whose other tasks tokio hands over.
+        let outcome = tokio::spawn(async move { agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await })
+            .await
+            .unwrap()
+            .unwrap();
+        let texts: Vec<String> = outcome.tool_runs.iter().map(|run| run.result.text()).collect();
+        assert!(outcome.tool_runs.iter().all(|run| !run.result.is_error()), "{texts:?}");
+        assert_eq!(texts[1], "slept 10 ms");
+    }
+}

@@ -12,8 +12,9 @@
 //! A task-capable call that outlasts `background_after` leaves phase 2 early with a note for
 //! the model, and goes on in the background (`background.rs`).
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 
@@ -60,11 +61,22 @@ pub(super) async fn run(
         settings.sequential || gates.iter().any(|gate| matches!(gate, Gate::Run(_, entry) if entry.sequential()));
     let bound = if sequential { 1 } else { settings.max_concurrency.max(1) };
     let permits = Arc::new(Semaphore::new(bound));
+    // Several plain fns to run in place: the first poll, where they run, goes under one
+    // `block_in_place`, so that on a worker thread the hand-off of its other tasks is paid
+    // once for the batch rather than once a call (the calls' own are then nested, free).
+    let together = multi_thread()
+        && gates
+            .iter()
+            .filter(
+                |gate| matches!(gate, Gate::Run(_, entry) if registry.batch_in_place(entry, deadline(settings, entry))),
+            )
+            .nth(1)
+            .is_some();
     let runs = gates.into_iter().map(|gate| {
         let permits = Arc::clone(&permits);
         async move {
             match gate {
-                Gate::Answered(call, error) => (answered(call, Err(error), std::time::Duration::ZERO), None),
+                Gate::Answered(call, error) => (answered(call, Err(error), Duration::ZERO), None),
                 Gate::Run(call, entry) => {
                     // The semaphore is never closed, so acquiring cannot fail.
                     let _permit = permits.acquire_owned().await.ok();
@@ -74,7 +86,16 @@ pub(super) async fn run(
         }
     });
     // Polled together on this task, their outputs in the order given.
-    let outcomes = futures_util::future::join_all(runs).await;
+    let mut joined = std::pin::pin!(futures_util::future::join_all(runs));
+    let mut first = together;
+    let outcomes = std::future::poll_fn(|cx| {
+        if std::mem::take(&mut first) {
+            tokio::task::block_in_place(|| joined.as_mut().poll(cx))
+        } else {
+            joined.as_mut().poll(cx)
+        }
+    })
+    .await;
     let mut runs = Vec::with_capacity(outcomes.len());
     for (run, moved) in outcomes {
         if let Some(Moved { token, task, started }) = moved {
@@ -205,11 +226,8 @@ pub(super) async fn execute(
         context =
             context.with_progress(move |progress| events(&Event::ToolProgress(progress))).with_run(Arc::new(parent));
     }
-    let background_after = settings
-        .background_after
-        .filter(|after| *after < settings.call_timeout && entry.task_support() != TaskSupport::Forbidden);
-    // A plain fn may run on this task only if it returns before either could end the wait.
-    let deadline = background_after.unwrap_or(settings.call_timeout);
+    let background_after = background_after(settings, entry);
+    let deadline = deadline(settings, entry);
     let mut task: ToolFuture<'static> = match owned_arguments(&call) {
         Ok(arguments) => registry.start_call(entry, context, arguments, Placement::Batch { deadline }),
         Err(error) => crate::dispatch::ready(Err(error)),
@@ -240,11 +258,25 @@ pub(super) async fn execute(
     (answered(call, outcome, started.elapsed()), None)
 }
 
-pub(super) fn answered(
-    call: ToolCall,
-    outcome: Result<ToolOutput, ToolError>,
-    elapsed: std::time::Duration,
-) -> ToolRun {
+/// When a call of `entry` may move to the background, if it may.
+fn background_after(settings: &Settings, entry: &Entry) -> Option<Duration> {
+    settings
+        .background_after
+        .filter(|after| *after < settings.call_timeout && entry.task_support() != TaskSupport::Forbidden)
+}
+
+/// The soonest anything but the run's cancellation may end the wait for a call of `entry`:
+/// a plain fn runs on the run's thread only if it returns before then.
+fn deadline(settings: &Settings, entry: &Entry) -> Duration {
+    background_after(settings, entry).unwrap_or(settings.call_timeout)
+}
+
+/// Whether this is a multi-thread runtime, where `block_in_place` may be called.
+fn multi_thread() -> bool {
+    tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+}
+
+pub(super) fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: Duration) -> ToolRun {
     let result = CallResult { id: call.id.clone(), name: call.name.clone(), outcome };
     ToolRun { call, result, details: None, terminate: false, elapsed }
 }

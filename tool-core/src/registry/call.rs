@@ -36,6 +36,29 @@ pub(crate) enum Placement {
     Batch { deadline: Duration },
 }
 
+/// Whether an agent's batch runs `def`'s plain fn in place (on a multi-thread runtime):
+/// it has always returned at once, and `deadline` is further off than that.
+#[cfg(feature = "agent")]
+fn batch_in_place(def: &ToolDef, deadline: Duration) -> bool {
+    deadline > QUICK && def.pace().is_quick()
+}
+
+#[cfg(feature = "agent")]
+impl Registry {
+    /// Whether [`Registry::start_call`] with [`Placement::Batch`] would run `entry` on the
+    /// caller's thread, runtime aside: a batch with several such calls runs them under
+    /// one `block_in_place`.
+    pub(crate) fn batch_in_place(&self, entry: &Entry, deadline: Duration) -> bool {
+        self.layers.is_empty()
+            && match entry.kind() {
+                Kind::Static(def) | Kind::Method(def, _) => {
+                    !def.handler().is_async() && !def.inline() && batch_in_place(def, deadline)
+                }
+                Kind::Dynamic(_) => false,
+            }
+    }
+}
+
 impl Registry {
     /// Calls a plain tool by name with a fresh context.
     ///
@@ -211,7 +234,7 @@ impl Registry {
             // Nothing can end the caller's wait before the fn, which has always returned at
             // once, returns again: the two thread wake-ups of the hand-off are saved.
             #[cfg(feature = "agent")]
-            Placement::Batch { deadline } if deadline > QUICK && def.pace().is_quick() && multi_thread() => {
+            Placement::Batch { deadline } if batch_in_place(def, deadline) && multi_thread() => {
                 return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(true)) }));
             }
             // The caller's task runs nothing else.
