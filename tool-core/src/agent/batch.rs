@@ -28,7 +28,7 @@ use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, owned_arguments};
-use crate::registry::{Entry, Placement, Registry};
+use crate::registry::{Entry, Placement, Registry, multi_thread};
 use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
@@ -269,11 +269,6 @@ fn background_after(settings: &Settings, entry: &Entry) -> Option<Duration> {
 /// a plain fn runs on the run's thread only if it returns before then.
 fn deadline(settings: &Settings, entry: &Entry) -> Duration {
     background_after(settings, entry).unwrap_or(settings.call_timeout)
-}
-
-/// Whether this is a multi-thread runtime, where `block_in_place` may be called.
-fn multi_thread() -> bool {
-    tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
 }
 
 pub(super) fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: Duration) -> ToolRun {

@@ -36,6 +36,13 @@ pub(crate) enum Placement {
     Batch { deadline: Duration },
 }
 
+/// Whether the current runtime is a multi-thread one, the kind where `block_in_place` may
+/// be called.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) fn multi_thread() -> bool {
+    tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+}
+
 /// Whether an agent's batch runs `def`'s plain fn in place (on a multi-thread runtime):
 /// it has always returned at once, and `deadline` is further off than that.
 #[cfg(feature = "agent")]
@@ -228,8 +235,6 @@ impl Registry {
         // context as on the pool, so what may not run inside it (`Handle::block_on`, a
         // `blocking_lock`, `reqwest::blocking`) still works. A current-thread runtime has
         // no other thread to move to: there, the pool.
-        let multi_thread =
-            || tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread;
         match placement {
             // Nothing can end the caller's wait before the fn, which has always returned at
             // once, returns again: the two thread wake-ups of the hand-off are saved.

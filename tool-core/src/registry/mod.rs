@@ -22,6 +22,8 @@ use std::collections::HashMap;
 pub(crate) use call::OwnedArguments;
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::Placement;
+#[cfg(feature = "agent")]
+pub(crate) use call::multi_thread;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;
