@@ -80,11 +80,17 @@ async fn a_failed_call_can_be_worded_as_another_server_words_it() {
     let (read, write) = tokio::io::split(server_end);
     tokio::spawn(tool_core::mcp::serve_io(server, read, write));
     let connection = Client::default().serve(client_end).await.unwrap();
-    let refused = call(&connection, "refuse", json!({})).await.unwrap();
-    assert_eq!((text(&refused), refused.is_error), ("no, not today".to_owned(), Some(true)));
-    let invalid = call(&connection, "echo", json!({"zebra": ""})).await.unwrap();
-    assert!(text(&invalid).starts_with("Error: invalid arguments for tool \"echo\""), "{}", text(&invalid));
-    let ok = call(&connection, "echo", json!({"zebra": "hi", "apple": 7})).await.unwrap();
-    assert_eq!((text(&ok), ok.is_error), ("hi 7".to_owned(), Some(false)));
+    worded_as_asked(&connection).await;
     connection.cancel().await.unwrap();
+}
+
+/// What a server worded by `with_error_text` (the tool's own message, `Error: ` before
+/// ours) answers, whatever the transport: a refusal, invalid arguments, and a success.
+pub(crate) async fn worded_as_asked(connection: &rmcp::service::RunningService<rmcp::RoleClient, Client>) {
+    let refused = call(connection, "refuse", json!({})).await.unwrap();
+    assert_eq!((text(&refused), refused.is_error), ("no, not today".to_owned(), Some(true)));
+    let invalid = call(connection, "echo", json!({"zebra": ""})).await.unwrap();
+    assert!(text(&invalid).starts_with("Error: invalid arguments for tool \"echo\""), "{}", text(&invalid));
+    let ok = call(connection, "echo", json!({"zebra": "hi", "apple": 7})).await.unwrap();
+    assert_eq!((text(&ok), ok.is_error), ("hi 7".to_owned(), Some(false)));
 }

@@ -389,19 +389,30 @@ fn cpu_times() -> (u64, u64) {
     (total - idle, total)
 }
 
+/// Runs `scale/python_client.py` (the official Python SDK's client) against the balancer
+/// with `args`, and returns what it printed; it must end, and succeed, within a minute.
+async fn python_client(cluster: &Cluster, args: &[&str]) -> String {
+    let sdk = std::env::var("PY_MCP").expect("PY_MCP names the Python SDK's install (bash tests/scale/run.sh)");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scale/python_client.py");
+    let run = tokio::process::Command::new("python3")
+        .arg(script)
+        .arg(&cluster.balancer.url)
+        .args(args)
+        .env("PYTHONPATH", sdk)
+        .output();
+    let output = tokio::time::timeout(Duration::from_mins(1), run).await.expect("the client ends").unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    printed
+}
+
 /// The official Python SDK's client (2026-07-28) answers an elicitation round whose retry
 /// the balancer sends to another replica.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
 async fn the_python_sdk_client_answers_a_round_retried_on_another_replica() {
-    let sdk = std::env::var("PY_MCP").expect("PY_MCP names the Python SDK's install (bash tests/scale/run.sh)");
     let cluster = Cluster::start(3).await;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scale/python_client.py");
-    let run =
-        tokio::process::Command::new("python3").arg(script).arg(&cluster.balancer.url).env("PYTHONPATH", sdk).output();
-    let output = tokio::time::timeout(Duration::from_mins(1), run).await.expect("the client ends").unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    let printed = python_client(&cluster, &[]).await;
     assert!(printed.starts_with("approved by Grace (replica "), "{printed}");
     let rounds = cluster.balancer.replicas_for("tools/call");
     assert_eq!(rounds.len(), 2, "{rounds:?}");
@@ -413,18 +424,8 @@ async fn the_python_sdk_client_answers_a_round_retried_on_another_replica() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
 async fn the_python_sdk_session_client_is_answered_by_every_replica() {
-    let sdk = std::env::var("PY_MCP").expect("PY_MCP names the Python SDK's install (bash tests/scale/run.sh)");
     let cluster = Cluster::start(3).await;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scale/python_client.py");
-    let run = tokio::process::Command::new("python3")
-        .arg(script)
-        .arg(&cluster.balancer.url)
-        .arg("legacy")
-        .env("PYTHONPATH", sdk)
-        .output();
-    let output = tokio::time::timeout(Duration::from_mins(1), run).await.expect("the client ends").unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{printed}\n{}", String::from_utf8_lossy(&output.stderr));
+    let printed = python_client(&cluster, &["legacy"]).await;
     let answers: Vec<&str> = printed.lines().collect();
     assert_eq!(answers.len(), 6, "{printed}");
     for (i, answer) in answers.iter().enumerate() {
