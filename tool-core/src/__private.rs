@@ -8,6 +8,7 @@ pub use serde_json;
 pub use crate::context::{elicitation_problem, elicitation_schema};
 pub use crate::dispatch::ready;
 pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, call, call_async, decode_for as decode};
+pub use crate::param::plain::{PlainParam, missing_value};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::name::is_valid_tool_name;
@@ -28,11 +29,18 @@ pub use crate::validate::violation::wrong_type;
 pub mod names {
     pub use super::{Check as __tc_Check, Field as __tc_Field, Fields as __tc_Fields, satisfies as __tc_satisfies};
     pub use crate::param::ToolParam as __tc_ToolParam;
+    pub use crate::param::plain::{
+        FieldIndex as __tc_FieldIndex, PlainParam as __tc_PlainParam, vacant as __tc_vacant,
+    };
     pub use crate::schema::{
         Keyword as __tc_Keyword, KeywordKind as __tc_KeywordKind, KeywordValue as __tc_KeywordValue,
         ObjectSchema as __tc_ObjectSchema, Property as __tc_Property, Schema as __tc_Schema,
     };
     pub use core::option::Option::{None as __tc_None, Some as __tc_Some};
+    pub use serde::de::{
+        Deserialize as __tc_Deserialize, Deserializer as __tc_Deserializer, Error as __tc_DeError,
+        IgnoredAny as __tc_IgnoredAny, MapAccess as __tc_MapAccess, Visitor as __tc_Visitor,
+    };
 }
 
 use crate::param::ToolObject;

@@ -14,11 +14,19 @@ use crate::util::{Doc, Result, const_checks, crate_path, wrap_in_const};
 
 /// Expands the derive; on error, the errors plus stub impls (see [`fallback`]).
 pub fn expand(input: DeriveInput) -> TokenStream {
-    try_expand(&input).unwrap_or_else(|error| fallback(&input, error))
+    try_expand(&input, None).unwrap_or_else(|error| fallback(&input, error, None))
+}
+
+/// [`expand`] for the hidden arguments struct of a plain-parameter tool: its fields' types
+/// are reached through `PlainParam` (see [`crate::param::Param::param_trait`]), and
+/// `items` (its `Deserialize` impl) go inside the expansion's `const` block, where the short
+/// names are in scope, whether the derive succeeds or not.
+pub fn expand_plain(input: DeriveInput, items: &TokenStream) -> TokenStream {
+    try_expand(&input, Some(items)).unwrap_or_else(|error| fallback(&input, error, Some(items)))
 }
 
 /// Expands the derive, or returns every error found.
-pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
+fn try_expand(input: &DeriveInput, plain: Option<&TokenStream>) -> Result<TokenStream> {
     check_shape(input)?;
     let args = ArgsInput::from_derive_input(input)?;
     let krate = crate_path(args.krate.as_ref())?;
@@ -41,12 +49,16 @@ pub fn try_expand(input: &DeriveInput) -> Result<TokenStream> {
             // `check_shape` let only named fields or a newtype through.
             let (mut object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
             object.open = args.open.is_present();
+            for param in object.params.iter_mut().filter(|_| plain.is_some()) {
+                param.reach = crate::param::Reach::PlainParam;
+            }
             if let Err(error) = read {
                 let checks = wrap_in_const(&krate, object.type_checks(&args.ident, &args.generics));
-                let fallback = fallback(input, error);
+                let fallback = fallback(input, error, plain);
                 return Ok(quote!(#checks #fallback));
             }
-            expand_struct(&args.ident, &args.generics, &object)
+            let items = expand_struct(&args.ident, &args.generics, &object);
+            quote!(#items #plain)
         }
         darling::ast::Data::Enum(variants) => {
             if args.open.is_present() {
@@ -153,7 +165,7 @@ fn elicit_form(ident: &syn::Ident, generics: &Generics, object: &Object) -> Toke
 /// The errors, plus impls whose bodies are unreachable, so that a mistake in the attributes
 /// does not also bring "`WeatherArgs` does not implement `ToolArgs`" wherever the type is
 /// used (thiserror's `fallback.rs`, clap's `dummies.rs`).
-fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
+fn fallback(input: &DeriveInput, error: darling::Error, plain: Option<&TokenStream>) -> TokenStream {
     let errors = error.write_errors();
     let ident = &input.ident;
     let krate = quote!(::tool_core);
@@ -178,6 +190,6 @@ fn fallback(input: &DeriveInput, error: darling::Error) -> TokenStream {
                 impl #impl_generics _tool_core::param::ToolObject for #ident #ty_generics #where_clause {}
             }
         });
-    let stubs = wrap_in_const(&krate, quote!(#stubs #args_stub));
+    let stubs = wrap_in_const(&krate, quote!(#stubs #args_stub #plain));
     quote!(#errors #stubs)
 }

@@ -8,6 +8,7 @@ use quote::{ToTokens, format_ident, quote};
 use syn::{Attribute, FnArg, Ident, Pat, Signature, Type};
 
 use crate::doc_args::ArgumentDoc;
+use crate::plain_de::Wire;
 use crate::util::unraw;
 
 /// What a tool fn takes.
@@ -167,9 +168,11 @@ impl Plain {
         if clash { format_ident!("__Tc{}Args", camel, span = span) } else { ident }
     }
 
-    /// The arguments struct: one field per parameter, with its attributes, and its
-    /// description from the fn doc's `# Arguments` item unless `#[param(description)]` or
-    /// nothing gives one. `docs` naming no parameter is an error.
+    /// The arguments struct and its impls: one field per parameter, with its attributes, and
+    /// its description from the fn doc's `# Arguments` item unless `#[param(description)]` or
+    /// nothing gives one; `ToolArgs` derived, and `Deserialize` written by `plain_de.rs`
+    /// (derived by serde for a parameter with a key only serde follows). `docs` naming no
+    /// parameter is an error.
     pub fn args_struct(
         &self,
         ident: &Ident,
@@ -233,16 +236,33 @@ impl Plain {
                 semi_token: None,
             }),
         };
-        let tool_args = crate::args::expand(derive_input);
-        let declared = self.params.iter().map(|param| {
-            let PlainParam { ident, ty, attrs } = param;
-            let serde = attrs.iter().filter(|attr| attr.path().is_ident("serde"));
-            quote!(#(#serde)* #ident: #ty)
-        });
+        // The struct's `Deserialize` is written here (see `plain_de.rs`), unless a parameter
+        // takes a serde key only serde's derive follows.
+        let wires: Option<Vec<Wire>> = self.params.iter().map(|param| Wire::read(&param.ident, &param.attrs)).collect();
+        let Some(wires) = wires else {
+            let tool_args = crate::args::expand(derive_input);
+            let declared = self.params.iter().map(|param| {
+                let PlainParam { ident, ty, attrs } = param;
+                let serde = attrs.iter().filter(|attr| attr.path().is_ident("serde"));
+                quote!(#(#serde)* #ident: #ty)
+            });
+            return quote! {
+                #[doc(hidden)]
+                #[derive(#krate::__private::serde::Deserialize)]
+                #[serde(crate = #serde_path)]
+                struct #ident {
+                    #(#declared,)*
+                }
+                #tool_args
+            };
+        };
+        let fields: Vec<(&Ident, &Type, Wire)> =
+            self.params.iter().zip(wires).map(|(param, wire)| (&param.ident, &param.ty, wire)).collect();
+        let deserialize = crate::plain_de::expand(ident, &fields);
+        let tool_args = crate::args::expand_plain(derive_input, &deserialize);
+        let declared = self.params.iter().map(|PlainParam { ident, ty, .. }| quote!(#ident: #ty));
         quote! {
             #[doc(hidden)]
-            #[derive(#krate::__private::serde::Deserialize)]
-            #[serde(crate = #serde_path)]
             struct #ident {
                 #(#declared,)*
             }

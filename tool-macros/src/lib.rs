@@ -16,6 +16,7 @@ mod methods;
 mod newtype;
 mod object;
 mod param;
+mod plain_de;
 mod rules;
 mod serde_attr;
 #[cfg(test)]

@@ -173,8 +173,11 @@ impl Object {
         if self.params.iter().any(|p| !p.fast_compatible()) {
             return quote!(false);
         }
-        let types = self.params.iter().map(|p| &p.field.ty);
-        quote!(true #(&& <#types as __tc_ToolParam>::SERDE_EXACT)*)
+        let exact = self.params.iter().map(|p| {
+            let (ty, param) = (&p.field.ty, p.param_trait());
+            quote!(<#ty as #param>::SERDE_EXACT)
+        });
+        quote!(true #(&& #exact)*)
     }
 
     /// A `bool` expression over `self`: whether every field satisfies its keywords.

@@ -27,6 +27,17 @@ pub struct Param {
     pub flatten: bool,
     /// `#[serde(skip)]`/`skip_deserializing`: not on the wire at all.
     pub skip: bool,
+    /// Which trait the impls reach the field's type through.
+    pub reach: Reach,
+}
+
+/// The trait a field's type is reached through (see [`Param::param_trait`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// `ToolParam`: a field of a struct the user wrote.
+    ToolParam,
+    /// `PlainParam`: a plain parameter of a `#[tool]` fn.
+    PlainParam,
 }
 
 impl Param {
@@ -75,6 +86,7 @@ impl Param {
             has_default,
             flatten: serde.flatten,
             skip: serde.skip,
+            reach: Reach::ToolParam,
             field,
         })
     }
@@ -111,6 +123,7 @@ impl Param {
             has_default: false,
             flatten: false,
             skip: false,
+            reach: Reach::ToolParam,
             field,
         })
     }
@@ -124,6 +137,19 @@ impl Param {
     /// field's own.
     pub fn schema_ty(&self) -> &syn::Type {
         schema_ty(&self.field)
+    }
+
+    /// The trait the impls name the field's type through: `ToolParam`, or for a plain
+    /// parameter `PlainParam`, which the hidden struct's `Deserialize` impl names too, so
+    /// that a type with neither a schema nor `Deserialize` is one error (see
+    /// `tool_core::__private::PlainParam`). A stand-in type (`as`) is not decoded: it is
+    /// reached through `ToolParam`.
+    pub fn param_trait(&self) -> TokenStream {
+        if self.reach == Reach::PlainParam && self.field.as_type.is_none() {
+            quote!(__tc_PlainParam)
+        } else {
+            quote!(__tc_ToolParam)
+        }
     }
 
     /// `items(..)` and `values(..)`: the elements' keywords as a property of the element type,
@@ -142,6 +168,7 @@ impl Param {
                     has_default: true,
                     flatten: false,
                     skip: false,
+                    reach: Reach::ToolParam,
                 };
                 Some((which, span, param))
             })
@@ -196,14 +223,15 @@ impl Param {
     pub fn property(&self) -> TokenStream {
         let name = &self.name;
         let ty = self.schema_ty();
+        let param = self.param_trait();
         let keywords = self.keywords();
         // A field serde fills when absent is never required; any other, unless its type may
         // be absent (an `Option`).
-        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as __tc_ToolParam>::OPTIONAL) };
+        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as #param>::OPTIONAL) };
         quote! {
             __tc_Property {
                 name: #name,
-                schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
+                schema: <#ty as #param>::__SCHEMA_REF,
                 keywords: #keywords,
                 required: #required,
             }
@@ -214,11 +242,12 @@ impl Param {
     /// keywords are read from the property at run time.
     pub fn field_entry(&self) -> TokenStream {
         let ty = self.schema_ty();
+        let param = self.param_trait();
         let aliases = &self.aliases;
         quote! {
             __tc_Field::Own {
                 aliases: &[#(#aliases),*],
-                check: <#ty as __tc_ToolParam>::__CHECK,
+                check: <#ty as #param>::__CHECK,
             }
         }
     }
@@ -262,7 +291,8 @@ impl Param {
             let ty = self.ty_at(span);
             quote_spanned!(span=> #function::<#ty>(#value, #rest))
         };
-        let mut checks = vec![quote!(<#ty as __tc_ToolParam>::satisfies(#value))];
+        let param = self.param_trait();
+        let mut checks = vec![quote!(<#ty as #param>::satisfies(#value))];
         // Counting characters is the costly part of a length check: count once for both.
         let both_lengths = match (f.keywords.count(Key::MinLength), f.keywords.count(Key::MaxLength)) {
             (Some(min), Some(max)) => {

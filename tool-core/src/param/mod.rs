@@ -11,6 +11,7 @@ mod ecosystem;
 #[cfg(feature = "elicit")]
 mod elicit;
 mod object;
+pub(crate) mod plain;
 #[doc(hidden)]
 pub mod satisfies;
 mod scalar;

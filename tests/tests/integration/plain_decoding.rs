@@ -1,0 +1,167 @@
+//! A plain-parameter tool's arguments are decoded by an impl `#[tool]` writes, not by serde's
+//! derive (see `tool-macros/src/plain_de.rs`). Each serde key a parameter takes must decode
+//! as serde's derive decodes the same field of a hand-written struct: the same calls pass
+//! with the same values, and the same calls fail with the same errors.
+
+use serde::de::{Deserialize, Deserializer, Error as _};
+use tool_core::{Registry, ToolArgs, tool};
+
+/// Three upper-case letters, checked by its own `Deserialize` (stricter than its schema).
+pub struct Code(String);
+
+impl<'de> Deserialize<'de> for Code {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text.len() == 3 && text.chars().all(|c| c.is_ascii_uppercase()) {
+            Ok(Code(text))
+        } else {
+            Err(D::Error::custom(format!("`{text}` is not three capitals")))
+        }
+    }
+}
+
+fn seven() -> u8 {
+    7
+}
+
+fn shouted<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    String::deserialize(deserializer).map(|text| text.to_uppercase())
+}
+
+/// Takes every serde key a parameter may have.
+#[tool(name = "keys_plain")]
+#[allow(clippy::too_many_arguments)]
+fn keys(
+    #[serde(rename(deserialize = "first", serialize = "ignored"), alias = "one", alias = "uno")] a: u8,
+    #[serde(default = "seven")] n: u8,
+    #[serde(skip)] hidden: u8,
+    #[serde(deserialize_with = "shouted")]
+    #[param(as = String)]
+    shout: String,
+    #[param(as = String, min_length = 3)] code: Code,
+    #[serde(default)] maybe: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")] note: Option<String>,
+    list: Vec<u16>,
+    r#type: Option<u8>,
+) -> String {
+    format!("{a} {n} {hidden} {shout} {} {maybe:?} {note:?} {list:?} {type:?}", code.0)
+}
+
+/// The same parameters as one struct.
+#[derive(serde::Deserialize, ToolArgs)]
+pub struct KeysArgs {
+    #[serde(rename(deserialize = "first", serialize = "ignored"), alias = "one", alias = "uno")]
+    a: u8,
+    #[serde(default = "seven")]
+    n: u8,
+    #[serde(skip)]
+    hidden: u8,
+    #[serde(deserialize_with = "shouted")]
+    #[param(as = String)]
+    shout: String,
+    #[param(as = String, min_length = 3)]
+    code: Code,
+    #[serde(default)]
+    maybe: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    list: Vec<u16>,
+    r#type: Option<u8>,
+}
+
+/// Takes every serde key a parameter may have.
+#[tool(name = "keys_struct")]
+fn keys_struct(args: KeysArgs) -> String {
+    let KeysArgs { a, n, hidden, shout, code, maybe, note, list, r#type } = args;
+    format!("{a} {n} {hidden} {shout} {} {maybe:?} {note:?} {list:?} {type:?}", code.0)
+}
+
+/// Paging, flattened into a tool's arguments.
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+pub struct Paging {
+    page: u32,
+    #[serde(default)]
+    per_page: Option<u32>,
+}
+
+/// A flattened parameter, which serde's derive decodes.
+#[tool(name = "flat_plain")]
+fn flat(#[serde(flatten)] paging: Paging, query: String) -> String {
+    format!("{query} {paging:?}")
+}
+
+/// The same as one struct.
+#[derive(serde::Deserialize, ToolArgs)]
+pub struct FlatArgs {
+    #[serde(flatten)]
+    paging: Paging,
+    query: String,
+}
+
+/// A flattened parameter, which serde's derive decodes.
+#[tool(name = "flat_struct")]
+fn flat_struct(args: FlatArgs) -> String {
+    format!("{} {:?}", args.query, args.paging)
+}
+
+/// Calls both tools with each of `calls` and asserts the same result, naming the tool alike.
+fn same_results(plain: &str, by_hand: &str, calls: &[&str]) -> usize {
+    let mut registry = Registry::new();
+    registry.add(KeysTool).unwrap().add(KeysStructTool).unwrap().add(FlatTool).unwrap().add(FlatStructTool).unwrap();
+    let mut passed = 0;
+    for &arguments in calls {
+        let left = registry.call(plain, arguments);
+        let right = registry.call(by_hand, arguments);
+        passed += usize::from(left.is_ok());
+        assert_eq!(format!("{left:?}").replace(plain, by_hand), format!("{right:?}"), "{arguments}");
+    }
+    passed
+}
+
+#[test]
+fn every_serde_key_of_a_parameter_decodes_as_serde_derive_does() {
+    let calls = [
+        r#"{"first": 1, "shout": "hi", "code": "ABC", "list": []}"#,
+        r#"{"one": 2, "shout": "hi", "code": "ABC", "n": 3, "maybe": 4, "note": "x", "list": [1, 2], "type": 9}"#,
+        r#"{"uno": 2, "shout": "hi", "code": "ABC", "maybe": null, "note": null, "list": [65535]}"#,
+        r#"{"\u0066irst": 1, "shout": "hi", "code": "ABC", "list": []}"#,
+        // The same field twice, under its name and an alias (refused), or under its name twice.
+        r#"{"first": 1, "one": 2, "shout": "hi", "code": "ABC", "list": []}"#,
+        r#"{"first": 1, "first": 2, "shout": "hi", "code": "ABC", "list": []}"#,
+        // The Rust name is not the wire name; a skipped field is not on the wire.
+        r#"{"a": 1, "shout": "hi", "code": "ABC", "list": []}"#,
+        r#"{"first": 1, "shout": "hi", "code": "ABC", "list": [], "hidden": 5}"#,
+        r#"{"first": 1, "shout": "hi", "code": "ABC", "list": [], "ignored": 5}"#,
+        // Missing: a plain field, a `with` field, an `Option` without `default`.
+        r#"{"shout": "hi", "code": "ABC", "list": []}"#,
+        r#"{"first": 1, "code": "ABC", "list": []}"#,
+        r#"{"first": 1, "shout": "hi", "code": "ABC"}"#,
+        // Wrong values: serde's own (`Code`) and the schema's.
+        r#"{"first": 1, "shout": "hi", "code": "abc", "list": []}"#,
+        r#"{"first": 256, "shout": 5, "code": "AB", "list": [-1], "maybe": "x"}"#,
+        r#"{"first": 1.0, "shout": "hi", "code": "ABC", "list": [2.0]}"#,
+        "{}",
+        "[1, 2]",
+        "null",
+        r#""text""#,
+    ];
+    // The first four pass, and so do a key given twice (the full path parses the text, and
+    // the last value stands, in both forms) and integers written as floats.
+    assert_eq!(same_results("keys_plain", "keys_struct", &calls), 6);
+    let mut registry = Registry::new();
+    registry.add(KeysTool).unwrap();
+    let output = registry.call("keys_plain", r#"{"uno": 2, "shout": "hi", "code": "ABC", "list": [1]}"#).unwrap();
+    assert_eq!(output.to_text(), "2 7 0 HI ABC None None [1] None");
+}
+
+#[test]
+fn a_flattened_parameter_decodes_as_serde_derive_does() {
+    let calls = [
+        r#"{"page": 1, "query": "q"}"#,
+        r#"{"page": 1, "per_page": 5, "query": "q"}"#,
+        r#"{"per_page": 5, "query": "q"}"#,
+        r#"{"page": 1, "query": "q", "other": 1}"#,
+        r#"{"page": "1", "query": "q"}"#,
+    ];
+    assert_eq!(same_results("flat_plain", "flat_struct", &calls), 2);
+}

@@ -1,0 +1,186 @@
+//! What the hidden arguments struct of a plain-parameter tool (`fn add(a: i32, b: u32)`)
+//! reaches its fields' types through: [`PlainParam`], one trait for a type's schema, checks
+//! and decoding. The struct's `Deserialize` impl, written by `#[tool]`, names nothing else of
+//! a parameter's type, nor does its `ToolParam` impl: a type with neither a schema nor
+//! `Deserialize` is then the same error at the parameter from every place, which rustc
+//! prints once. (serde's derive would report a missing `Deserialize` three times over, each
+//! with a note of its own, beside the missing schema.)
+//!
+//! The rest is what every such impl shares: [`FieldIndex`] reads an object's key as the
+//! field it names, [`put`] stores a field's value once.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+use crate::param::ToolParam;
+use crate::schema::Schema;
+use crate::validate::fields::Check;
+
+/// A type a plain parameter can have: one with a schema ([`ToolParam`]) that decodes
+/// without borrowing ([`DeserializeOwned`]). Each item is the one of those traits it names.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool parameter",
+    label = "a parameter's type needs a JSON Schema (`ToolParam`) and serde's `Deserialize`",
+    note = "derive `serde::Deserialize` and `ToolArgs` on your own structs and enums; for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
+)]
+pub trait PlainParam: Sized {
+    /// [`ToolParam::__SCHEMA_REF`].
+    const __SCHEMA_REF: &'static Schema;
+    /// [`ToolParam::OPTIONAL`].
+    const OPTIONAL: bool;
+    /// [`ToolParam::SERDE_EXACT`].
+    const SERDE_EXACT: bool;
+    /// [`ToolParam::__CHECK`].
+    const __CHECK: Check;
+
+    /// [`ToolParam::satisfies`].
+    fn satisfies(&self) -> bool;
+
+    /// The value of the map's entry, as this type.
+    ///
+    /// # Errors
+    /// The deserializer's.
+    fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
+
+    /// The value of an absent field: `None` for an `Option`, otherwise serde's "missing
+    /// field" error (a type that is not optional is required by its schema).
+    ///
+    /// # Errors
+    /// "missing field `field`", unless the type is optional.
+    fn missing<E: de::Error>(field: &'static str) -> Result<Self, E>;
+}
+
+// Not recommended: the error names `PlainParam`, whose message says what to do, rather than
+// the traits behind it, one error each.
+#[diagnostic::do_not_recommend]
+impl<T: ToolParam + DeserializeOwned> PlainParam for T {
+    const __SCHEMA_REF: &'static Schema = T::__SCHEMA_REF;
+    const OPTIONAL: bool = T::OPTIONAL;
+    const SERDE_EXACT: bool = T::SERDE_EXACT;
+    const __CHECK: Check = T::__CHECK;
+
+    #[inline]
+    fn satisfies(&self) -> bool {
+        ToolParam::satisfies(self)
+    }
+
+    #[inline]
+    fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        map.next_value()
+    }
+
+    #[inline]
+    fn missing<E: de::Error>(field: &'static str) -> Result<Self, E> {
+        if T::OPTIONAL { T::deserialize(Absent(field, PhantomData)) } else { Err(E::missing_field(field)) }
+    }
+}
+
+/// The value of an absent field of a type that only decodes (a stand-in type, `as`, has
+/// its schema): what serde's derive gives, `None` for an `Option`, else "missing field".
+///
+/// # Errors
+/// "missing field `field`", unless `T` decodes from nothing.
+pub fn missing_value<T: DeserializeOwned, E: de::Error>(field: &'static str) -> Result<T, E> {
+    T::deserialize(Absent(field, PhantomData))
+}
+
+/// Reads an object key as the index of the field it names, by the struct's own `match`
+/// (`usize::MAX` for a key it does not name). One type for every struct, where serde's
+/// derive writes a field enum and its visitor for each; the `match` compares each name as a
+/// constant, which a search of a list of names would not.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldIndex(pub fn(&str) -> usize);
+
+impl<'de> DeserializeSeed<'de> for FieldIndex {
+    type Value = usize;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for FieldIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a field name")
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
+        Ok((self.0)(key))
+    }
+
+    #[inline]
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
+        Ok(core::str::from_utf8(key).map_or(usize::MAX, self.0))
+    }
+}
+
+/// Refuses a second value for a field, before it is read (serde's derive does the same: a
+/// key given twice is an error, not the last one winning, and it names where the key was).
+///
+/// # Errors
+/// "duplicate field `field`".
+#[inline]
+pub fn vacant<T, E: de::Error>(slot: &Option<T>, field: &'static str) -> Result<(), E> {
+    if slot.is_some() { Err(E::duplicate_field(field)) } else { Ok(()) }
+}
+
+/// The deserializer of an absent field: `None` to an `Option`, "missing field" to anything
+/// else (what serde's derive hands an optional type).
+struct Absent<E>(&'static str, PhantomData<E>);
+
+impl<'de, E: de::Error> Deserializer<'de> for Absent<E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, E> {
+        Err(E::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Error = serde_json::Error;
+
+    #[test]
+    fn a_key_is_the_index_of_its_name() {
+        let names = FieldIndex(|key| match key {
+            "a" => 0,
+            "bee" | "b" => 1,
+            "c" => 2,
+            _ => usize::MAX,
+        });
+        assert_eq!(Visitor::visit_str::<Error>(names, "bee").unwrap(), 1);
+        assert_eq!(Visitor::visit_bytes::<Error>(names, b"c").unwrap(), 2);
+        assert_eq!(Visitor::visit_str::<Error>(names, "be").unwrap(), usize::MAX);
+    }
+
+    #[test]
+    fn an_absent_option_is_none_and_anything_else_is_missing() {
+        assert_eq!(<Option<u8> as PlainParam>::missing::<Error>("n").unwrap(), None);
+        let error = <u8 as PlainParam>::missing::<Error>("n").unwrap_err();
+        assert_eq!(error.to_string(), "missing field `n`");
+    }
+
+    #[test]
+    fn a_field_is_read_once() {
+        vacant::<u8, Error>(&None, "n").unwrap();
+        let error = vacant::<u8, Error>(&Some(1), "n").unwrap_err();
+        assert_eq!(error.to_string(), "duplicate field `n`");
+    }
+}
