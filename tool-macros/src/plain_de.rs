@@ -28,8 +28,8 @@ pub struct Wire {
     aliases: Vec<String>,
     /// Its value when absent.
     absent: Absent,
-    /// `skip`/`skip_deserializing`: never read, always its default.
-    skip: bool,
+    /// `skip`/`skip_deserializing`, with the key's span: never read, always its default.
+    skip: Option<proc_macro2::Span>,
     /// `with = "m"` (`m::deserialize`) or `deserialize_with = "f"`.
     with: Option<ExprPath>,
     /// `#[param(as = ..)]`: a stand-in type has the schema, and the parameter's own type
@@ -41,8 +41,8 @@ pub struct Wire {
 enum Absent {
     /// `None` for an `Option`, else "missing field".
     Missing,
-    /// `#[serde(default)]`.
-    Default,
+    /// `#[serde(default)]`, with the key's span (where a type without `Default` fails).
+    Default(proc_macro2::Span),
     /// `#[serde(default = "path")]`.
     Path(ExprPath),
 }
@@ -55,7 +55,7 @@ impl Wire {
             name: unraw(ident),
             aliases: Vec::new(),
             absent: Absent::Missing,
-            skip: false,
+            skip: None,
             with: None,
             stand_in: attrs.iter().any(names_stand_in),
         };
@@ -84,10 +84,10 @@ impl Wire {
                         wire.absent = if meta.input.peek(syn::Token![=]) {
                             Absent::Path(meta.value()?.parse::<LitStr>()?.parse()?)
                         } else {
-                            Absent::Default
+                            Absent::Default(meta.path.span())
                         };
                     }
-                    "skip" | "skip_deserializing" => wire.skip = true,
+                    "skip" | "skip_deserializing" => wire.skip = Some(meta.path.span()),
                     "with" | "deserialize_with" if wire.with.is_none() => {
                         let lit = meta.value()?.parse::<LitStr>()?;
                         let mut path: ExprPath = lit.parse()?;
@@ -126,7 +126,7 @@ fn names_stand_in(attr: &Attribute) -> bool {
 /// (which the dispatch's strict decoding refuses, as for serde's derive).
 pub fn expand(ident: &Ident, params: &[(&Ident, &Type, Wire)]) -> TokenStream {
     let mut names: Vec<&str> =
-        params.iter().filter(|(_, _, wire)| !wire.skip).map(|(_, _, w)| w.name.as_str()).collect();
+        params.iter().filter(|(_, _, wire)| wire.skip.is_none()).map(|(_, _, w)| w.name.as_str()).collect();
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut keys_arms = Vec::new();
@@ -138,11 +138,11 @@ pub fn expand(ident: &Ident, params: &[(&Ident, &Type, Wire)]) -> TokenStream {
         let name = wire.name.as_str();
         let default = match &wire.absent {
             Absent::Missing => None,
-            Absent::Default => Some(quote!(::core::default::Default::default())),
+            Absent::Default(span) => Some(quote_spanned!(*span=> ::core::default::Default::default())),
             Absent::Path(path) => Some(quote!(#path())),
         };
-        if wire.skip {
-            let value = default.unwrap_or_else(|| quote!(::core::default::Default::default()));
+        if let Some(skip) = wire.skip {
+            let value = default.unwrap_or_else(|| quote_spanned!(skip=> ::core::default::Default::default()));
             inits.push(quote!(#field: #value));
             continue;
         }
@@ -150,7 +150,14 @@ pub fn expand(ident: &Ident, params: &[(&Ident, &Type, Wire)]) -> TokenStream {
         slots.push(quote!(let mut #slot = __tc_None;));
         let index = next_index;
         next_index += 1;
-        let keys = core::iter::once(name).chain(wire.aliases.iter().map(String::as_str));
+        // A name repeated among the aliases would be an unreachable pattern: a warning in
+        // the user's crate.
+        let mut keys = vec![name];
+        for alias in &wire.aliases {
+            if !keys.contains(&alias.as_str()) {
+                keys.push(alias);
+            }
+        }
         keys_arms.push(quote!(#(#keys)|* => #index,));
         names.extend(wire.aliases.iter().map(String::as_str));
         let value = match &wire.with {
