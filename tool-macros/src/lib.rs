@@ -10,6 +10,7 @@ mod attr;
 mod doc_args;
 mod enums;
 mod fn_item;
+mod impl_block;
 mod inputs;
 mod keyword;
 mod methods;

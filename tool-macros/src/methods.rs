@@ -8,8 +8,8 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
-use syn::{ImplItem, ItemImpl};
 
+use crate::impl_block::{ImplBlock, Item};
 use crate::tool::{Names, ToolFn, read_attr};
 use crate::util::{Result, crate_path, wrap_in_const};
 
@@ -24,7 +24,7 @@ struct ToolsAttr {
 /// Expands `#[tools]`; on error, the errors plus the block (its `#[tool]` attributes taken
 /// off, so they do not also report that they need this attribute).
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let Ok(mut block) = syn::parse2::<ItemImpl>(item.clone()) else {
+    let Ok(mut block) = ImplBlock::parse(item.clone()) else {
         let error = darling::Error::custom("`#[tools]` goes on an `impl` block whose methods are `#[tool]`s")
             .with_span(&item.clone().into_iter().next().map_or_else(proc_macro2::Span::call_site, |t| t.span()));
         let errors = error.write_errors();
@@ -41,13 +41,13 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Expands `#[tools]` on `block`, taking the `#[tool]` attributes off its methods, or
 /// returns every error found.
-fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
+fn try_expand(attr: TokenStream, block: &mut ImplBlock) -> Result<TokenStream> {
     let mut errors = darling::Error::accumulator();
     let attr = errors
         .handle(NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|i| ToolsAttr::from_list(&i)))
         .unwrap_or_default();
     let krate = errors.handle(crate_path(attr.krate.as_ref())).unwrap_or_else(|| quote!(::tool_core));
-    if let Some((path, _)) = &block.trait_ {
+    if let Some((path, _)) = &block.parsed.trait_ {
         errors.push(
             darling::Error::custom(
                 "`#[tools]` goes on an inherent `impl Type { .. }` block: a trait's methods cannot be tools",
@@ -55,20 +55,20 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
             .with_span(path),
         );
     }
-    if !block.generics.params.is_empty() {
+    if !block.parsed.generics.params.is_empty() {
         errors.push(
             darling::Error::custom(
                 "a `#[tools]` block cannot be generic: each tool's schema must be known at compile time; implement the tools for a concrete type",
             )
-            .with_span(&block.generics.params),
+            .with_span(&block.parsed.generics.params),
         );
     }
-    let self_ty = (*block.self_ty).clone();
+    let self_ty = (*block.parsed.self_ty).clone();
     let mut tools = Vec::new();
     let mut marked = false;
     let mut attr_paths = Vec::new();
     for item in &mut block.items {
-        let ImplItem::Fn(method) = item else { continue };
+        let Item::Fn(method) = item else { continue };
         let Some(position) = method.attrs.iter().position(is_tool_attr) else { continue };
         let tool_attr = method.attrs.remove(position);
         marked = true;
@@ -86,7 +86,7 @@ fn try_expand(attr: TokenStream, block: &mut ItemImpl) -> Result<TokenStream> {
     if !marked {
         errors.push(
             darling::Error::custom("this `#[tools]` block has no `#[tool]` method: mark each tool with `#[tool]`")
-                .with_span(&block.self_ty),
+                .with_span(&block.parsed.self_ty),
         );
     }
     errors.finish()?;
