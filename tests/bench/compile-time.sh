@@ -61,7 +61,12 @@ pub struct Inner$i {
     pub label: String,
 }
 RS
-            if [ "$kind" = plain ]; then # the same tool with plain parameters
+            if [ "$kind" = plain ] || [ "$kind" = methods ]; then # the same tool with plain parameters
+                local receiver=''
+                if [ "$kind" = methods ]; then # as the method of a `#[tools]` block of its own
+                    printf 'pub struct Server%s;\n#[tool_core::tools]\nimpl Server%s {\n' "$i" "$i"
+                    receiver='&self,'
+                fi
                 cat <<RS
 /// Tool number $i.
 ///
@@ -76,6 +81,7 @@ RS
 /// * \`inner\` - A nested struct.
 #[tool_core::tool]
 pub fn tool_$i(
+    $receiver
     $p_len name: String,
     $p_range count: u32,
     $p_ratio ratio: f64,
@@ -89,6 +95,7 @@ pub fn tool_$i(
     name
 }
 RS
+                [ "$kind" = methods ] && echo "}"
                 continue
             fi
             cat <<RS
@@ -122,7 +129,22 @@ RS
             echo "    args.name"
             echo "}"
         done
-        if [ "$kind" != serde ]; then
+        if [ "$kind" = methods ]; then
+            echo 'fn main() {'
+            echo '    let mut registry = tool_core::Registry::new();'
+            for i in $(seq 0 "$last" | xargs printf "%03d "); do
+                echo "    registry.add_all(Server$i).expect(\"unique names\");"
+            done
+            cat <<'RS'
+    let mut args = std::env::args().skip(1);
+    let (name, json) = (args.next().unwrap_or_default(), args.next().unwrap_or_default());
+    match registry.call(&name, json.as_str()) {
+        Ok(output) => println!("{}", output.to_text()),
+        Err(error) => println!("{error}"),
+    }
+}
+RS
+        elif [ "$kind" != serde ]; then
             cat <<'RS'
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -184,6 +206,7 @@ binary_size() { stat -c %s "$work/target/release/$1"; }
 if [ -n "${ONLY_WRITE:-}" ]; then # the crates alone, for `front-end.sh`
     for n in 50 200; do write_crate "tools_$n" tools "$n"; write_crate "serde_$n" serde "$n"; done
     write_crate plain_50 plain 50
+    write_crate methods_50 methods 50
     exit 0
 fi
 
