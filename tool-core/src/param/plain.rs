@@ -23,7 +23,7 @@ use crate::validate::fields::Check;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a parameter's type needs a JSON Schema (`ToolParam`) and serde's `Deserialize`",
-    note = "derive `serde::Deserialize` and `ToolArgs` on your own structs and enums; for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
+    note = "derive `serde::Deserialize` and `ToolArgs` on your own structs and enums (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
 )]
 pub trait PlainParam: Sized {
     /// [`ToolParam::__SCHEMA_REF`].
