@@ -182,7 +182,7 @@ fn apply(mut value: Value, edits: &[Edit]) -> Value {
 }
 
 /// A valid `base` with 0 to 3 edits, or (one time in four) an instance built from scratch.
-fn near(base: Value, names: Vec<String>, words: Vec<String>) -> BoxedStrategy<Value> {
+pub(crate) fn near(base: Value, names: Vec<String>, words: Vec<String>) -> BoxedStrategy<Value> {
     let replacement = instance(names.clone(), words);
     let edit = prop_oneof![
         3 => (any::<usize>(), replacement.clone()).prop_map(|(i, v)| Edit::Replace(i, v)),
