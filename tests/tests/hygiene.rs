@@ -103,10 +103,88 @@ pub fn via_facade(args: ViaFacade) -> ::std::string::String {
     ::std::format!("{}", args.value)
 }
 
+/// A kind.
+#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A.
+    A,
+    /// B.
+    B,
+}
+
+fn seven() -> u8 {
+    7
+}
+
+fn shouted<'de, D: ::serde::Deserializer<'de>>(
+    deserializer: D,
+) -> ::core::result::Result<::std::string::String, D::Error> {
+    <::std::string::String as ::serde::Deserialize>::deserialize(deserializer).map(|text| text.to_uppercase())
+}
+
+/// Plain parameters with the serde keys their decoding follows.
+///
+/// # Arguments
+/// * `count` - how many
+#[::tool_core::tool]
+#[must_use]
+pub fn plain_tool(
+    #[param(minimum = 1)]
+    #[serde(alias = "n")]
+    count: u8,
+    #[serde(default = "seven")] limit: u8,
+    #[serde(skip)] hidden: u8,
+    #[serde(deserialize_with = "shouted")]
+    #[param(as = ::std::string::String)]
+    shout: ::std::string::String,
+    label: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    r#type: ::core::option::Option<Kind>,
+) -> ::std::string::String {
+    ::std::format!("{count} {limit} {hidden} {shout} {label:?} {type:?}")
+}
+
+/// Plain parameters, through the facade.
+#[::tool_core::tool(crate = crate::facade::runtime)]
+#[must_use]
+pub fn plain_via_facade(#[param(maximum = 3)] value: u8, #[serde(flatten)] nested: Nested) -> ::std::string::String {
+    ::std::format!("{value} {}", nested.ratio)
+}
+
+/// A server whose methods are tools.
+#[derive(Debug)]
+pub struct Server {
+    prefix: &'static str,
+}
+
+#[::tool_core::tools]
+impl Server {
+    /// Greets.
+    #[::tool_core::tool]
+    #[must_use]
+    pub fn greet(&self, #[param(min_length = 1)] name: ::std::string::String) -> ::std::string::String {
+        ::std::format!("{}{name}", self.prefix)
+    }
+
+    /// Not a tool.
+    const LIMIT: u8 = 3;
+}
+
 #[test]
 fn compiles_and_runs_under_strict_lints() {
-    let registry = ::tool_core::Registry::collect().expect("names are unique");
-    assert_eq!(registry.names(), ["async_tool", "no-args", "strict_tool", "via_facade"]);
+    let mut registry = ::tool_core::Registry::collect().expect("names are unique");
+    assert_eq!(
+        registry.names(),
+        ["async_tool", "no-args", "plain_tool", "plain_via_facade", "strict_tool", "via_facade"]
+    );
+    let output = registry.call("plain_tool", r#"{"n": 2, "shout": "hi", "type": "b"}"#).expect("valid arguments");
+    assert_eq!(output.to_text(), "2 7 0 HI None Some(B)");
+    assert!(registry.call("plain_tool", r#"{"count": 0, "shout": "hi"}"#).is_err());
+    let output = registry.call("plain_via_facade", r#"{"value": 3, "ratio": 0.75}"#).expect("valid arguments");
+    assert_eq!(output.to_text(), "3 0.75");
+    registry.add_all(Server { prefix: "hi " }).expect("names are unique");
+    assert_eq!(registry.call("greet", r#"{"name": "Ada"}"#).expect("valid arguments").to_text(), "hi Ada");
+    assert_eq!(Server::LIMIT, 3);
     assert!(registry.call("via_facade", r#"{"value": 4}"#).is_err());
     let output = registry
         .call(
