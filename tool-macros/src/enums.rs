@@ -169,7 +169,7 @@ pub fn expand(
 
 fn variant(input: VariantInput, container: &SerdeContainer, tagging: &Tagging) -> Result<Option<Variant>> {
     let serde = serde_attr::member(&input.attrs, false)?;
-    if serde.skip {
+    if serde.skipped().is_some() {
         return Ok(None);
     }
     let own = unraw(&input.ident);

@@ -69,7 +69,7 @@ impl Param {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&field.attrs),
         };
-        let has_default = serde.default || container_default;
+        let has_default = serde.has_default() || container_default;
         if let Some(default) =
             field.keywords.json(Key::Default).filter(|_| !has_default && !is_option(schema_ty(&field)))
         {
@@ -79,13 +79,14 @@ impl Param {
             ))
             .with_span(&default.span));
         }
+        let skip = serde.skipped().is_some();
         Ok(Param {
             name,
             aliases: serde.aliases,
             description,
             has_default,
             flatten: serde.flatten,
-            skip: serde.skip,
+            skip,
             reach: Reach::ToolParam,
             field,
         })
@@ -97,8 +98,8 @@ impl Param {
         let serde = serde_attr::member(&field.attrs, field.as_type.is_some())?;
         let refused = [
             (serde.flatten, "`#[serde(flatten)]`"),
-            (serde.skip, "`#[serde(skip)]`"),
-            (serde.default, "`#[serde(default)]`"),
+            (serde.skipped().is_some(), "`#[serde(skip)]`"),
+            (serde.has_default(), "`#[serde(default)]`"),
         ];
         if let Some((_, what)) = refused.iter().find(|(set, _)| *set) {
             return Err(darling::Error::custom(format!(

@@ -16,8 +16,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Attribute, ExprPath, Ident, LitStr, Type};
+use syn::{Attribute, ExprPath, Ident, Type};
 
+use crate::serde_attr;
 use crate::util::unraw;
 
 /// How a parameter is read from the arguments object.
@@ -49,64 +50,28 @@ enum Absent {
 
 impl Wire {
     /// Reads a parameter's serde attributes, or `None` when one is beyond what this impl
-    /// follows: the struct then derives serde's `Deserialize`.
+    /// follows (or in error, which the derive reports): the struct then derives serde's
+    /// `Deserialize`.
     pub fn read(ident: &Ident, attrs: &[Attribute]) -> Option<Wire> {
-        let mut wire = Wire {
-            name: unraw(ident),
-            aliases: Vec::new(),
-            absent: Absent::Missing,
-            skip: None,
-            with: None,
-            stand_in: attrs.iter().any(names_stand_in),
-        };
-        let (mut renamed, mut defaulted) = (false, false);
-        for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-            attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                match key.as_str() {
-                    "rename" if !renamed => {
-                        renamed = true;
-                        if meta.input.peek(syn::Token![=]) {
-                            wire.name = meta.value()?.parse::<LitStr>()?.value();
-                        } else {
-                            meta.parse_nested_meta(|half| {
-                                let name = half.value()?.parse::<LitStr>()?.value();
-                                if half.path.is_ident("deserialize") {
-                                    wire.name = name;
-                                }
-                                Ok(())
-                            })?;
-                        }
-                    }
-                    "alias" => wire.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
-                    "default" if !defaulted => {
-                        defaulted = true;
-                        wire.absent = if meta.input.peek(syn::Token![=]) {
-                            Absent::Path(meta.value()?.parse::<LitStr>()?.parse()?)
-                        } else {
-                            Absent::Default(meta.path.span())
-                        };
-                    }
-                    "skip" | "skip_deserializing" => wire.skip = Some(meta.path.span()),
-                    "with" | "deserialize_with" if wire.with.is_none() => {
-                        let lit = meta.value()?.parse::<LitStr>()?;
-                        let mut path: ExprPath = lit.parse()?;
-                        if key == "with" {
-                            path.path.segments.push(Ident::new("deserialize", lit.span()).into());
-                        }
-                        wire.with = Some(path);
-                    }
-                    "skip_serializing" => {}
-                    "skip_serializing_if" | "serialize_with" => {
-                        meta.value()?.parse::<LitStr>()?;
-                    }
-                    _ => return Err(meta.error("left to serde")),
-                }
-                Ok(())
-            })
-            .ok()?;
+        let stand_in = attrs.iter().any(names_stand_in);
+        let serde = serde_attr::member(attrs, stand_in).ok()?;
+        if serde.flatten || serde.only_serde || serde.rename_all.is_some() {
+            return None;
         }
-        Some(wire)
+        let skip = serde.skipped();
+        let absent = match (serde.span_of("default"), serde.default_path) {
+            (_, Some(path)) => Absent::Path(path),
+            (Some(span), None) => Absent::Default(span),
+            (None, None) => Absent::Missing,
+        };
+        Some(Wire {
+            name: serde.rename.unwrap_or_else(|| unraw(ident)),
+            aliases: serde.aliases,
+            absent,
+            skip,
+            with: serde.with,
+            stand_in,
+        })
     }
 }
 

@@ -5,8 +5,10 @@
 //! over; keys that change it in ways a schema cannot follow (`with`, `deserialize_with`,
 //! `transparent`, `from`, …) are compile errors, because the schema would otherwise lie.
 
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, LitStr};
+use syn::spanned::Spanned;
+use syn::{Attribute, ExprPath, LitStr};
 
 use crate::util::Result;
 
@@ -124,14 +126,36 @@ pub struct SerdeMember {
     pub rename: Option<String>,
     /// `alias = ".."`, each.
     pub aliases: Vec<String>,
-    /// `default` or `default = "path"`.
-    pub default: bool,
-    /// `skip` or `skip_deserializing`.
-    pub skip: bool,
+    /// `default = "path"`: the fn that gives the value.
+    pub default_path: Option<ExprPath>,
     /// `flatten`.
     pub flatten: bool,
     /// `rename_all = ".."` on a struct variant.
     pub rename_all: Option<RenameRule>,
+    /// `with = "m"` (as `m::deserialize`) or `deserialize_with = "f"`, with a stand-in type.
+    pub with: Option<ExprPath>,
+    /// The span of each key read, by name (`default`, `skip`, …), for errors at the key.
+    pub spans: Vec<(&'static str, Span)>,
+    /// A key that changes decoding but none of the above holds (`bound`, `borrow`, …), or
+    /// one of the above given twice: what only serde's derive follows.
+    pub only_serde: bool,
+}
+
+impl SerdeMember {
+    /// `default` or `default = "path"`: serde fills the field when absent.
+    pub fn has_default(&self) -> bool {
+        self.span_of("default").is_some()
+    }
+
+    /// `skip` or `skip_deserializing`: the field is not on the wire.
+    pub fn skipped(&self) -> Option<Span> {
+        self.span_of("skip").or_else(|| self.span_of("skip_deserializing"))
+    }
+
+    /// The span of the key `name`, if it was given.
+    pub fn span_of(&self, name: &str) -> Option<Span> {
+        self.spans.iter().find(|(key, _)| *key == name).map(|(_, span)| *span)
+    }
 }
 
 fn serde_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
@@ -179,6 +203,13 @@ pub fn container(attrs: &[Attribute]) -> Result<SerdeContainer> {
     errors.finish_with(out)
 }
 
+/// The member keys read here that serde refuses twice.
+const FOLLOWED: &[&str] =
+    &["rename", "default", "skip", "skip_deserializing", "flatten", "rename_all", "with", "deserialize_with"];
+
+/// The member keys only about serializing, which decoding need not follow.
+const SERIALIZING: &[&str] = &["skip_serializing", "skip_serializing_if", "serialize_with"];
+
 /// Reads `#[serde(..)]` on a field or variant. With `stand_in` (`#[param(as = ..)]`), a
 /// `with` or `deserialize_with` is allowed: the stand-in type describes its wire form.
 pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
@@ -186,6 +217,10 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
     let mut errors = darling::Error::accumulator();
     for attr in serde_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
+            if let Some(key) = FOLLOWED.iter().find(|key| meta.path.is_ident(key)) {
+                out.only_serde |= out.span_of(key).is_some();
+                out.spans.push((key, meta.path.span()));
+            }
             if meta.path.is_ident("rename") {
                 if let Some(lit) = deserialize_half(&meta)? {
                     out.rename = Some(lit.value());
@@ -193,10 +228,11 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
             } else if meta.path.is_ident("alias") {
                 out.aliases.push(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("default") {
-                skip_value(&meta)?;
-                out.default = true;
+                if meta.input.peek(syn::Token![=]) {
+                    out.default_path = Some(meta.value()?.parse::<LitStr>()?.parse()?);
+                }
             } else if meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing") {
-                out.skip = true;
+                // Read above, as its span.
             } else if meta.path.is_ident("flatten") {
                 out.flatten = true;
             } else if meta.path.is_ident("rename_all") {
@@ -211,7 +247,12 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
                     .with_span(&meta.path),
                 );
             } else if stand_in && ["with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
-                skip_value(&meta)?;
+                let lit = meta.value()?.parse::<LitStr>()?;
+                let mut path: ExprPath = lit.parse()?;
+                if meta.path.is_ident("with") {
+                    path.path.segments.push(syn::Ident::new("deserialize", lit.span()).into());
+                }
+                out.with = Some(path);
             } else if ["with", "deserialize_with", "untagged"].iter().any(|k| meta.path.is_ident(k)) {
                 errors.push(
                     darling::Error::custom(
@@ -221,6 +262,7 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
                 );
                 skip_value(&meta)?;
             } else {
+                out.only_serde |= !SERIALIZING.iter().any(|key| meta.path.is_ident(key));
                 skip_value(&meta)?;
             }
             Ok(())
@@ -328,5 +370,26 @@ mod tests {
         let member = super::member(&field, false).expect("valid");
         assert_eq!(member.rename, None);
         assert_eq!(member.aliases, ["a", "b"]);
+    }
+
+    #[test]
+    fn what_plain_decoding_reads_and_what_only_serde_follows() {
+        let attrs: Vec<syn::Attribute> = vec![syn::parse_quote!(
+            #[serde(default = "seven", with = "chrono::serde::ts_seconds", skip_serializing_if = "f")]
+        )];
+        let member = super::member(&attrs, true).expect("valid");
+        assert!(member.has_default() && member.skipped().is_none() && !member.only_serde);
+        let path = |p: &Option<syn::ExprPath>| p.as_ref().map(|p| quote::quote!(#p).to_string());
+        assert_eq!(path(&member.default_path).as_deref(), Some("seven"));
+        assert_eq!(path(&member.with).as_deref(), Some("chrono :: serde :: ts_seconds :: deserialize"));
+        for only_serde in [
+            syn::parse_quote!(#[serde(bound = "T: X")]),
+            syn::parse_quote!(#[serde(borrow)]),
+            syn::parse_quote!(#[serde(rename = "a", rename = "b")]),
+        ] {
+            assert!(super::member(&[only_serde], false).expect("valid").only_serde);
+        }
+        let skipped: syn::Attribute = syn::parse_quote!(#[serde(skip_deserializing)]);
+        assert!(super::member(&[skipped], false).expect("valid").skipped().is_some());
     }
 }

@@ -7,7 +7,7 @@
 //! with a note of its own, beside the missing schema.)
 //!
 //! The rest is what every such impl shares: [`FieldIndex`] reads an object's key as the
-//! field it names, [`put`] stores a field's value once.
+//! field it names, [`vacant`] refuses a field given twice.
 
 use core::fmt;
 use core::marker::PhantomData;
