@@ -1,10 +1,10 @@
-//! Every provider's tool-call parser and stream accumulator on arbitrary JSON: never
+//! Every provider's tool-call parser, turn reader and stream reader on arbitrary JSON: never
 //! panics, and whatever calls come out can be answered in every result shape.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_core::provider::{CallResult, anthropic, gemini, mcp, openai};
+use tool_core::provider::{Api, CallResult, anthropic, gemini, mcp, openai};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
@@ -14,18 +14,24 @@ fuzz_target!(|data: &[u8]| {
     calls.extend(anthropic::parse_message(&value).unwrap_or_default());
     calls.extend(gemini::parse_candidate(&value).unwrap_or_default());
     calls.extend(mcp::parse_tools_call(&value).ok());
-    let mut chat = openai::ChatStream::new();
-    let mut messages = anthropic::MessageStream::new();
-    let events: Vec<&Value> = match &value {
-        Value::Array(items) => items.iter().collect(),
-        other => vec![other],
+    // Every stream reader the agent uses, on the value's elements as events.
+    let events: Vec<String> = match &value {
+        Value::Array(items) => items.iter().map(Value::to_string).collect(),
+        other => vec![other.to_string()],
     };
-    for event in events {
-        let _ = chat.push(event);
-        let _ = messages.push(event);
+    for api in Api::ALL {
+        let mut reader = api.stream();
+        for event in &events {
+            let _ = reader.push(event, &mut |_| {});
+        }
+        let _ = reader.push("[DONE]", &mut |_| {});
+        if let Ok(turn) = reader.finish() {
+            calls.extend(turn.calls);
+        }
+        if let Ok(turn) = api.turn(&value) {
+            calls.extend(turn.calls);
+        }
     }
-    calls.extend(chat.finish());
-    calls.extend(messages.finish());
     let results: Vec<CallResult> = calls
         .into_iter()
         .map(|call| CallResult { id: call.id, name: call.name, outcome: Ok(tool_core::ToolOutput::text("ok")) })

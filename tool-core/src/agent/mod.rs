@@ -649,7 +649,7 @@ fn invoke_agent_span(api: Api) -> tracing::Span {
         "invoke_agent",
         otel.name = "invoke_agent",
         gen_ai.operation.name = "invoke_agent",
-        gen_ai.provider.name = provider_name(api),
+        gen_ai.provider.name = api.provider_name(),
         gen_ai.usage.input_tokens = tracing::field::Empty,
         gen_ai.usage.output_tokens = tracing::field::Empty,
         error.type = tracing::field::Empty,
@@ -663,18 +663,9 @@ fn chat_span(api: Api) -> tracing::Span {
         otel.name = "chat",
         otel.kind = "client",
         gen_ai.operation.name = "chat",
-        gen_ai.provider.name = provider_name(api),
+        gen_ai.provider.name = api.provider_name(),
         gen_ai.usage.input_tokens = tracing::field::Empty,
         gen_ai.usage.output_tokens = tracing::field::Empty,
         error.type = tracing::field::Empty,
     )
-}
-
-/// `gen_ai.provider.name` of the OpenTelemetry gen-AI conventions for a conversation shape.
-fn provider_name(api: Api) -> &'static str {
-    match api {
-        Api::OpenAiChat | Api::OpenAiResponses => "openai",
-        Api::Anthropic => "anthropic",
-        Api::Gemini => "gcp.gemini",
-    }
 }

@@ -3,7 +3,7 @@
 //! dialect; the answer decoded and validated by the type's generated validator; its
 //! violations sent back until it is right or the attempts run out.
 
-use super::expected::{Expected, format};
+use super::expected::Expected;
 use super::{Agent, Conversation, RunError, RunOutcome};
 use crate::context::CancellationToken;
 use crate::dispatch::{DecodeOptions, decode};
@@ -64,8 +64,11 @@ impl Agent {
     ) -> Result<Answer<T>, RunError> {
         let options = DecodeOptions::default();
         let check = |text: &str| decode::<T>(text, &options).map(drop);
-        let expected =
-            Expected { format: format(self.model.api(), &T::SCHEMA, &schema_name::<T>()), check: &check, retries };
+        let expected = Expected {
+            format: self.model.api().answer_format(&T::SCHEMA, &schema_name::<T>()),
+            check: &check,
+            retries,
+        };
         let run = self.run_with(&self.settings, conversation, user, cancel, Some(&expected)).await?;
         let value = decode::<T>(run.text.as_str(), &options)
             .map_err(|error| RunError::InvalidOutput { attempts: retries + 1, error })?;

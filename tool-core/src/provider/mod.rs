@@ -1,6 +1,8 @@
 //! Speaking each provider's dialect: the request's tool list, the tool calls in a response,
 //! and the messages that answer them, for OpenAI (Chat Completions and Responses),
-//! Anthropic Messages, Gemini and MCP. Users bring their own HTTP client; nothing here
+//! Anthropic Messages, Gemini and MCP; for each model [`Api`], whole and streamed turns and
+//! the structured-output fields. Each API's wire lives in its own module, and [`Api`] is
+//! the one place that picks the module. Users bring their own HTTP client; nothing here
 //! touches the network.
 //!
 //! Every dialect's schema comes from the compile-time tree ([`parameters`]); whatever a
@@ -9,18 +11,27 @@
 #![doc = include_str!("../../docs/providers.md")]
 
 pub mod anthropic;
+mod api;
 mod arguments;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
 mod parameters;
+mod stream;
+mod turn;
+mod wire;
 
 use core::fmt;
 
 use serde_json::Value;
 
+pub use api::Api;
 pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 pub use parameters::{StrictChoice, parameters, strict_choice};
+pub use stream::{Delta, StreamReader};
+#[cfg(feature = "clients")]
+pub(crate) use turn::{Envelope, merge_fields};
+pub use turn::{ModelRequest, ModelTurn, StopReason, Usage};
 
 use crate::context::ToolContext;
 use crate::dispatch::{Arguments, ToolFuture};
@@ -102,6 +113,19 @@ pub(crate) fn malformed(message: impl Into<String>) -> ResponseError {
 /// A string field at `pointer`, or an error naming it.
 pub(crate) fn string_at<'v>(value: &'v Value, pointer: &str) -> Result<&'v str, ResponseError> {
     value.pointer(pointer).and_then(Value::as_str).ok_or_else(|| malformed(format!("no string at {pointer}")))
+}
+
+/// `first`'s items (one message answering a batch) with the `key` array (`content`, `parts`)
+/// of each message in `per_call` appended, in order.
+pub(crate) fn join_in_one(mut first: Vec<Value>, key: &str, per_call: Vec<Vec<Value>>) -> Vec<Value> {
+    for message in per_call.into_iter().flatten() {
+        if let (Some(Value::Array(all)), Some(Value::Array(more))) =
+            (first.first_mut().and_then(|first| first.get_mut(key)), message.get(key))
+        {
+            all.extend(more.iter().cloned());
+        }
+    }
+    first
 }
 
 /// Runs `calls` through `registry`, one result per call, in call order. Each call gets its

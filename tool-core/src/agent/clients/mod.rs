@@ -8,17 +8,14 @@
 //! connections are retried a bounded number of times, waiting what the provider asks (or
 //! backing off); once text has streamed, nothing is retried, so nothing is said twice.
 
-mod request;
-mod stream;
-
 use core::time::Duration;
 
 use eventsource_stream::Eventsource as _;
 use futures_util::StreamExt as _;
 use serde_json::Value;
 
-use super::model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest};
-use stream::Accumulator;
+use super::model::{Api, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn};
+use crate::provider::{Envelope, merge_fields};
 
 /// A model reached over HTTP.
 #[derive(Debug, Clone)]
@@ -60,11 +57,7 @@ impl HttpModel {
     #[must_use]
     pub fn from_env(api: Api) -> Self {
         let var = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
-        let (prefix, base, model) = match api {
-            Api::OpenAiChat | Api::OpenAiResponses => ("OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini"),
-            Api::Anthropic => ("ANTHROPIC", "https://api.anthropic.com", "claude-sonnet-4-5"),
-            Api::Gemini => ("GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash"),
-        };
+        let (prefix, base, model) = api.wire().defaults();
         let mut client = HttpModel::new(
             api,
             var(&format!("{prefix}_BASE_URL")).unwrap_or_else(|| base.to_owned()),
@@ -110,19 +103,31 @@ impl HttpModel {
         &self.model
     }
 
+    /// The body of one request: the API's envelope around the history, with the answer's
+    /// form merged in.
+    fn body(&self, request: &ModelRequest<'_>) -> Value {
+        let envelope = Envelope { model: &self.model, max_tokens: self.max_tokens, stream: self.stream };
+        let mut body = self.api.wire().body(request, envelope);
+        if let Some(Value::Object(output)) = request.output {
+            merge_fields(&mut body, output);
+        }
+        Value::Object(body)
+    }
+
     /// One attempt: `Err((error, retryable))`.
     async fn attempt(
         &self,
         request: &ModelRequest<'_>,
         on_delta: DeltaSink<'_>,
         wrote: &mut bool,
-    ) -> Result<Value, (ModelError, Option<Duration>)> {
+    ) -> Result<ModelTurn, (ModelError, Option<Duration>)> {
+        let wire = self.api.wire();
         let mut builder = self
             .client
-            .post(self.url(self.stream))
+            .post(wire.url(self.base_url.trim_end_matches('/'), &self.model, self.stream))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(self.body(request, self.stream).to_string());
-        for (name, value) in self.headers() {
+            .body(self.body(request).to_string());
+        for (name, value) in wire.headers(self.api_key.as_deref()) {
             builder = builder.header(name, value);
         }
         let response = builder.send().await.map_err(|e| (http(None, &e), Some(Duration::ZERO)))?;
@@ -143,24 +148,22 @@ impl HttpModel {
         }
         if !self.stream {
             let text = response.text().await.map_err(|e| (http(None, &e), None))?;
-            return serde_json::from_str(&text)
-                .map_err(|e| (malformed(format!("the response is not JSON ({e})")), None));
+            let value: Value = serde_json::from_str(&text)
+                .map_err(|e| (malformed(format!("the response is not JSON ({e})")), None))?;
+            return wire.turn(&value).map_err(|error| (ModelError::Malformed(error), None));
         }
-        let mut accumulator = Accumulator::new(self.api);
+        let mut reader = wire.stream();
         let mut events = response.bytes_stream().eventsource();
         while let Some(event) = events.next().await {
             let event = event.map_err(|e| (ModelError::Http { status: None, message: e.to_string() }, None))?;
-            let pushed = accumulator.push(&event.data).map_err(|message| (malformed(message), None))?;
-            if let Some(text) = &pushed.text {
-                *wrote = true;
-                on_delta(Delta::Text(text));
-            }
-            for index in pushed.calls {
-                *wrote = true;
-                accumulator.call(index, on_delta);
-            }
+            reader
+                .push(&event.data, &mut |delta| {
+                    *wrote = true;
+                    on_delta(delta);
+                })
+                .map_err(|error| (ModelError::Malformed(error), None))?;
         }
-        accumulator.finish().map_err(|message| (ModelError::Http { status: None, message }, None))
+        reader.finish().map_err(|error| (ModelError::Malformed(error), None))
     }
 }
 
@@ -187,7 +190,7 @@ impl Model for HttpModel {
             loop {
                 let mut wrote = false;
                 match self.attempt(&request, on_delta, &mut wrote).await {
-                    Ok(response) => return Ok(self.api.turn(&response)?),
+                    Ok(turn) => return Ok(turn),
                     Err((error, Some(wait))) if tries < self.max_retries && !wrote => {
                         tries += 1;
                         // No wait asked: back off, 250 ms then 500 ms then 1 s...

@@ -2,21 +2,28 @@
 //! or `parametersJsonSchema`), `functionCall` parts (ids may be missing: stable ones are
 //! made), and `functionResponse` parts with `output` or `error`.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+use super::turn::{Envelope, rendered};
+use super::wire::Wire;
 use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
-    string_at, tool_array,
+    CallArguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
+    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
+use crate::render::Dialect;
+use crate::schema::Schema;
 
 mod schema;
+mod stream;
+
 pub(crate) use schema::entry_parameters;
 use schema::{entry_loss, takes_arguments};
 pub use schema::{parameters_from, schema_loss, value_loss};
+pub use stream::GenerateStream;
 
 /// Which schema field a declaration carries; the two are mutually exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,12 +84,39 @@ pub fn parse_candidate(response: &Value) -> Result<Vec<ToolCall>, ResponseError>
         .filter_map(|(i, part)| part.get("functionCall").map(|call| (i, call)))
         .map(|(i, call)| {
             let name = string_at(call, "/name")?.to_owned();
-            let id =
-                call.get("id").and_then(Value::as_str).map_or_else(|| format!("gemini-call-{i}-{name}"), str::to_owned);
+            let id = call_id(call, i, &name);
             let args = call.get("args").cloned().unwrap_or_else(|| json!({}));
             Ok(ToolCall { id, name, arguments: CallArguments::Value(args) })
         })
         .collect()
+}
+
+/// A call's id: its own, or `gemini-call-{part index}-{name}`.
+fn call_id(call: &Value, part: usize, name: &str) -> String {
+    call.get("id").and_then(Value::as_str).map_or_else(|| format!("gemini-call-{part}-{name}"), str::to_owned)
+}
+
+/// A response as a turn: the first candidate's text parts joined, its calls,
+/// `finishReason`, `usageMetadata`, and its content (role `model`) for the history.
+fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
+    let calls = parse_candidate(response)?;
+    let mut content =
+        response.pointer("/candidates/0/content").cloned().ok_or_else(|| malformed("no /candidates/0/content"))?;
+    let text = content
+        .get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
+    content["role"] = json!("model");
+    Ok(ModelTurn {
+        text,
+        stop: StopReason::of(response.pointer("/candidates/0/finishReason").and_then(Value::as_str), !calls.is_empty()),
+        usage: Usage::at(response, "/usageMetadata/promptTokenCount", "/usageMetadata/candidatesTokenCount"),
+        calls,
+        items: vec![content],
+    })
 }
 
 /// The user turn answering the calls: one `functionResponse` per call, in order, with
@@ -153,4 +187,83 @@ pub fn tool_config(choice: &ToolChoice, registry: &Registry) -> Result<Value, To
         ToolChoice::Allowed { tools, required: true } => json!({"mode": "ANY", "allowedFunctionNames": tools}),
     };
     Ok(json!({"functionCallingConfig": config}))
+}
+
+/// `generateContent` as the agent speaks it.
+pub(crate) struct Generate;
+
+impl Wire for Generate {
+    fn provider_name(&self) -> &'static str {
+        "gcp.gemini"
+    }
+
+    fn defaults(&self) -> (&'static str, &'static str, &'static str) {
+        ("GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash")
+    }
+
+    fn user(&self, text: &str) -> Value {
+        json!({"role": "user", "parts": [{"text": text}]})
+    }
+
+    fn results(&self, results: &[CallResult]) -> Vec<Value> {
+        vec![function_responses(results)]
+    }
+
+    fn join_results(&self, per_call: Vec<Vec<Value>>) -> Vec<Value> {
+        // A batch is answered by one user turn, its parts in call order.
+        super::join_in_one(self.results(&[]), "parts", per_call)
+    }
+
+    fn tools(&self, registry: &Registry, _strict_by_default: bool) -> ToolList {
+        tools(registry.iter(), SchemaField::ParametersJsonSchema)
+    }
+
+    fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
+        tool_config(choice, registry)
+    }
+
+    fn turn(&self, response: &Value) -> Result<ModelTurn, ResponseError> {
+        turn(response)
+    }
+
+    fn stream(&self) -> Box<dyn StreamReader> {
+        Box::new(GenerateStream::new())
+    }
+
+    fn url(&self, base: &str, model: &str, stream: bool) -> String {
+        if stream {
+            format!("{base}/models/{model}:streamGenerateContent?alt=sse")
+        } else {
+            format!("{base}/models/{model}:generateContent")
+        }
+    }
+
+    fn headers(&self, api_key: Option<&str>) -> Vec<(&'static str, String)> {
+        api_key.map(|key| ("x-goog-api-key", key.to_owned())).into_iter().collect()
+    }
+
+    fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value> {
+        let mut body = Map::new();
+        body.insert("contents".to_owned(), Value::Array(request.history.to_vec()));
+        if let Some(system) = request.system {
+            body.insert("systemInstruction".to_owned(), json!({"parts": [{"text": system}]}));
+        }
+        if let Some(tools) = request.tools {
+            body.insert("tools".to_owned(), tools.clone());
+        }
+        if let Some(choice) = request.tool_choice {
+            body.insert("toolConfig".to_owned(), choice.clone());
+        }
+        if let Some(max_tokens) = envelope.max_tokens {
+            body.insert("generationConfig".to_owned(), json!({"maxOutputTokens": max_tokens}));
+        }
+        body
+    }
+
+    fn answer_format(&self, schema: &Schema, _name: &str) -> Value {
+        json!({"generationConfig": {
+            "responseMimeType": "application/json",
+            "responseSchema": rendered(schema, Dialect::GeminiParameters),
+        }})
+    }
 }

@@ -2,18 +2,23 @@
 //! or streamed as `input_json_delta` fragments), and `tool_result` blocks with `is_error`,
 //! placed first in the user message.
 
-use std::collections::BTreeMap;
+mod stream;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+pub use stream::MessageStream;
+
+use super::turn::{Envelope, answer_schema, put_tools};
+use super::wire::Wire;
 use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, SchemaFallback, ToolCall, ToolChoice, ToolList, malformed,
-    strict_choice, string_at, tool_array,
+    CallArguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
+    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, strict_choice, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
 use crate::render::Dialect;
+use crate::schema::Schema;
 
 /// `tools`: `[{"name":…,"description":…,"input_schema":…}]`, with `"strict": true` where
 /// the tool asks for it, or where `strict_by_default` and its schema allows it.
@@ -56,61 +61,25 @@ pub fn parse_message(message: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         .collect()
 }
 
-/// Accumulates a streamed message's `tool_use` blocks: `content_block_start` gives the id
-/// and name, `input_json_delta` events the argument text.
-#[derive(Debug, Default, Clone)]
-pub struct MessageStream {
-    blocks: BTreeMap<u64, (String, String, String)>,
-}
-
-impl MessageStream {
-    /// An empty accumulator.
-    #[must_use]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds one server-sent event's data.
-    ///
-    /// # Errors
-    /// A [`ResponseError`] when a tool block event has no `index`, or its start no id or name.
-    pub fn push(&mut self, event: &Value) -> Result<(), ResponseError> {
-        let kind = event.get("type").and_then(Value::as_str);
-        let index = || {
-            event.get("index").and_then(Value::as_u64).ok_or_else(|| malformed("a content block event has no index"))
-        };
-        match kind {
-            Some("content_block_start")
-                if event.pointer("/content_block/type").and_then(Value::as_str) == Some("tool_use") =>
-            {
-                let id = string_at(event, "/content_block/id")?.to_owned();
-                let name = string_at(event, "/content_block/name")?.to_owned();
-                self.blocks.insert(index()?, (id, name, String::new()));
-            }
-            Some("content_block_delta")
-                if event.pointer("/delta/type").and_then(Value::as_str) == Some("input_json_delta") =>
-            {
-                let part = string_at(event, "/delta/partial_json")?;
-                if let Some((_, _, text)) = self.blocks.get_mut(&index()?) {
-                    text.push_str(part);
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    /// The complete calls, in block order; a block with no argument text takes `{}`.
-    #[must_use]
-    pub fn finish(self) -> Vec<ToolCall> {
-        self.blocks
-            .into_values()
-            .map(|(id, name, text)| {
-                let text = if text.trim().is_empty() { "{}".to_owned() } else { text };
-                ToolCall { id, name, arguments: CallArguments::Text(text) }
-            })
-            .collect()
-    }
+/// A message as a turn: its text blocks joined, its `tool_use` blocks, `stop_reason`,
+/// `usage`, and the assistant message (every block) for the history.
+fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
+    let calls = parse_message(response)?;
+    let content = response.get("content").cloned().unwrap_or_else(|| json!([]));
+    let text = content
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    Ok(ModelTurn {
+        text,
+        stop: StopReason::of(response.get("stop_reason").and_then(Value::as_str), !calls.is_empty()),
+        usage: Usage::at(response, "/usage/input_tokens", "/usage/output_tokens"),
+        calls,
+        items: vec![json!({"role": "assistant", "content": content})],
+    })
 }
 
 /// The user message answering a turn: every `tool_result` first, in call order (text before
@@ -175,4 +144,79 @@ pub fn tool_choice(
         }
         ToolChoice::Tool(name) => json!({"type": "tool", "name": name, "disable_parallel_tool_use": parallel}),
     })
+}
+
+/// The API version every request names.
+#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
+const VERSION: &str = "2023-06-01";
+
+/// Messages as the agent speaks it.
+pub(crate) struct Messages;
+
+impl Wire for Messages {
+    fn provider_name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn defaults(&self) -> (&'static str, &'static str, &'static str) {
+        ("ANTHROPIC", "https://api.anthropic.com", "claude-sonnet-4-5")
+    }
+
+    fn results(&self, results: &[CallResult]) -> Vec<Value> {
+        vec![tool_results_message(results, None)]
+    }
+
+    fn join_results(&self, per_call: Vec<Vec<Value>>) -> Vec<Value> {
+        // A batch is answered by one user message, its blocks in call order.
+        super::join_in_one(self.results(&[]), "content", per_call)
+    }
+
+    fn tools(&self, registry: &Registry, strict_by_default: bool) -> ToolList {
+        tools(registry.iter(), strict_by_default)
+    }
+
+    fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
+        tool_choice(choice, registry, false)
+    }
+
+    fn turn(&self, response: &Value) -> Result<ModelTurn, ResponseError> {
+        turn(response)
+    }
+
+    fn stream(&self) -> Box<dyn StreamReader> {
+        Box::new(MessageStream::new())
+    }
+
+    fn url(&self, base: &str, _model: &str, _stream: bool) -> String {
+        format!("{base}/v1/messages")
+    }
+
+    fn headers(&self, api_key: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut headers = vec![("anthropic-version", VERSION.to_owned())];
+        if let Some(key) = api_key {
+            headers.insert(0, ("x-api-key", key.to_owned()));
+        }
+        headers
+    }
+
+    fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value> {
+        let mut body = Map::new();
+        body.insert("model".to_owned(), json!(envelope.model));
+        // Required by the API: 4096 unless set.
+        body.insert("max_tokens".to_owned(), json!(envelope.max_tokens.unwrap_or(4096)));
+        if let Some(system) = request.system {
+            body.insert("system".to_owned(), json!(system));
+        }
+        body.insert("messages".to_owned(), Value::Array(request.history.to_vec()));
+        put_tools(&mut body, request);
+        if envelope.stream {
+            body.insert("stream".to_owned(), json!(true));
+        }
+        body
+    }
+
+    fn answer_format(&self, schema: &Schema, _name: &str) -> Value {
+        let (schema, _) = answer_schema(schema, Dialect::AnthropicStrict);
+        json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}})
+    }
 }

@@ -8,10 +8,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::{
-    self, ArgumentsMode, CallArguments, ToolCall, ToolChoice, anthropic, gemini, mcp, openai, parse_arguments,
+    self, ArgumentsMode, CallArguments, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp, openai,
+    parse_arguments,
 };
 use tool_core::{Registry, ToolArgs, ToolError, tool};
 use tool_tests::block_on;
+
+mod streams;
 
 /// How many times `record` ran; only `partial_or_invalid_arguments_are_never_run` calls it.
 static RECORDED: AtomicUsize = AtomicUsize::new(0);
@@ -70,6 +73,14 @@ fn get_time(args: TimeArgs) -> tool_core::Structured<LocalTime> {
 
 fn registry() -> Registry {
     Registry::collect().expect("unique names")
+}
+
+/// Folds `events` (each one's data) through `reader` into its turn.
+fn fold(reader: &mut dyn StreamReader, events: impl IntoIterator<Item = String>) -> ModelTurn {
+    for data in events {
+        reader.push(&data, &mut |_| {}).expect("documented shape");
+    }
+    reader.finish().expect("a whole stream")
 }
 
 fn run(calls: &[ToolCall]) -> Vec<provider::CallResult> {
@@ -153,10 +164,7 @@ fn openai_stream_deltas_are_accumulated_by_index() {
         json!({"choices": [{"delta": {}, "finish_reason": "tool_calls"}]}),
     ];
     let mut stream = openai::ChatStream::new();
-    for chunk in &chunks {
-        stream.push(chunk).expect("documented shape");
-    }
-    let calls = stream.finish();
+    let calls = fold(&mut stream, chunks.iter().map(Value::to_string).chain(["[DONE]".to_owned()])).calls;
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[0].arguments, CallArguments::Text(r#"{"city": "Oslo"}"#.to_owned()));
     let results = run(&calls);
@@ -223,12 +231,11 @@ fn anthropic_input_json_deltas_are_accumulated() {
         json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "ncisco, CA\"}"}}),
         json!({"type": "content_block_stop", "index": 1}),
         json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}),
+        json!({"type": "message_stop"}),
     ];
-    let mut stream = anthropic::MessageStream::new();
-    for event in &events {
-        stream.push(event).expect("documented shape");
-    }
-    let calls = stream.finish();
+    let turn = fold(&mut anthropic::MessageStream::new(), events.iter().map(Value::to_string));
+    assert_eq!(turn.text, "Let me check");
+    let calls = turn.calls;
     assert_eq!(calls.len(), 1);
     assert_eq!(run(&calls)[0].text(), "Sunny in San Francisco, CA, 22C");
 }

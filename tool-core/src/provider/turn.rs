@@ -1,0 +1,151 @@
+//! A model's turn and the request that asks for one, in terms every provider shares: what
+//! each provider module reads a response into ([`ModelTurn`]) and builds a request body from
+//! ([`ModelRequest`]).
+
+use serde_json::{Map, Value, json};
+
+use super::ToolCall;
+use crate::render::{Dialect, to_json_in};
+use crate::schema::Schema;
+
+/// One request to a model.
+#[derive(Debug, Clone)]
+pub struct ModelRequest<'a> {
+    /// Instructions for the whole conversation.
+    pub system: Option<&'a str>,
+    /// The conversation so far, in the model's [`Api`](super::Api) shape.
+    pub history: &'a [Value],
+    /// The tool list in the model's dialect; `None` when the model must answer without tools.
+    pub tools: Option<&'a Value>,
+    /// The tool choice in the model's dialect.
+    pub tool_choice: Option<&'a Value>,
+    /// The form the answer must take ([`Api::answer_format`](super::Api::answer_format)):
+    /// request fields in the API's shape (`response_format`, `text`, `output_config`,
+    /// `generationConfig`), merged into the body.
+    pub output: Option<&'a Value>,
+}
+
+/// What the model answered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelTurn {
+    /// Its text.
+    pub text: String,
+    /// The tool calls it made, in order.
+    pub calls: Vec<ToolCall>,
+    /// Why it stopped.
+    pub stop: StopReason,
+    /// The tokens it used.
+    pub usage: Usage,
+    /// Its turn as history items, in the [`Api`](super::Api) shape (the assistant message
+    /// with its tool calls).
+    pub items: Vec<Value>,
+}
+
+/// Why a model's turn ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// It finished its answer.
+    EndTurn,
+    /// It asked for tool calls.
+    ToolUse,
+    /// It ran out of tokens.
+    MaxTokens,
+    /// It refused, or a filter stopped it.
+    Refusal,
+    /// Another reason, as the provider named it.
+    Other(String),
+}
+
+impl StopReason {
+    /// The reason a provider gave (`finish_reason`, `stop_reason`, `status`, `finishReason`);
+    /// a turn with calls stopped for them, whatever it says.
+    pub(crate) fn of(reason: Option<&str>, calls: bool) -> StopReason {
+        match reason {
+            _ if calls => StopReason::ToolUse,
+            None | Some("stop" | "end_turn" | "STOP" | "completed" | "stop_sequence") => StopReason::EndTurn,
+            Some("tool_calls" | "tool_use") => StopReason::ToolUse,
+            Some("length" | "max_tokens" | "MAX_TOKENS" | "incomplete") => StopReason::MaxTokens,
+            Some("content_filter" | "refusal" | "SAFETY") => StopReason::Refusal,
+            Some(other) => StopReason::Other(other.to_owned()),
+        }
+    }
+}
+
+/// Tokens used by one or more model calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Tokens read.
+    pub input_tokens: u64,
+    /// Tokens written.
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    /// The counts at two pointers into a response, 0 where absent.
+    pub(crate) fn at(response: &Value, input: &str, output: &str) -> Usage {
+        let tokens = |pointer: &str| response.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);
+        Usage { input_tokens: tokens(input), output_tokens: tokens(output) }
+    }
+}
+
+impl core::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
+/// How a request is sent beyond what [`ModelRequest`] holds: the client's settings.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Envelope<'a> {
+    /// The model's name.
+    pub(crate) model: &'a str,
+    /// The most tokens per turn, when set.
+    pub(crate) max_tokens: Option<u32>,
+    /// Whether the response streams.
+    pub(crate) stream: bool,
+}
+
+#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
+/// Puts `fields` into `body`, merging an object both have (Gemini's `generationConfig`, which
+/// may already hold `maxOutputTokens`).
+pub(crate) fn merge_fields(body: &mut Map<String, Value>, fields: &Map<String, Value>) {
+    for (key, value) in fields {
+        match (body.get_mut(key), value) {
+            (Some(Value::Object(existing)), Value::Object(more)) => {
+                existing.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            _ => {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// `tools` and, with them, `tool_choice`: the members OpenAI and Anthropic share.
+pub(crate) fn put_tools(body: &mut Map<String, Value>, request: &ModelRequest<'_>) {
+    if let Some(tools) = request.tools {
+        body.insert("tools".to_owned(), tools.clone());
+        if let Some(choice) = request.tool_choice {
+            body.insert("tool_choice".to_owned(), choice.clone());
+        }
+    }
+}
+
+/// `schema` as an answer's schema: in `strict` with `true` when that dialect can state it,
+/// in plain JSON Schema with `false` otherwise.
+pub(crate) fn answer_schema(schema: &Schema, strict: Dialect) -> (Value, bool) {
+    let strict = strict_allowed(schema, strict);
+    (rendered(schema, strict.unwrap_or(Dialect::JsonSchema)), strict.is_some())
+}
+
+fn strict_allowed(schema: &Schema, dialect: Dialect) -> Option<Dialect> {
+    dialect.strict_problem(schema).is_none().then_some(dialect)
+}
+
+/// `schema` in `dialect`, as a value.
+pub(crate) fn rendered(schema: &Schema, dialect: Dialect) -> Value {
+    serde_json::from_str(&to_json_in(schema, dialect)).unwrap_or_else(|_| json!({"type": "object"}))
+}
