@@ -9,8 +9,8 @@
 use core::fmt;
 use std::sync::Arc;
 
-use super::hooks::ToolRun;
 use super::model::Api;
+use super::rounds::CallFacts;
 use super::{Agent, Tools};
 use crate::error::{RegistryError, ToolError};
 use crate::output::ToolOutput;
@@ -141,9 +141,10 @@ impl Agent {
     }
 
     /// The handoff a batch made: the first call of a handoff tool that went through.
-    pub(super) fn handed_to(&self, runs: &[ToolRun]) -> Option<&Handoff> {
-        runs.iter()
-            .filter(|run| !run.result.is_error())
-            .find_map(|run| self.handoffs.iter().find(|handoff| handoff.name == run.call.name))
+    pub(super) fn handed_to<R: CallFacts>(&self, calls: &[R]) -> Option<&Handoff> {
+        calls
+            .iter()
+            .filter(|call| !call.failed())
+            .find_map(|call| self.handoffs.iter().find(|handoff| handoff.name == call.tool()))
     }
 }

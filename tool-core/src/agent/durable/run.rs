@@ -1,25 +1,26 @@
 //! The durable loop: [`Agent::run_durable`]'s rounds, each model request and each call a
 //! journaled step, approvals on awakeables, handoffs followed.
 
-use core::future::Future;
-use core::pin::Pin;
 use core::time::Duration;
 use std::sync::Arc;
 
 use restate_sdk::context::RunRetryPolicy;
 use restate_sdk::errors::HandlerError;
 use restate_sdk::serde::Json;
-use serde_json::Value;
 
 use super::context::{RunContext, Step};
 use super::journal::{CallStep, TurnRecord, arguments_value};
-use super::{DurableOutcome, MODEL_ATTEMPTS, PendingApproval};
+use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS, PendingApproval};
+use crate::agent::background::Pending;
 use crate::agent::batch::{self, Gate, Screened};
-use crate::agent::hooks::Verdict;
-use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn, Usage};
-use crate::agent::{Agent, Api, Conversation, Event, RunError, Settings, chat_span, invoke_agent_span};
+use crate::agent::hooks::{ToolRun, Verdict};
+use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
+use crate::agent::rounds::{Batch, CallFacts, Progress, Run, StepFuture, Steps};
+use crate::agent::telemetry::{chat_span, invoke_agent_span};
+use crate::agent::{Agent, Api, Conversation, Event, RunError, Settings};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
+use crate::registry::Registry;
 
 impl Agent {
     /// [`Agent::run`] as a durable Restate run inside a handler of a workflow or a virtual
@@ -42,149 +43,169 @@ impl Agent {
         let api = self.model.api();
         conversation.items.push(api.user(user));
         self.settings.emit(Event::RunStarted);
-        let outcome = DurableOutcome {
-            text: String::new(),
-            rounds: 0,
-            input_tokens: 0,
-            output_tokens: 0,
-            terminated: false,
-            calls: Vec::new(),
-            handoffs: Vec::new(),
-        };
         // The run's span, as an ordinary run's; a replay opens it again, while the steps it
         // replays (their `chat` and `execute_tool` spans) are read from the journal, not run.
         let span = invoke_agent_span(api);
-        let run = self.durable_rounds(ctx, &self.settings, conversation, outcome);
-        let outcome = match tracing::Instrument::instrument(run, span.clone()).await {
-            Ok(outcome) => outcome,
-            Err(error) => {
-                span.record("error.type", error.kind());
-                return Err(error);
-            }
-        };
-        span.record("gen_ai.usage.input_tokens", outcome.input_tokens);
-        span.record("gen_ai.usage.output_tokens", outcome.output_tokens);
-        let usage = Usage { input_tokens: outcome.input_tokens, output_tokens: outcome.output_tokens };
-        self.settings.emit(Event::RunFinished { rounds: outcome.rounds, usage });
-        Ok(outcome)
+        let steps = Journaled { ctx };
+        let settings = steps.settings(self, &self.settings);
+        // Restate's cancellation reaches the run at its next step: no token fires.
+        let cancel = CancellationToken::new();
+        let run =
+            Run { steps: &steps, conversation, cancel: &cancel, expected: None, pending: Pending::new(Duration::ZERO) };
+        let progress =
+            match tracing::Instrument::instrument(self.rounds(&settings, run, Progress::default()), span.clone()).await
+            {
+                Ok(progress) => progress,
+                Err(error) => {
+                    span.record("error.type", error.kind());
+                    return Err(error);
+                }
+            };
+        span.record("gen_ai.usage.input_tokens", progress.usage.input_tokens);
+        span.record("gen_ai.usage.output_tokens", progress.usage.output_tokens);
+        self.settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
+        Ok(DurableOutcome {
+            text: progress.text,
+            rounds: progress.rounds,
+            input_tokens: progress.usage.input_tokens,
+            output_tokens: progress.usage.output_tokens,
+            terminated: progress.terminated,
+            calls: progress.calls,
+            handoffs: progress.handoffs,
+        })
+    }
+}
+
+/// A durable run's steps: each model request and each call journaled, calls one at a time,
+/// none moved to the background, the tools read once per agent.
+struct Journaled<'c, C> {
+    ctx: &'c C,
+}
+
+impl CallFacts for JournaledCall {
+    fn tool(&self) -> &str {
+        &self.name
     }
 
-    /// This agent's rounds of a durable run, from where `outcome` says it is; after a
-    /// handoff, the other agent's, with the run's event sink.
-    fn durable_rounds<'a, C: RunContext>(
+    fn failed(&self) -> bool {
+        self.is_error
+    }
+
+    fn ends_run(&self) -> bool {
+        self.terminate
+    }
+}
+
+impl<C: RunContext> Steps for Journaled<'_, C> {
+    type Record = JournaledCall;
+
+    fn settings(&self, agent: &Agent, run: &Settings) -> Settings {
+        let mut settings = agent.settings.clone();
+        settings.background_after = None;
+        settings.events.clone_from(&run.events);
+        settings
+    }
+
+    fn rereads_tools(&self) -> bool {
+        false
+    }
+
+    fn model<'a>(
         &'a self,
-        ctx: &'a C,
-        run_settings: &'a Settings,
-        conversation: &'a mut Conversation,
-        mut outcome: DurableOutcome,
-    ) -> Pin<Box<dyn Future<Output = Result<DurableOutcome, RunError>> + Send + 'a>> {
+        agent: &'a Agent,
+        settings: &'a Settings,
+        request: ModelRequest<'a>,
+        round: usize,
+        _cancel: &'a CancellationToken,
+    ) -> StepFuture<'a, Result<ModelTurn, RunError>> {
+        Box::pin(model_step(self.ctx, agent, settings, request, round))
+    }
+
+    fn calls<'a>(
+        &'a self,
+        agent: &'a Agent,
+        settings: &'a Settings,
+        registry: &'a Arc<Registry>,
+        calls: Vec<ToolCall>,
+        _cancel: &'a CancellationToken,
+        _pending: &'a mut Pending,
+    ) -> StepFuture<'a, Batch<JournaledCall>> {
         Box::pin(async move {
-            let mut settings = self.settings.clone();
-            settings.background_after = None;
-            settings.events.clone_from(&run_settings.events);
-            let settings = &settings;
-            let api = self.model.api();
-            let registry = self.tools_now();
-            let (tools, tool_choice) = self.offer(&registry)?;
-            let first = outcome.rounds;
-            loop {
-                let last_answer = self.last_round(outcome.rounds - first, outcome.rounds)?;
-                outcome.rounds += 1;
-                let round = outcome.rounds;
-                settings.emit(Event::TurnStarted { round });
-                let offered = if last_answer { None } else { tools.clone() };
-                settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
-                let turn = self.model_step(ctx, settings, conversation, offered, tool_choice.clone(), round).await?;
-                outcome.input_tokens += turn.usage.input_tokens;
-                outcome.output_tokens += turn.usage.output_tokens;
-                let calls = settings.take_turn(api, conversation, &mut outcome.text, round, turn, last_answer);
-                if calls.is_empty() {
-                    return Ok(outcome);
-                }
-                let mut items = Vec::with_capacity(calls.len());
-                let mut terminate = true;
-                let mut handoff = None;
-                let mut calls = calls.into_iter();
-                while let Some(call) = calls.next() {
-                    let step = match call_step(ctx, settings, api, &registry, call).await {
-                        Ok(step) => step,
-                        Err(error) => {
-                            // Cancelled: the calls not run are answered so, and the run ends.
-                            let cancelled: Vec<_> = calls.map(cancelled).collect();
-                            items.push(api.results(&cancelled));
-                            conversation.items.extend(api.join_results(items));
-                            return Err(error);
-                        }
-                    };
-                    terminate &= step.call.terminate;
-                    if handoff.is_none() && !step.call.is_error {
-                        handoff = self.handoffs.iter().find(|handoff| handoff.name == step.call.name);
+            let api = agent.model.api();
+            let mut items = Vec::with_capacity(calls.len());
+            let mut records = Vec::with_capacity(calls.len());
+            let mut calls = calls.into_iter();
+            while let Some(call) = calls.next() {
+                match call_step(self.ctx, settings, api, registry, call).await {
+                    Ok(step) => {
+                        items.push(step.items);
+                        records.push(step.call);
                     }
-                    items.push(step.items);
-                    outcome.calls.push(step.call);
-                }
-                conversation.items.extend(api.join_results(items));
-                if terminate {
-                    outcome.terminated = true;
-                    return Ok(outcome);
-                }
-                if let Some(handoff) = handoff {
-                    settings.emit(Event::HandedOff { to: handoff.name.clone() });
-                    outcome.handoffs.push(handoff.name.clone());
-                    return handoff.agent.durable_rounds(ctx, run_settings, conversation, outcome).await;
+                    Err(error) => {
+                        // Cancelled: the calls not run are answered so, and the run ends.
+                        let cancelled: Vec<_> = calls.map(cancelled).collect();
+                        items.push(api.results(&cancelled));
+                        return Batch { items: api.join_results(items), records, error: Some(error) };
+                    }
                 }
             }
+            Batch { items: api.join_results(items), records, error: None }
         })
     }
 
-    /// One model request as a journaled step.
-    async fn model_step<C: RunContext>(
-        &self,
-        ctx: &C,
-        settings: &Settings,
-        conversation: &Conversation,
-        tools: Option<Value>,
-        tool_choice: Option<Value>,
-        round: usize,
-    ) -> Result<ModelTurn, RunError> {
-        // The step may outlive this call's borrows (Restate holds it for the context's
-        // lifetime), so it owns what it sends.
-        let model = Arc::clone(&self.model);
-        let system = self.system.clone();
-        let history = conversation.items.clone();
-        let events = settings.events.clone();
-        let request: Step<TurnRecord> = Box::pin(async move {
-            let on_delta = move |delta: Delta<'_>| {
-                if let Some(events) = &events {
-                    events(&Event::from_delta(delta));
-                }
-            };
-            let request = ModelRequest {
-                system: system.as_deref(),
-                history: &history,
-                tools: tools.as_ref(),
-                tool_choice: tools.as_ref().and(tool_choice.as_ref()),
-                output: None,
-            };
-            let chat = chat_span(model.api());
-            match tracing::Instrument::instrument(model.respond(request, &on_delta), chat.clone()).await {
-                Ok(turn) => {
-                    chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
-                    chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-                    Ok(Json(TurnRecord::from(turn)))
-                }
-                Err(error) => {
-                    chat.record("error.type", "model_error");
-                    Err(HandlerError::from(error))
-                }
+    fn finished(&self, agent: &Agent, run: ToolRun) -> JournaledCall {
+        CallStep::of(agent.model.api(), &run).call
+    }
+}
+
+/// One model request as a journaled step.
+async fn model_step<C: RunContext>(
+    ctx: &C,
+    agent: &Agent,
+    settings: &Settings,
+    request: ModelRequest<'_>,
+    round: usize,
+) -> Result<ModelTurn, RunError> {
+    // The step may outlive this call's borrows (Restate holds it for the context's
+    // lifetime), so it owns what it sends.
+    let model = Arc::clone(&agent.model);
+    let system = request.system.map(str::to_owned);
+    let history = request.history.to_vec();
+    let tools = request.tools.cloned();
+    let tool_choice = request.tool_choice.cloned();
+    let output = request.output.cloned();
+    let events = settings.events.clone();
+    let request: Step<TurnRecord> = Box::pin(async move {
+        let on_delta = move |delta: Delta<'_>| {
+            if let Some(events) = &events {
+                events(&Event::from_delta(delta));
             }
-        });
-        let retry = RunRetryPolicy::default().initial_delay(Duration::from_millis(200)).max_attempts(MODEL_ATTEMPTS);
-        match ctx.__journal(format!("model round {round}"), Some(retry), request).await {
-            Ok(Json(turn)) => Ok(turn.into()),
-            Err(error) if error.code() == 409 => Err(RunError::Cancelled),
-            Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
+        };
+        let request = ModelRequest {
+            system: system.as_deref(),
+            history: &history,
+            tools: tools.as_ref(),
+            tool_choice: tool_choice.as_ref(),
+            output: output.as_ref(),
+        };
+        let chat = chat_span(model.api());
+        match tracing::Instrument::instrument(model.respond(request, &on_delta), chat.clone()).await {
+            Ok(turn) => {
+                chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+                chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+                Ok(Json(TurnRecord::from(turn)))
+            }
+            Err(error) => {
+                chat.record("error.type", "model_error");
+                Err(HandlerError::from(error))
+            }
         }
+    });
+    let retry = RunRetryPolicy::default().initial_delay(Duration::from_millis(200)).max_attempts(MODEL_ATTEMPTS);
+    match ctx.__journal(format!("model round {round}"), Some(retry), request).await {
+        Ok(Json(turn)) => Ok(turn.into()),
+        Err(error) if error.code() == 409 => Err(RunError::Cancelled),
+        Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
     }
 }
 
@@ -193,7 +214,7 @@ async fn call_step<C: RunContext>(
     ctx: &C,
     settings: &Settings,
     api: Api,
-    registry: &Arc<crate::registry::Registry>,
+    registry: &Arc<Registry>,
     call: ToolCall,
 ) -> Result<CallStep, RunError> {
     // Restate's cancellation reaches the run at its next step, not inside one.

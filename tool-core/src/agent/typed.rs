@@ -3,10 +3,12 @@
 //! dialect; the answer decoded and validated by the type's generated validator; its
 //! violations sent back until it is right or the attempts run out.
 
-use super::expected::Expected;
+use serde_json::Value;
+
 use super::{Agent, Conversation, RunError, RunOutcome};
 use crate::context::CancellationToken;
 use crate::dispatch::{DecodeOptions, decode};
+use crate::error::ToolError;
 use crate::param::ToolArgs;
 
 /// A run's typed answer, and the run.
@@ -74,4 +76,23 @@ impl Agent {
             .map_err(|error| RunError::InvalidOutput { attempts: retries + 1, error })?;
         Ok(Answer { value, run })
     }
+}
+
+/// How a run asks for and checks its answer.
+pub(crate) struct Expected<'a> {
+    /// The request fields that ask for it, in the API's shape.
+    pub(crate) format: Value,
+    /// Checks an answer's text: the violations, as an error, when it is not one.
+    pub(crate) check: &'a (dyn Fn(&str) -> Result<(), ToolError> + Send + Sync),
+    /// How many more answers the model may give after a wrong one.
+    pub(crate) retries: usize,
+}
+
+/// What the model is told when its answer is not one.
+pub(super) fn correction(error: &ToolError) -> String {
+    let problems = match error {
+        ToolError::InvalidArguments { violations, .. } => violations.to_string(),
+        other => format!("- {other}"),
+    };
+    format!("Your answer does not have the required form:\n{problems}\nAnswer again with the corrected JSON only.")
 }

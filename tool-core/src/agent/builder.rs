@@ -1,0 +1,161 @@
+//! [`Agent`]'s builder: the model, the tools and every setting of its runs.
+
+use core::time::Duration;
+use std::sync::Arc;
+
+use super::{Agent, ApprovalPolicy, Approver, Conversation, Event, Hooks, Model, NoHooks, RoundLimit, Settings, Tools};
+use crate::provider::ToolChoice;
+use crate::registry::Registry;
+
+impl Agent {
+    /// An agent with defaults: 10 rounds, then fail; 8 calls at a time; 60 s per call; tools
+    /// marked `requires_approval` need an approver; strict schemas where they exist.
+    pub fn new(model: impl Model + 'static, registry: impl Into<Arc<Registry>>) -> Self {
+        Agent {
+            model: Arc::new(model),
+            tools: Tools::Fixed(registry.into()),
+            system: None,
+            max_rounds: 10,
+            round_limit: RoundLimit::Fail,
+            strict: true,
+            tool_choice: None,
+            settings: Settings {
+                max_concurrency: 8,
+                sequential: false,
+                call_timeout: Duration::from_mins(1),
+                cancel_grace: Duration::from_secs(1),
+                approval: ApprovalPolicy::PerTool,
+                approval_timeout: Duration::from_mins(5),
+                approver: None,
+                hooks: Arc::new(NoHooks),
+                events: None,
+                background_after: None,
+            },
+            handoffs: Arc::new(Vec::new()),
+        }
+    }
+
+    /// Instructions for the whole conversation.
+    #[must_use]
+    pub fn system(mut self, text: impl Into<String>) -> Self {
+        self.system = Some(text.into());
+        self
+    }
+
+    /// The most rounds (model turns with tool calls) in one run.
+    #[must_use]
+    pub fn max_rounds(mut self, rounds: usize) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// What happens when the model still calls tools after the last round.
+    #[must_use]
+    pub fn on_round_limit(mut self, limit: RoundLimit) -> Self {
+        self.round_limit = limit;
+        self
+    }
+
+    /// The most calls of one batch running at once.
+    #[must_use]
+    pub fn max_concurrency(mut self, calls: usize) -> Self {
+        self.settings.max_concurrency = calls;
+        self
+    }
+
+    /// Runs every batch one call at a time.
+    #[must_use]
+    pub fn sequential(mut self, sequential: bool) -> Self {
+        self.settings.sequential = sequential;
+        self
+    }
+
+    /// How long a call may run before it is stopped and answered `TimedOut`.
+    #[must_use]
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.call_timeout = timeout;
+        self
+    }
+
+    /// Moves a call to a task-capable tool (`#[tool(task = "..")]`) that is still running
+    /// `after` into it to the background: the model is told it goes on and may carry on
+    /// meanwhile; its result comes as a message at the start of a later round (a model that
+    /// answers while calls are in the background is asked again when the next one ends). The
+    /// call stays bounded by [`Agent::call_timeout`]; calls still in the background when the
+    /// run ends are cancelled. Off by default: every call is awaited in its own round.
+    ///
+    /// [`RunOutcome::tool_runs`] holds such a call twice: with the note the model got, then
+    /// with its result.
+    #[must_use]
+    pub fn background_after(mut self, after: Duration) -> Self {
+        self.settings.background_after = Some(after);
+        self
+    }
+
+    /// How long calls in flight have to finish after the run is cancelled.
+    #[must_use]
+    pub fn cancel_grace(mut self, grace: Duration) -> Self {
+        self.settings.cancel_grace = grace;
+        self
+    }
+
+    /// Whether tool schemas are sent strict where the provider and the schema allow.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Which tools the model may or must call.
+    #[must_use]
+    pub fn tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = Some(choice);
+        self
+    }
+
+    /// Callbacks around every call.
+    #[must_use]
+    pub fn hooks(mut self, hooks: impl Hooks + 'static) -> Self {
+        self.settings.hooks = Arc::new(hooks);
+        self
+    }
+
+    /// Which calls need approval, who gives it, and how long it may take.
+    #[must_use]
+    pub fn approval(mut self, policy: ApprovalPolicy, approver: impl Approver + 'static, timeout: Duration) -> Self {
+        self.settings.approval = policy;
+        self.settings.approver = Some(Arc::new(approver));
+        self.settings.approval_timeout = timeout;
+        self
+    }
+
+    /// Receives every [`Event`] as it happens.
+    #[must_use]
+    pub fn on_event(mut self, sink: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        self.settings.events = Some(Arc::new(sink));
+        self
+    }
+
+    /// An empty conversation in the model's shape.
+    #[must_use]
+    pub fn conversation(&self) -> Conversation {
+        Conversation::new(self.model.api())
+    }
+
+    /// The tools, as the next round will offer them.
+    #[must_use]
+    pub fn registry(&self) -> Arc<Registry> {
+        self.tools_now()
+    }
+
+    /// Reads the tools from `source` at the start of every round, so tools added, removed
+    /// or described anew while a run goes on are offered from its next round (a call in
+    /// flight finishes with the registry it started with). With a running MCP server's
+    /// tools: `agent.live_tools(move || handle.registry())` for its
+    /// [`ToolsHandle`](crate::mcp::ToolsHandle) `handle`.
+    #[must_use]
+    pub fn live_tools(mut self, source: impl Fn() -> Arc<Registry> + Send + Sync + 'static) -> Self {
+        self.tools = Tools::Live(Arc::new(source));
+        self
+    }
+}

@@ -1,0 +1,353 @@
+//! The round loop, written once for every kind of run: ask the model, take its turn, check a
+//! typed answer, run its calls, answer them, follow a handoff. How a run takes its two kinds
+//! of step is a [`Steps`]: the ordinary run ([`Direct`]) asks the model and runs a batch
+//! concurrently; the durable run journals each request and each call.
+
+use core::future::Future;
+use core::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::background::Pending;
+use super::model::{Delta, ModelRequest, ModelTurn, Usage};
+use super::telemetry::chat_span;
+use super::typed::{self, Expected};
+use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch};
+use crate::context::CancellationToken;
+use crate::provider::{CallResult, ToolCall};
+use crate::registry::Registry;
+
+/// A boxed future the loop awaits.
+pub(super) type StepFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What the loop reads of a call's record.
+pub(super) trait CallFacts {
+    /// The tool called.
+    fn tool(&self) -> &str;
+    /// Whether the call failed in any way.
+    fn failed(&self) -> bool;
+    /// Whether its result asks to end the run.
+    fn ends_run(&self) -> bool;
+}
+
+impl CallFacts for ToolRun {
+    fn tool(&self) -> &str {
+        &self.call.name
+    }
+
+    fn failed(&self) -> bool {
+        self.result.is_error()
+    }
+
+    fn ends_run(&self) -> bool {
+        self.terminate
+    }
+}
+
+/// A batch's answers: the history items that answer its calls, each call's record, and the
+/// error that stopped it partway (every call still answered).
+pub(super) struct Batch<R> {
+    pub(super) items: Vec<Value>,
+    pub(super) records: Vec<R>,
+    pub(super) error: Option<RunError>,
+}
+
+/// How a run takes its steps.
+pub(super) trait Steps: Sync {
+    /// What the run keeps of each call.
+    type Record: CallFacts + Send;
+
+    /// The settings `agent`'s rounds run with in a run whose settings are `run` (its events
+    /// go to the run's sink).
+    fn settings(&self, agent: &Agent, run: &Settings) -> Settings {
+        let mut settings = agent.settings.clone();
+        settings.events.clone_from(&run.events);
+        settings
+    }
+
+    /// Whether a live registry is read again at each round.
+    fn rereads_tools(&self) -> bool;
+
+    /// One model request.
+    fn model<'a>(
+        &'a self,
+        agent: &'a Agent,
+        settings: &'a Settings,
+        request: ModelRequest<'a>,
+        round: usize,
+        cancel: &'a CancellationToken,
+    ) -> StepFuture<'a, Result<ModelTurn, RunError>>;
+
+    /// One batch of calls, answered in call order.
+    fn calls<'a>(
+        &'a self,
+        agent: &'a Agent,
+        settings: &'a Settings,
+        registry: &'a Arc<Registry>,
+        calls: Vec<ToolCall>,
+        cancel: &'a CancellationToken,
+        pending: &'a mut Pending,
+    ) -> StepFuture<'a, Batch<Self::Record>>;
+
+    /// The record of a call that finished in the background.
+    fn finished(&self, agent: &Agent, run: ToolRun) -> Self::Record;
+}
+
+/// A run so far.
+pub(super) struct Progress<R> {
+    /// The model's last text.
+    pub(super) text: String,
+    /// Rounds taken.
+    pub(super) rounds: usize,
+    /// Tokens used.
+    pub(super) usage: Usage,
+    /// Whether a batch asked to end the run.
+    pub(super) terminated: bool,
+    /// Every call, in order.
+    pub(super) calls: Vec<R>,
+    /// The agents the run was handed to.
+    pub(super) handoffs: Vec<String>,
+}
+
+impl<R> Default for Progress<R> {
+    fn default() -> Self {
+        Progress {
+            text: String::new(),
+            rounds: 0,
+            usage: Usage::default(),
+            terminated: false,
+            calls: Vec::new(),
+            handoffs: Vec::new(),
+        }
+    }
+}
+
+/// Where a run's rounds go on: its steps, its conversation, its cancellation and the form of
+/// its answer.
+pub(super) struct Run<'a, S: Steps> {
+    pub(super) steps: &'a S,
+    pub(super) conversation: &'a mut Conversation,
+    pub(super) cancel: &'a CancellationToken,
+    pub(super) expected: Option<&'a Expected<'a>>,
+    pub(super) pending: Pending,
+}
+
+impl Agent {
+    /// This agent's rounds of `run` (with `settings`), from where `progress` says the run is;
+    /// after a handoff, the other agent's.
+    pub(super) fn rounds<'a, S: Steps>(
+        &'a self,
+        settings: &'a Settings,
+        mut run: Run<'a, S>,
+        mut progress: Progress<S::Record>,
+    ) -> StepFuture<'a, Result<Progress<S::Record>, RunError>> {
+        Box::pin(async move {
+            let mut answers_checked = 0;
+            let api = self.model.api();
+            let mut registry = self.tools_now();
+            let (mut tools, mut tool_choice) = self.offer(&registry)?;
+            let first = progress.rounds;
+            loop {
+                let last_answer = self.last_round(progress.rounds - first, progress.rounds)?;
+                progress.rounds += 1;
+                let round = progress.rounds;
+                if let Tools::Live(_) = &self.tools
+                    && run.steps.rereads_tools()
+                {
+                    let now = self.tools_now();
+                    if !Arc::ptr_eq(&now, &registry) {
+                        (tools, tool_choice) = self.offer(&now)?;
+                        registry = now;
+                    }
+                }
+                for (finished, note) in run.pending.finished() {
+                    run.conversation.items.push(api.user(&note));
+                    settings.emit(Event::ToolFinished {
+                        id: finished.call.id.clone(),
+                        name: finished.call.name.clone(),
+                        is_error: finished.result.is_error(),
+                        elapsed: finished.elapsed,
+                    });
+                    progress.calls.push(run.steps.finished(self, finished));
+                }
+                settings.emit(Event::TurnStarted { round });
+                let offered = if last_answer { None } else { tools.as_ref() };
+                settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
+                let request = ModelRequest {
+                    system: self.system.as_deref(),
+                    history: &run.conversation.items,
+                    tools: offered,
+                    tool_choice: offered.and(tool_choice.as_ref()),
+                    output: run.expected.map(|expected| &expected.format),
+                };
+                let turn = run.steps.model(self, settings, request, round, run.cancel).await?;
+                progress.usage += turn.usage;
+                let calls = settings.take_turn(api, run.conversation, &mut progress.text, round, turn, last_answer);
+                if calls.is_empty() && !last_answer && !run.pending.is_empty() {
+                    // An answer while results are still to come: the model hears of the next one.
+                    if !run.pending.any_ended(run.cancel).await {
+                        return Err(RunError::Cancelled);
+                    }
+                    continue;
+                }
+                if let Some(expected) = run.expected
+                    && calls.is_empty()
+                {
+                    answers_checked += 1;
+                    if let Err(error) = (expected.check)(&progress.text) {
+                        if answers_checked > expected.retries || last_answer {
+                            return Err(RunError::InvalidOutput { attempts: answers_checked, error });
+                        }
+                        run.conversation.items.push(api.user(&typed::correction(&error)));
+                        continue;
+                    }
+                }
+                if calls.is_empty() {
+                    return Ok(progress);
+                }
+                let batch = run.steps.calls(self, settings, &registry, calls, run.cancel, &mut run.pending).await;
+                run.conversation.items.extend(batch.items);
+                let terminate = batch.records.iter().all(CallFacts::ends_run);
+                let handoff = self.handed_to(&batch.records).cloned();
+                progress.calls.extend(batch.records);
+                if let Some(error) = batch.error {
+                    return Err(error);
+                }
+                if run.cancel.is_cancelled() {
+                    return Err(RunError::Cancelled);
+                }
+                if terminate {
+                    progress.terminated = true;
+                    return Ok(progress);
+                }
+                if let Some(handoff) = handoff {
+                    settings.emit(Event::HandedOff { to: handoff.name.clone() });
+                    progress.handoffs.push(handoff.name);
+                    let next = run.steps.settings(&handoff.agent, settings);
+                    return handoff.agent.rounds(&next, run, progress).await;
+                }
+            }
+        })
+    }
+
+    /// The tool definitions and tool choice a round sends, for `registry`.
+    fn offer(&self, registry: &Registry) -> Result<(Option<Value>, Option<Value>), RunError> {
+        let api = self.model.api();
+        let tools = (!registry.is_empty()).then(|| api.tools(registry, self.strict));
+        let tool_choice = match &self.tool_choice {
+            Some(choice) => Some(api.tool_choice(choice, registry).map_err(RunError::InvalidToolChoice)?),
+            None => None,
+        };
+        Ok((tools, tool_choice))
+    }
+
+    /// Whether the round after `done` rounds of this agent (`total` in the run) is its last,
+    /// asked without tools; past the limit with [`RoundLimit::Fail`](super::RoundLimit::Fail),
+    /// the run's error.
+    fn last_round(&self, done: usize, total: usize) -> Result<bool, RunError> {
+        let last_answer = done == self.max_rounds;
+        if last_answer && self.round_limit == super::RoundLimit::Fail {
+            return Err(RunError::RoundLimit { rounds: total });
+        }
+        Ok(last_answer)
+    }
+}
+
+impl Settings {
+    /// Takes a model's turn into the run: its event, its items into the history, its text as
+    /// the run's last. In the last round the model was offered no tools; any calls it made
+    /// anyway each get a denial as their result and none is returned. Returns the calls to
+    /// run.
+    fn take_turn(
+        &self,
+        api: super::Api,
+        conversation: &mut Conversation,
+        text: &mut String,
+        round: usize,
+        turn: ModelTurn,
+        last_answer: bool,
+    ) -> Vec<ToolCall> {
+        self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
+        conversation.items.extend(turn.items);
+        *text = turn.text;
+        if !last_answer {
+            return turn.calls;
+        }
+        if !turn.calls.is_empty() {
+            let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
+            conversation.items.extend(api.results(&denied));
+        }
+        Vec::new()
+    }
+}
+
+/// The result of a call made after the round limit, when the model was offered no tools:
+/// every call still gets one result.
+fn round_limit_denial(call: &ToolCall) -> CallResult {
+    let reason = "the round limit was reached; answer without tools".to_owned();
+    let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
+    CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
+}
+
+/// The ordinary run's steps: the model asked directly (its `chat` span, cancellable), a
+/// batch run concurrently.
+pub(super) struct Direct;
+
+impl Steps for Direct {
+    type Record = ToolRun;
+
+    fn rereads_tools(&self) -> bool {
+        true
+    }
+
+    fn model<'a>(
+        &'a self,
+        agent: &'a Agent,
+        settings: &'a Settings,
+        request: ModelRequest<'a>,
+        _round: usize,
+        cancel: &'a CancellationToken,
+    ) -> StepFuture<'a, Result<ModelTurn, RunError>> {
+        Box::pin(async move {
+            let events = settings.events.clone();
+            let on_delta = move |delta: Delta<'_>| {
+                if let Some(events) = &events {
+                    events(&Event::from_delta(delta));
+                }
+            };
+            let chat = chat_span(agent.model.api());
+            let respond = tracing::Instrument::instrument(agent.model.respond(request, &on_delta), chat.clone());
+            let turn = tokio::select! {
+                turn = respond => turn.map_err(|error| {
+                    chat.record("error.type", "model_error");
+                    RunError::Model(error)
+                })?,
+                () = cancel.cancelled() => return Err(RunError::Cancelled),
+            };
+            chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
+            chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
+            Ok(turn)
+        })
+    }
+
+    fn calls<'a>(
+        &'a self,
+        agent: &'a Agent,
+        settings: &'a Settings,
+        registry: &'a Arc<Registry>,
+        calls: Vec<ToolCall>,
+        cancel: &'a CancellationToken,
+        pending: &'a mut Pending,
+    ) -> StepFuture<'a, Batch<ToolRun>> {
+        Box::pin(async move {
+            let runs = batch::run(settings, registry, calls, cancel, pending).await;
+            let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
+            Batch { items: agent.model.api().results(&results), records: runs, error: None }
+        })
+    }
+
+    fn finished(&self, _agent: &Agent, run: ToolRun) -> ToolRun {
+        run
+    }
+}

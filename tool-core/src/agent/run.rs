@@ -1,0 +1,91 @@
+//! Running an [`Agent`]: a run's entry points, its span, and the tools each round offers;
+//! the rounds themselves are [`rounds`](super::rounds)'.
+
+use super::background::Pending;
+use super::rounds::{Direct, Progress, Run};
+use super::telemetry::invoke_agent_span;
+use super::typed::Expected;
+use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};
+use crate::context::CancellationToken;
+
+impl Agent {
+    /// Adds `user` to the conversation and runs until the model answers without calls.
+    ///
+    /// # Errors
+    /// [`RunError`]: the model failed, the round limit was reached, or the tool choice is
+    /// invalid.
+    pub async fn run(&self, conversation: &mut Conversation, user: &str) -> Result<RunOutcome, RunError> {
+        self.run_until(conversation, user, &CancellationToken::new()).await
+    }
+
+    /// [`Agent::run`], stopped when `cancel` is: calls in flight hear of it through their
+    /// context and are answered (within [`Agent::cancel_grace`]), then the run ends with
+    /// [`RunError::Cancelled`], the conversation holding every answer.
+    ///
+    /// # Errors
+    /// As [`Agent::run`], and [`RunError::Cancelled`].
+    pub async fn run_until(
+        &self,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+    ) -> Result<RunOutcome, RunError> {
+        self.run_with(&self.settings, conversation, user, cancel, None).await
+    }
+
+    /// [`Agent::run_until`] with `settings` (this agent's, or, for an agent run as a tool,
+    /// with its events relayed to the parent's sink too), for an answer of the form
+    /// `expected` says when it says one.
+    pub(crate) async fn run_with(
+        &self,
+        settings: &Settings,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+        expected: Option<&Expected<'_>>,
+    ) -> Result<RunOutcome, RunError> {
+        // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
+        // `chat` span inside it, each tool call an `execute_tool` span.
+        let span = invoke_agent_span(self.model.api());
+        let outcome = tracing::Instrument::instrument(
+            self.run_rounds(settings, conversation, user, cancel, expected),
+            span.clone(),
+        )
+        .await;
+        match &outcome {
+            Ok(outcome) => {
+                span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
+                span.record("gen_ai.usage.output_tokens", outcome.usage.output_tokens);
+            }
+            Err(error) => {
+                span.record("error.type", error.kind());
+            }
+        }
+        outcome
+    }
+
+    async fn run_rounds(
+        &self,
+        settings: &Settings,
+        conversation: &mut Conversation,
+        user: &str,
+        cancel: &CancellationToken,
+        expected: Option<&Expected<'_>>,
+    ) -> Result<RunOutcome, RunError> {
+        conversation.items.push(self.model.api().user(user));
+        settings.emit(Event::RunStarted);
+        // Calls moved to the background; dropped (so cancelled) however the run ends.
+        let pending = Pending::new(settings.cancel_grace);
+        let run = Run { steps: &Direct, conversation, cancel, expected, pending };
+        let progress = self.rounds(settings, run, Progress::default()).await?;
+        settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
+        Ok(RunOutcome {
+            text: progress.text,
+            rounds: progress.rounds,
+            usage: progress.usage,
+            terminated: progress.terminated,
+            tool_runs: progress.calls,
+            handoffs: progress.handoffs,
+        })
+    }
+}
