@@ -2,9 +2,9 @@
 //!
 //! rmcp routes every request of a 2025-era session through the session's worker: a
 //! channel opened to it for the reply, the message pushed to it, a task spawned for the
-//! handler, the reply routed back: four hand-offs between tasks, a third of a call's round
-//! trip on loopback (`bash tests/bench/mcp.sh`). A call that needs nothing the session holds
-//! skips them:
+//! handler, the reply routed back: four hand-offs between tasks, a large part of a call's
+//! round trip on loopback (`docs/performance.md`). A call that needs nothing the session
+//! holds skips them:
 //! [`Sessions`] wraps rmcp's session manager and answers such a call where rmcp asks for
 //! the request's stream, after rmcp has checked everything it checks of an HTTP request
 //! (`Host`, `Origin`, media types, the session, the protocol header).
@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures_util::StreamExt as _;
 use futures_util::stream::{self, Stream};
 use rmcp::model::{
-    CallToolRequest, ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcRequest, ProtocolVersion, RequestId,
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion, RequestId,
     RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::common::server_side_http::ServerSseMessage;
@@ -33,8 +33,9 @@ use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcom
 use serde_json::Value;
 
 use super::McpServer;
-use super::server::{call_span, caller_of, dispatch};
-use crate::registry::Registry;
+use super::call::{call_span, start, traced};
+use super::server::caller_of;
+use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
 
 /// rmcp's local session manager, with the calls that need no session answered here.
@@ -80,14 +81,23 @@ impl SessionManager for Sessions {
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         // The registry served now, read once: the call finishes with it whatever changes.
         let registry = self.server.registry();
-        match message {
-            ClientJsonRpcMessage::Request(JsonRpcRequest {
-                id: request_id,
-                request: ClientRequest::CallToolRequest(call),
-                ..
-            }) if needs_no_session(&registry, &call) => {
+        let entry = match &message {
+            ClientJsonRpcMessage::Request(JsonRpcRequest { request: ClientRequest::CallToolRequest(call), .. }) => {
+                needs_no_session(&registry, call)
+            }
+            _ => None,
+        };
+        match (message, entry) {
+            (
+                ClientJsonRpcMessage::Request(JsonRpcRequest {
+                    id: request_id,
+                    request: ClientRequest::CallToolRequest(call),
+                    ..
+                }),
+                Some(entry),
+            ) => {
                 let slot = JsonReply::of(&call);
-                let reply = answer(self.server.clone(), registry, request_id, call).await;
+                let reply = answer(&self.server, &registry, entry, request_id, call).await;
                 // Sent as JSON by the endpoint when it can be; rmcp's event stream is then empty.
                 let event = match slot {
                     Some(slot) if slot.put(&reply) => None,
@@ -95,7 +105,7 @@ impl SessionManager for Sessions {
                 };
                 Ok(stream::iter(event).left_stream())
             }
-            message => Ok(self.inner.create_stream(id, message).await?.right_stream()),
+            (message, _) => Ok(self.inner.create_stream(id, message).await?.right_stream()),
         }
     }
 
@@ -161,28 +171,31 @@ impl JsonReply {
     }
 }
 
-/// Whether `call` needs nothing of its session: a `#[tool]` whose fn takes no context and
-/// may not become a task, called in a session of a revision before 2026-07-28, without a
-/// round of input or a revision of its own.
-fn needs_no_session(registry: &Registry, call: &CallToolRequest) -> bool {
+/// The tool of `call` when the call needs nothing of its session: a `#[tool]` whose fn takes
+/// no context and may not become a task, called in a session of a revision before
+/// 2026-07-28, without a round of input or a revision of its own.
+fn needs_no_session<'r>(registry: &'r Registry, call: &CallToolRequest) -> Option<&'r Entry> {
     let params = &call.params;
     // rmcp keeps a request's `_meta` in its extensions.
     let meta = call.extensions.get::<RequestMetaObject>().or(params.meta.as_ref());
-    protocol_version(call).is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
+    let sessionless = protocol_version(call).is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
         && params.input_responses.is_none()
         && params.request_state.is_none()
         // A revision named in the request's own `_meta` is rmcp's to negotiate.
-        && meta.is_none_or(|meta| meta.protocol_version().is_none())
-        && registry.get(&params.name).is_some_and(|entry| {
-            entry.def().is_some_and(|def| !def.takes_context()) && entry.task_support() == TaskSupport::Forbidden
-        })
+        && meta.is_none_or(|meta| meta.protocol_version().is_none());
+    registry.get(&params.name).filter(|entry| {
+        sessionless
+            && entry.def().is_some_and(|def| !def.takes_context())
+            && entry.task_support() == TaskSupport::Forbidden
+    })
 }
 
-/// The reply to a call [`needs_no_session`] accepted, as the worker would give it to a
-/// client of a revision before 2026-07-28.
+/// The reply to a call of `entry` that [`needs_no_session`], as the worker would give it to
+/// a client of a revision before 2026-07-28.
 async fn answer(
-    server: McpServer,
-    registry: Arc<Registry>,
+    server: &McpServer,
+    registry: &Arc<Registry>,
+    entry: &Entry,
     id: RequestId,
     call: CallToolRequest,
 ) -> ServerJsonRpcMessage {
@@ -191,24 +204,19 @@ async fn answer(
     let meta = call.extensions.remove::<RequestMetaObject>().or_else(|| call.params.meta.take());
     let caller = caller_of(&mut call.extensions);
     let params = call.params;
-    if server.filters() && registry.get(&params.name).is_none_or(|entry| !server.visible(entry, &caller)) {
-        let error = ErrorData::invalid_params(format!("Unknown tool: {}", params.name), None);
+    if let Err(error) = server.admit(entry, &caller) {
         return ServerJsonRpcMessage::error(error, Some(id));
     }
     let span = call_span(&params.name, &id, version.as_deref(), true);
-    if let Some(meta) = &meta {
+    if let Some(meta) = &meta
+        && !span.is_disabled()
+    {
         super::propagate::continue_trace(&span, meta);
     }
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
     let arguments = Value::Object(params.arguments.unwrap_or_default());
-    // Started inside the span: the tool's `execute_tool` span is made with the future.
-    let call = span.in_scope(|| dispatch(&registry, context, &params.name, arguments));
-    let outcome = tracing::Instrument::instrument(call, span.clone()).await;
-    let result = server.result(&outcome);
-    if result.is_error == Some(true) {
-        span.record("error.type", "tool_error");
-    }
-    let mut result = ServerResult::CallToolResult(result);
+    let outcome = traced(span, Result::is_err, || start(registry, entry, context, arguments)).await;
+    let mut result = ServerResult::CallToolResult(server.result(&outcome));
     // What rmcp does to a reply for a revision before 2026-07-28.
     result.strip_result_type_for_legacy_peer();
     result.strip_non_object_output_for_legacy_peer();

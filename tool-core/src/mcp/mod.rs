@@ -21,6 +21,7 @@
 // revisions clients speak today (2025-06-18, 2025-11-25) have both, so this module uses them.
 #![allow(deprecated)]
 
+mod call;
 mod catalog;
 mod direct;
 #[cfg(feature = "redis")]

@@ -9,28 +9,23 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
-    GetTaskParams, GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, RequestId,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams,
+    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::Value;
 
 use super::catalog::{Live, ToolsHandle};
-use super::host::{Capabilities, LEVEL_UNSET, Logging, McpHost, Outbox, SessionLevel};
-use super::rounds::Rounds;
+use super::host::{LEVEL_UNSET, Logging, SessionLevel};
 use super::tasks::run::ErrorText;
-use super::tasks::serve::TaskCall;
 use super::tasks::{MemoryTaskStore, TaskSettings, TaskStore, Tasks};
 use super::wire;
 use crate::auth::Claims;
-use crate::context::{CancellationToken, ToolContext};
-use crate::dispatch::ToolFuture;
+use crate::context::ToolContext;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-use crate::registry::{Entry, OwnedArguments, Placement, Registry};
-use crate::tool::TaskSupport;
+use crate::registry::{Entry, Registry};
 
 /// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
 /// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
@@ -240,124 +235,34 @@ impl McpServer {
     pub fn new_session(&self) -> Self {
         McpServer { shared: Arc::clone(&self.shared), log_level: new_session_level() }
     }
-
-    async fn run(
-        &self,
-        registry: Arc<Registry>,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-        caller: ToolContext,
-    ) -> CallToolResponse {
-        let registry = &registry;
-        // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
-        // longer send requests of its own.
-        let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
-        let rounds =
-            inline.then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
-        let logging = self.logging(&context, inline);
-        let capabilities = capabilities(&context);
-        let outbox = Outbox::new(&context.peer);
-        let host = McpHost::new(
-            context.peer.clone(),
-            context.meta.get_progress_token(),
-            logging,
-            capabilities,
-            Arc::clone(&outbox),
-            rounds.clone(),
-        );
-        let cancellation = CancellationToken::new();
-        let call_context = caller
-            .with_state(Arc::clone(registry.state()))
-            .with_call_id(context.id.to_string())
-            .with_cancellation(cancellation.clone())
-            .with_host(Arc::new(host));
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let call = dispatch(registry, call_context, &request.name, arguments);
-        // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
-        // through its own token and still finishes its call.
-        let cancelled_by_client = async {
-            context.ct.cancelled().await;
-            cancellation.cancel();
-            core::future::pending::<()>().await;
-        };
-        let input_required = async {
-            match &rounds {
-                Some(rounds) => rounds.blocked().await,
-                None => core::future::pending().await,
-            }
-        };
-        let outcome = tokio::select! {
-            outcome = call => Some(outcome),
-            () = input_required => None,
-            () = cancelled_by_client => None,
-        };
-        outbox.flush().await;
-        match (outcome, rounds) {
-            (Some(outcome), _) => self.result(&outcome).into(),
-            (None, Some(rounds)) => match rounds.input_required() {
-                Ok(input_required) => input_required.into(),
-                Err(error) => wire::error_result(&format!("the input request could not be formed: {error}")).into(),
-            },
-            (None, None) => unreachable_result(),
-        }
-    }
 }
 
 impl McpServer {
-    /// Where a call's log messages go: the request's own level from 2026-07-28 (`inline`),
-    /// the session's before.
-    fn logging(&self, context: &RequestContext<RoleServer>, inline: bool) -> Logging {
-        if inline {
+    /// Where a call's log messages go: the request's own level from 2026-07-28 (a stateless
+    /// request), the session's before.
+    pub(super) fn logging(&self, context: &RequestContext<RoleServer>, stateless: bool) -> Logging {
+        if stateless {
             Logging::Request(context.meta.log_level().map(wire::log_level))
         } else {
             Logging::Session(Arc::clone(&self.log_level))
         }
     }
 
-    /// Starts `request` as a task: answered at once, run in the background.
-    async fn start_task(
-        &self,
-        registry: Arc<Registry>,
-        request: CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-        caller: ToolContext,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let inline = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
-        let task_call = TaskCall {
-            capabilities: capabilities(context),
-            logging: self.logging(context, inline),
-            owner: caller.claims().map(super::tasks::serve::owner),
-            context: caller.with_state(Arc::clone(registry.state())),
-            error_text: self.shared.error_text.clone(),
-        };
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let name = request.name;
-        let created = self
-            .shared
-            .tasks
-            .start(task_call, move |context| match registry.lookup(&name) {
-                // Not on this task: the heartbeat shares it.
-                Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), Placement::Pool),
-                Err(error) => crate::dispatch::ready(Err(error)),
-            })
-            .await?;
-        Ok(CallToolResponse::Task(created))
+    /// How a failed call's text is worded, when the server says.
+    pub(super) fn error_text(&self) -> Option<ErrorText> {
+        self.shared.error_text.clone()
     }
-}
 
-/// What the client can be asked, from the capabilities it declared (in the request's
-/// `_meta` from 2026-07-28, at `initialize` before).
-fn capabilities(context: &RequestContext<RoleServer>) -> Capabilities {
-    context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| Capabilities {
-        sampling: c.sampling.is_some(),
-        elicitation: c.elicitation.is_some(),
-    })
+    /// The server's tasks.
+    pub(super) fn tasks(&self) -> &Arc<Tasks> {
+        &self.shared.tasks
+    }
 }
 
 /// What is known of the caller, as a context to start the call's from: over HTTP, the
 /// request's parts (moved out of rmcp's extensions, not copied) and the claims the OAuth
 /// layer verified.
-fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
+pub(super) fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
     caller_of(&mut context.extensions)
 }
 
@@ -382,26 +287,6 @@ fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
 
 fn new_session_level() -> SessionLevel {
     Arc::new(AtomicU8::new(LEVEL_UNSET))
-}
-
-/// A call cannot stop for input without rounds; kept as a result rather than a panic.
-fn unreachable_result() -> CallToolResponse {
-    wire::error_result("the call stopped without a result").into()
-}
-
-/// Runs one call through the registry's call path, as the only work of this request's task:
-/// a plain fn in place (`block_in_place`; it may block), an `inline` or async one on this
-/// task.
-pub(super) fn dispatch(
-    registry: &Arc<Registry>,
-    context: ToolContext,
-    name: &str,
-    arguments: Value,
-) -> ToolFuture<'static> {
-    match registry.lookup(name) {
-        Ok(entry) => registry.start_call(entry, context, OwnedArguments::Value(arguments), Placement::Alone),
-        Err(error) => crate::dispatch::ready(Err(error)),
-    }
 }
 
 impl ServerHandler for McpServer {
@@ -456,48 +341,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // An unknown tool is a protocol error (-32602); everything after the lookup is a
-        // result the model reads (`isError`), so it can correct its call.
-        // The registry served now, read once: the call finishes with it whatever changes.
-        let registry = self.shared.live.current().registry;
-        let mut context = context;
-        let caller = caller(&mut context);
-        let task = match registry.get(&request.name) {
-            Some(entry) if !self.filters() || self.visible(entry, &caller) => entry.task_support(),
-            _ => return Err(ErrorData::invalid_params(format!("Unknown tool: {}", request.name), None)),
-        };
-        // The server decides per call; the client must have declared the extension.
-        let declared = context.client_capabilities().is_some_and(|c| c.supports_tasks());
-        match task {
-            TaskSupport::Optional | TaskSupport::Required if declared => {
-                return self.start_task(registry, request, &context, caller).await;
-            }
-            TaskSupport::Required => {
-                return Err(ErrorData::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_tasks().build(),
-                ));
-            }
-            _ => {}
-        }
-        let version = context.protocol_version();
-        let span = call_span(
-            &request.name,
-            &context.id,
-            version.as_ref().map(ProtocolVersion::as_str),
-            caller.http_request().is_some(),
-        );
-        if span.is_disabled() {
-            return Ok(self.run(registry, request, context, caller).await);
-        }
-        super::propagate::continue_trace(&span, &context.meta);
-        let response =
-            tracing::Instrument::instrument(self.run(registry, request, context, caller), span.clone()).await;
-        if let CallToolResponse::Complete(result) = &response
-            && result.is_error == Some(true)
-        {
-            span.record("error.type", "tool_error");
-        }
-        Ok(response)
+        self.call(request, context).await
     }
 
     async fn get_task(
@@ -540,26 +384,6 @@ impl ServerHandler for McpServer {
         self.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
         Ok(())
     }
-}
-
-/// The server span of a `tools/call`, in the OpenTelemetry MCP conventions: `tools/call
-/// {tool}` (`otel.name`), kind server, with the method, the JSON-RPC id, the protocol
-/// revision, the transport (`tcp` for streamable HTTP, whose requests carry their HTTP
-/// parts; `pipe` for stdio), the tool's name, and `error.type = tool_error` for an
-/// `isError` result. The tool's own `execute_tool` span is its child.
-pub(super) fn call_span(tool: &str, id: &RequestId, version: Option<&str>, http: bool) -> tracing::Span {
-    tracing::info_span!(
-        "tools/call",
-        otel.name = %format_args!("tools/call {tool}"),
-        otel.kind = "server",
-        mcp.method.name = "tools/call",
-        jsonrpc.request.id = %id,
-        mcp.protocol.version = version,
-        network.transport = if http { "tcp" } else { "pipe" },
-        gen_ai.tool.name = %tool,
-        gen_ai.operation.name = "execute_tool",
-        error.type = tracing::field::Empty,
-    )
 }
 
 impl From<Registry> for McpServer {
