@@ -421,6 +421,7 @@ fn no_comment_says_schemas_are_rendered_at_compile_time() {
         collect_files(&root.join(dir), &mut files);
     }
     files.extend(["README.md", "docs/performance.md", "tests/README.md"].map(|file| root.join(file)));
+    files.extend(markdown_in(&root, "tool-core/docs").into_iter().map(|file| root.join(file)));
     let mut found = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable").to_lowercase();
@@ -436,4 +437,189 @@ fn no_comment_says_schemas_are_rendered_at_compile_time() {
     }
     assert!(files.len() > 100, "the sources were found: {} files", files.len());
     assert!(found.is_empty(), "stale wording about rendering:\n{}", found.join("\n"));
+}
+
+#[test]
+fn every_file_named_in_the_docs_and_comments_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = RepoFiles::read(&root);
+
+    // The check can fail: made-up names are reported, the names of real files are not.
+    let sample = "//! See `no_such_file_here.rs` (once `check.rs`), `registry/call.rs` and `rules.rs`.\n\
+                  let url = \"https://example.com\"; // `tool-core/docs/nowhere.md`, `tests/tests/architecture.rs:9`\n";
+    assert_eq!(
+        missing_files(Path::new("tool-core/src/sample.rs"), sample, Text::Rust, &repo),
+        [
+            "tool-core/src/sample.rs:1: `no_such_file_here.rs`",
+            "tool-core/src/sample.rs:1: `check.rs`",
+            "tool-core/src/sample.rs:2: `tool-core/docs/nowhere.md`",
+        ],
+        "the self-check of the file-name check",
+    );
+
+    let mut texts = ["README.md", "tests/README.md", "docs/performance.md"].map(PathBuf::from).to_vec();
+    texts.extend(markdown_in(&root, "tool-core/docs"));
+    let mut sources = Vec::new();
+    for dir in ["tool-core/src", "tool-macros/src"] {
+        collect_files(&root.join(dir), &mut sources);
+    }
+    let mut missing = Vec::new();
+    for file in &texts {
+        let text = std::fs::read_to_string(root.join(file)).expect("readable");
+        missing.extend(missing_files(file, &text, Text::Markdown, &repo));
+    }
+    for file in &sources {
+        let text = std::fs::read_to_string(file).expect("readable");
+        let relative = file.strip_prefix(&root).expect("under the root");
+        missing.extend(missing_files(relative, &text, Text::Rust, &repo));
+    }
+    assert!(sources.len() > 100, "the sources were found: {} files", sources.len());
+    assert!(
+        missing.is_empty(),
+        "names in backticks of files that are not in the repository (a bare name may be anywhere in it; a path \
+         is read from the root, from `tool-core/src`, `tool-macros/src`, `tests` or `tests/tests`, or from the \
+         folder of the file naming it or one above):\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Files of other projects that comments name as where an idea comes from.
+const ELSEWHERE: [&str; 3] = [
+    "internals/case.rs", // serde_derive's
+    "fallback.rs",       // thiserror's
+    "dummies.rs",        // clap's
+];
+
+/// The `.md` files of `dir`, as paths relative to `root` (as `dir` is).
+fn markdown_in(root: &Path, dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+        .expect("a readable directory")
+        .map(|entry| Path::new(dir).join(entry.expect("an entry").file_name()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .md file in {dir}");
+    files
+}
+
+/// Every file of the repository (build output and `.git` left out), by its path from the
+/// root and by its bare name.
+struct RepoFiles {
+    paths: BTreeSet<PathBuf>,
+    names: BTreeSet<String>,
+}
+
+impl RepoFiles {
+    fn read(root: &Path) -> Self {
+        fn walk(root: &Path, dir: &Path, files: &mut RepoFiles) {
+            for entry in std::fs::read_dir(dir).expect("a readable directory") {
+                let path = entry.expect("an entry").path();
+                let name = path.file_name().expect("a file name").to_string_lossy().into_owned();
+                if path.is_dir() {
+                    if !matches!(name.as_str(), "target" | ".git" | "node_modules") {
+                        walk(root, &path, files);
+                    }
+                } else {
+                    files.paths.insert(path.strip_prefix(root).expect("under the root").to_path_buf());
+                    files.names.insert(name);
+                }
+            }
+        }
+        let mut files = RepoFiles { paths: BTreeSet::new(), names: BTreeSet::new() };
+        walk(root, root, &mut files);
+        assert!(files.names.contains("rules.rs") && files.names.contains("README.md"), "the repository was read");
+        files
+    }
+
+    /// Whether `name`, written in `file` (a path from the root), is a file: a bare name
+    /// anywhere; a path from the root, from either crate's `src`, from `tests` or
+    /// `tests/tests`, or from the folder of `file` or one above it.
+    fn has(&self, name: &str, file: &Path) -> bool {
+        if !name.contains('/') {
+            return self.names.contains(name);
+        }
+        let mut bases: Vec<&Path> =
+            ["", "tool-core/src", "tool-macros/src", "tests", "tests/tests"].map(Path::new).to_vec();
+        bases.extend(file.ancestors().skip(1));
+        bases.iter().any(|base| self.paths.contains(&normalize(&base.join(name))))
+    }
+}
+
+/// `a/./b/../c.rs` → `a/c.rs`.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+enum Text {
+    Markdown,
+    Rust,
+}
+
+/// `file:line: name` for each name in backticks in `text` (the contents of `file`) that
+/// looks like a file of this repository and is none: in every line of Markdown, in the `//`
+/// comments of Rust; fenced code blocks are left out (the names there are a program's).
+fn missing_files(file: &Path, text: &str, kind: Text, repo: &RepoFiles) -> Vec<String> {
+    let mut missing = Vec::new();
+    let mut fenced = false;
+    for (number, line) in text.lines().enumerate() {
+        let part = match kind {
+            Text::Markdown => line,
+            Text::Rust => match comment(line) {
+                Some(comment) => comment,
+                None => continue,
+            },
+        };
+        if part.trim_start().trim_start_matches('/').trim_start_matches('!').trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for span in part.split('`').skip(1).step_by(2) {
+            for name in file_names(span) {
+                if !repo.has(name, file) && !ELSEWHERE.contains(&name) {
+                    missing.push(format!("{}:{}: `{name}`", file.display(), number + 1));
+                }
+            }
+        }
+    }
+    missing
+}
+
+/// The comment of a line of Rust: the whole line if it is one, else what follows ` // `
+/// outside a string.
+fn comment(line: &str) -> Option<&str> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with("//") {
+        return Some(trimmed);
+    }
+    let at = line.find(" // ")?;
+    line[..at].matches('"').count().is_multiple_of(2).then(|| &line[at..])
+}
+
+/// The words of `span` (the text between two backticks) that look like a file of this
+/// repository: made of path characters and ending in `.rs`, `.md` or `.sh`, less a
+/// `:line` or `#anchor` after it (`agent/batch.rs:60`, `serving.md#replicas`).
+fn file_names(span: &str) -> impl Iterator<Item = &str> {
+    span.split_whitespace().filter_map(|word| {
+        let word = word.split([':', '#']).next().unwrap_or_default();
+        let word =
+            word.trim_start_matches(['(', '[', '\'', '"']).trim_end_matches(['.', ',', ';', ')', ']', '\'', '"']);
+        let path_like = word.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '-'));
+        let source = [".rs", ".md", ".sh"].iter().any(|ext| word.ends_with(ext));
+        let hidden = word.rsplit('/').next().is_some_and(|last| last.starts_with('.'));
+        (path_like && source && !hidden).then_some(word)
+    })
 }

@@ -4,7 +4,7 @@
 //! and the literal values their keys take ([`Num`], [`Count`], [`JsonLit`]).
 //!
 //! Every unknown key (with "did you mean"), duplicate key and malformed value is reported at
-//! once, in darling's words; the meaning-level rules live in `check.rs`.
+//! once, in darling's words; the meaning-level rules live in `rules.rs`.
 
 use darling::ast::NestedMeta;
 use darling::util::SpannedValue;

@@ -120,8 +120,6 @@ pub fn expand(
             }
         }
     });
-    // A unit enum is a string on the wire, so string keywords (and a string `default`)
-    // apply to it.
     // A string enum: a form field, and a choice a form's list can offer.
     let elicit = crate::util::ELICIT.then(|| {
         quote! {

@@ -161,7 +161,7 @@ impl Plain {
     /// `__AddArgs` for `add` (`__TcAddArgs` if a parameter's type names that): the struct
     /// is declared beside the fn, where the parameters' types are resolved. It is not in
     /// the tool's `const` block: the compiler checks a struct and its derived impls at the
-    /// module's level for less (14M instructions of `cargo check` for 50 tools).
+    /// module's level for less (`docs/performance.md`).
     pub fn struct_ident(&self, camel: &str, span: Span) -> Ident {
         let ident = format_ident!("__{}Args", camel, span = span);
         let clash = self.params.iter().any(|param| mentions(&param.ty.to_token_stream(), &ident));
@@ -196,7 +196,7 @@ impl Plain {
             }
         }
         // The struct the derive reads is built as syn's tree, not written as tokens and
-        // parsed back (that round trip cost 0.9 M instructions of `cargo check` a tool).
+        // parsed back, a round trip that would cost every tool's `cargo check` more.
         let named = self
             .params
             .iter()

@@ -10,7 +10,7 @@
 //!
 //! Parsing (`attr.rs`), the schema tokens, the trait assertions and the typed checks
 //! (`param.rs`) all read this table, so a new keyword is a row and two `match` arms here,
-//! plus its rule in `check.rs` if it has one.
+//! plus its rule in `rules.rs` if it has one.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};

@@ -1,6 +1,6 @@
 //! One property of an object: the [`Param`] model built from a field's `#[param]` and
 //! `#[serde]` attributes, and the tokens it contributes to the schema, the validator and
-//! lenient decoding. The compile-time rules on its keywords are in `check.rs`.
+//! lenient decoding. The compile-time rules on its keywords are in `rules.rs`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -414,7 +414,7 @@ impl Param {
                 )
             });
         }
-        // A primitive integer's range is known while expanding (`check.rs`): no item needed.
+        // A primitive integer's range is known while expanding (`rules.rs`): no item needed.
         let known_range = crate::rules::primitive_integer_range(self.schema_ty()).is_some();
         for (key, num) in f.bounds().filter(|_| !known_range) {
             if let (NumValue::Int(n), false) = (num.value, key == Key::MultipleOf) {

@@ -3,11 +3,11 @@
 //!
 //! Why: serde's derive names a field's type in three places (reading it from an array,
 //! from a map, and when it is absent), and a type without `Deserialize` fails at each with a
-//! note of its own, so a parameter type with neither a schema nor `Deserialize` was four
-//! errors. This impl names a parameter's type only through `PlainParam`, as the struct's
-//! `ToolParam` impl does, so that type is one error. It is also less code than serde's (no
-//! field enum and its visitor per struct, no reading from an array, which no schema here
-//! allows), which the build benchmark shows.
+//! note of its own, so under that derive a parameter type with neither a schema nor
+//! `Deserialize` would be four errors. This impl names a parameter's type only through
+//! `PlainParam`, as the struct's `ToolParam` impl does, so that type is one error. It is
+//! also less code than serde's (no field enum and its visitor per struct, no reading from an
+//! array, which no schema here allows), which the build benchmark shows.
 //!
 //! It follows the serde keys a parameter takes (`rename`, `alias`, `default`, `skip`,
 //! `with`, `deserialize_with`, and those only about serializing); a parameter with any other

@@ -217,7 +217,7 @@ fn with_oauth(router: Router, oauth: &super::oauth::ResourceServer, server: &Mcp
 
 /// rmcp's service behind an `Arc`. axum clones a route's service for every request, and
 /// rmcp's clones itself again in `call`; each clone copies its configuration, host and
-/// origin lists included (about 40 allocations a request). This one calls rmcp's `handle`
+/// origin lists included (dozens of allocations a request). This one calls rmcp's `handle`
 /// on the shared value instead.
 #[derive(Clone)]
 struct Endpoint(Arc<StreamableHttpService<McpServer, Sessions>>);
@@ -295,7 +295,7 @@ pub async fn serve_http_on(
     let app = router(server.into(), &options, &streams);
     // An event stream writes small events as they happen (a priming event, then the result
     // once the tool ends); with Nagle's algorithm the second waits for the client's delayed
-    // ACK, adding ~40 ms to every call that is not instant.
+    // ACK, adding that wait to every call that is not instant.
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });

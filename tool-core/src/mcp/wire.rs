@@ -46,9 +46,9 @@ pub(crate) fn call_result(outcome: &Result<ToolOutput, ToolError>) -> CallToolRe
 }
 
 /// The common result, text blocks and perhaps a structured object, built straight from
-/// rmcp's constructors: through the wire form it cost a `Value` tree and its parse (8,800
-/// instructions of the handler's 27,000 per call, callgrind). The rest take the wire form;
-/// a test shows both give the same JSON.
+/// rmcp's constructors: through the wire form it would cost a `Value` tree and its parse,
+/// a large share of the handler's work per call (`docs/performance.md`). The rest take the
+/// wire form; a test shows both give the same JSON.
 fn text_result(output: &ToolOutput) -> Option<CallToolResult> {
     let blocks = output.content();
     if !blocks.iter().all(|block| matches!(block, Content::Text(_))) {

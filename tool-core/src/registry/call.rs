@@ -264,10 +264,10 @@ impl Registry {
     }
 
     /// Runs a plain tool's shim; a context without state gets this registry's.
-    #[inline]
     // The conversion happens inside each call so that the arguments are built where the
-    // shim reads them: converted first and then moved, they were copied byte by byte on the
-    // stack (14 instructions a call).
+    // shim reads them: converted first and then moved, they would be copied byte by byte on
+    // the stack (the cost is in `docs/performance.md`).
+    #[inline]
     fn run_plain<'a>(
         &self,
         shim: SyncHandler,

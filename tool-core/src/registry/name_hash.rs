@@ -1,6 +1,6 @@
 //! The hasher of the registry's name index. A call looks its tool up by name on every
 //! dispatch, so hashing is on the hot path: a name is hashed from its length and its first
-//! and last eight bytes (all of a name up to 16 bytes), a third of the instructions of
+//! and last eight bytes (all of a name up to 16 bytes), which takes fewer instructions than
 //! hashing every byte. Names that share both ends and their length land together, and are
 //! then told apart by comparison, as any collision is; the names are the registry's own, so
 //! no caller can choose them to collide.

@@ -19,7 +19,7 @@ use crate::validate::violation::{Pointer, Violations};
 
 /// How a `pattern` keyword is checked: [`validate_pattern`], handed over by generated code only
 /// where a schema has a pattern, so that a program without one does not link the regex
-/// engine (about 1.5 MB).
+/// engine and its size.
 pub type PatternCheck = fn(&'static str, &Value, &Pointer, &mut Violations);
 
 /// Checks `value` (of `schema`, which it already satisfies) against every keyword in

@@ -1,7 +1,7 @@
 //! How the full path checks a type ([`Check`]), and the check of an object's properties
 //! interpreted from data: a derived struct states its [`Fields`] (its `ObjectSchema`, and per
 //! property the aliases serde accepts and its type's [`Check`]) and the functions here walk
-//! them. One non-generic body serves every struct, where each used to generate its own.
+//! them. One non-generic body serves every struct, rather than a body generated per struct.
 
 use serde_json::{Map, Value};
 
