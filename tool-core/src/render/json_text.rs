@@ -1,7 +1,5 @@
-//! Writing JSON text around pieces already written: a tool's schema text is spliced in as
-//! it is, never parsed again.
-
-use crate::render::writer::push_string;
+//! Writing JSON text around pieces already written (a tool's schema text is spliced in as
+//! it is, never parsed again), and the one JSON string escaper of the crate ([`push_string`]).
 
 /// Writes a JSON object member by member into a `String`, splicing JSON text that is
 /// already written (a tool's schema) without parsing it again.
@@ -54,4 +52,57 @@ pub(crate) fn definition(name: &str, description: &str, parameters: &str) -> Str
         .raw("parameters", parameters)
         .end();
     json
+}
+
+/// Appends `s` escaped per RFC 8259, without quotes. Runs that need no escape are copied
+/// whole (slicing at an ASCII byte is always on a character boundary).
+pub(crate) fn push_escaped(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..0x20 => {
+                out.push_str(&s[start..i]);
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+                start = i + 1;
+                continue;
+            }
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        out.push_str(escape);
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+}
+
+/// Appends `s` as a quoted JSON string.
+pub(crate) fn push_string(out: &mut String, s: &str) {
+    out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_string;
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let every_ascii: String = (0u8..0x80).map(char::from).collect();
+        for text in [every_ascii.as_str(), "", "plain", "\"", "ends with \\", "ünïcödé 🎉\u{7f}\u{1f}x"] {
+            let mut written = String::new();
+            push_string(&mut written, text);
+            assert_eq!(written, serde_json::to_string(text).expect("a str serializes"), "{text:?}");
+        }
+    }
 }

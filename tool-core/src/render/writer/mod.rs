@@ -1,10 +1,13 @@
-//! The JSON writer that walks a [`Schema`] tree in one [`Dialect`], and the one JSON string
-//! escaper of the crate ([`push_string`]).
+//! The JSON writer that walks a [`Schema`] tree in one [`Dialect`]: its structure here, where
+//! each keyword goes in [`keywords`].
+
+mod keywords;
 
 use core::fmt::Write as _;
 
-use crate::render::dialect::{Dialect, Placement};
-use crate::schema::{Keyword, KeywordKind, KeywordValue, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
+use crate::render::dialect::Dialect;
+use crate::render::json_text::push_escaped;
+use crate::schema::{Keyword, KeywordKind, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
 /// A JSON writer into a growing buffer, in one pass: it runs once per text and process, so
 /// a pass that sized the buffer first would cost more than the few reallocations it saves.
@@ -21,28 +24,6 @@ pub(crate) struct Writer<'a> {
     pending: Option<&'a str>,
     /// The next schema's description was written already, outside its `anyOf` with `null`.
     described_outside: bool,
-}
-
-/// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
-#[derive(Clone, Copy)]
-struct TypeBound {
-    kind: KeywordKind,
-    value: TypeValue,
-}
-
-/// Whether an integer type's own bound tells the model something: `0` for unsigned types
-/// and the bounds of 8- and 16-bit types do; `u64::MAX` (which a double cannot even hold),
-/// `i32::MIN` and the like only cost tokens. Dispatch enforces the full range either way.
-fn informs(bound: i128) -> bool {
-    bound.unsigned_abs() <= u128::from(u16::MAX)
-}
-
-#[derive(Clone, Copy)]
-enum TypeValue {
-    Int(i128),
-    True,
-    /// A string (a [`ParsedForm`](crate::schema::ParsedForm)'s `format`).
-    Str(&'static str),
 }
 
 impl<'a> Writer<'a> {
@@ -124,223 +105,6 @@ impl<'a> Writer<'a> {
             self.raw(",\"null\"]");
         } else {
             self.string(name);
-        }
-    }
-
-    /// The type's own bounds, those a `#[param]` keyword does not already state.
-    fn type_bounds(&self, schema: &Schema, keywords: &[Keyword]) -> [Option<TypeBound>; 3] {
-        fn own(keywords: &[Keyword], kind: KeywordKind, value: TypeValue) -> Option<TypeBound> {
-            if has_keyword(keywords, kind) { None } else { Some(TypeBound { kind, value }) }
-        }
-        let full_ranges = self.full_ranges;
-        match *schema {
-            Schema::Integer { minimum, maximum } => [
-                if full_ranges || informs(minimum) {
-                    own(keywords, KeywordKind::Minimum, TypeValue::Int(minimum))
-                } else {
-                    None
-                },
-                if full_ranges || informs(maximum) {
-                    own(keywords, KeywordKind::Maximum, TypeValue::Int(maximum))
-                } else {
-                    None
-                },
-                None,
-            ],
-            Schema::Char => [
-                own(keywords, KeywordKind::MinLength, TypeValue::Int(1)),
-                own(keywords, KeywordKind::MaxLength, TypeValue::Int(1)),
-                None,
-            ],
-            Schema::Parsed(form) => match form.format {
-                Some(format) => [own(keywords, KeywordKind::Format, TypeValue::Str(format)), None, None],
-                None => [None, None, None],
-            },
-            Schema::Tuple(items) => [
-                own(keywords, KeywordKind::MinItems, TypeValue::Int(items.len() as i128)),
-                own(keywords, KeywordKind::MaxItems, TypeValue::Int(items.len() as i128)),
-                None,
-            ],
-            Schema::Array { unique_items, length, .. } => {
-                let unique = if unique_items { own(keywords, KeywordKind::UniqueItems, TypeValue::True) } else { None };
-                match length {
-                    Some(n) => [
-                        unique,
-                        own(keywords, KeywordKind::MinItems, TypeValue::Int(n as i128)),
-                        own(keywords, KeywordKind::MaxItems, TypeValue::Int(n as i128)),
-                    ],
-                    None => [unique, None, None],
-                }
-            }
-            _ => [None, None, None],
-        }
-    }
-
-    fn bound_placement(&self, bound: TypeBound) -> Placement {
-        match bound.value {
-            TypeValue::Int(n) => self.dialect.place(bound.kind, None, Some(n)),
-            TypeValue::True => self.dialect.place(bound.kind, None, None),
-            TypeValue::Str(text) => self.dialect.place(bound.kind, Some(KeywordValue::Text(text)), None),
-        }
-    }
-
-    /// Writes a bound's value as JSON, or (`inside_string`) as it reads inside the
-    /// description string.
-    fn bound_value(&mut self, value: TypeValue, inside_string: bool) {
-        match value {
-            TypeValue::Int(n) => self.int(n),
-            TypeValue::True => self.raw("true"),
-            TypeValue::Str(text) if inside_string => {
-                self.raw("\\\"");
-                self.escaped(text);
-                self.raw("\\\"");
-            }
-            TypeValue::Str(text) => self.string(text),
-        }
-    }
-
-    /// Writes the type's own bounds that the dialect keeps.
-    fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
-        for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
-            if matches!(self.bound_placement(bound), Placement::Keep) {
-                self.key(first, bound.kind.json_name());
-                self.bound_value(bound.value, false);
-            }
-        }
-    }
-
-    /// Writes, inside the description string, the constraints the dialect moves there:
-    /// `minimum: 1, maximum: 10`.
-    fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
-        let mut first = true;
-        for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
-            if matches!(self.bound_placement(bound), Placement::Describe) {
-                if !first {
-                    self.raw(", ");
-                }
-                first = false;
-                self.raw(bound.kind.json_name());
-                self.raw(": ");
-                self.bound_value(bound.value, true);
-            }
-        }
-        for &keyword in keywords {
-            if matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Describe) {
-                if !first {
-                    self.raw(", ");
-                }
-                first = false;
-                self.raw(keyword.kind.json_name());
-                self.raw(": ");
-                match keyword.value {
-                    KeywordValue::Json(json) | KeywordValue::Text(json) => self.escaped(json),
-                    // Nested keywords are written inside the elements' schema.
-                    KeywordValue::Keywords(_) => {}
-                }
-            }
-        }
-    }
-
-    /// Writes `"description"`: the field's own if it has one, else the type's, followed by
-    /// what the dialect moved into it.
-    fn description(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword], own: Option<&'static str>) {
-        if core::mem::take(&mut self.described_outside) {
-            return;
-        }
-        let mut text: Option<&str> = own;
-        for keyword in keywords {
-            if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
-                (keyword.kind, keyword.value)
-            {
-                text = Some(found);
-            }
-        }
-        if let Some(set) = self.pending.take() {
-            text = Some(set);
-        }
-        // JSON Schema keeps every keyword; the others skip the probe.
-        let moved = self.dialect != Dialect::JsonSchema && {
-            // Written and taken back: whether anything is moved is whether it writes.
-            let mark = self.out.len();
-            self.described(schema, keywords);
-            let wrote = self.out.len() > mark;
-            self.out.truncate(mark);
-            wrote
-        };
-        // A unit enum's variant doc comments: listed in the description, which every
-        // dialect accepts (Gemini and the strict modes have no `oneOf` of `const`s).
-        let variants = match *schema {
-            Schema::StringEnum(set) if set.titles.iter().any(Option::is_some) => Some(set),
-            _ => None,
-        };
-        if text.is_none() && !moved && variants.is_none() {
-            return;
-        }
-        self.key(first, "description");
-        self.byte(b'"');
-        let mut paragraph = false;
-        if let Some(text) = text {
-            self.escaped(text);
-            paragraph = true;
-        }
-        if let Some(set) = variants {
-            let mut lines = 0;
-            for (value, title) in set.values.iter().zip(set.titles) {
-                if let Some(title) = title {
-                    self.raw(match (lines, paragraph) {
-                        (0, false) => "",
-                        (0, true) => "\\n\\n",
-                        _ => "\\n",
-                    });
-                    lines += 1;
-                    self.raw("- ");
-                    self.escaped(value);
-                    self.raw(": ");
-                    self.escaped(title);
-                }
-            }
-            paragraph = true;
-        }
-        if moved {
-            if paragraph {
-                self.raw("\\n\\n");
-            }
-            self.byte(b'{');
-            self.described(schema, keywords);
-            self.byte(b'}');
-        }
-        self.byte(b'"');
-    }
-
-    fn keyword_value(&mut self, value: KeywordValue, add_null: bool) {
-        match value {
-            KeywordValue::Text(text) => self.string(text),
-            KeywordValue::Json(json) if add_null => {
-                // An `enum` list of a nullable field must admit `null` too, or the schema
-                // would reject the `None` it advertises.
-                self.raw(json.strip_suffix(']').unwrap_or(json));
-                self.raw(",null]");
-            }
-            KeywordValue::Json(json) => self.raw(json),
-            KeywordValue::Keywords(_) => self.raw("{}"),
-        }
-    }
-
-    /// Whether a nullable value is written as a type union (`["string","null"]`), whose
-    /// `enum` must then list `null` too.
-    fn unions_null(&self) -> bool {
-        self.dialect == Dialect::OpenAiStrict
-    }
-
-    /// Writes every keyword the dialect keeps but `description`, which comes first.
-    fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
-        for &keyword in keywords {
-            let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Keep);
-            if kept && !keyword.kind.eq(KeywordKind::Description) && !keyword.kind.is_nested() {
-                self.key(first, keyword.kind.json_name());
-                let add_null = nullable && self.unions_null() && keyword.kind.eq(KeywordKind::Enum);
-                self.keyword_value(keyword.value, add_null);
-            }
         }
     }
 
@@ -552,44 +316,6 @@ pub(crate) fn has_properties(object: &ObjectSchema) -> bool {
     !object.properties.is_empty() || flattened(object).any(has_properties)
 }
 
-/// Appends `s` escaped per RFC 8259, without quotes. Runs that need no escape are copied
-/// whole (slicing at an ASCII byte is always on a character boundary).
-fn push_escaped(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let escape = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..0x20 => {
-                out.push_str(&s[start..i]);
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xf)]));
-                start = i + 1;
-                continue;
-            }
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        out.push_str(escape);
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
-}
-
-/// Appends `s` as a quoted JSON string.
-pub(crate) fn push_string(out: &mut String, s: &str) {
-    out.push('"');
-    push_escaped(out, s);
-    out.push('"');
-}
-
 /// The description a schema carries itself (a type's doc comment).
 fn own_description(schema: &Schema) -> Option<&'static str> {
     match *schema {
@@ -598,20 +324,5 @@ fn own_description(schema: &Schema) -> Option<&'static str> {
         Schema::AnyOf(any_of) => any_of.description,
         Schema::Parsed(form) => form.description,
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Dialect, Writer};
-
-    #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
-        let every_ascii: String = (0u8..0x80).map(char::from).collect();
-        for text in [every_ascii.as_str(), "", "plain", "\"", "ends with \\", "ünïcödé 🎉\u{7f}\u{1f}x"] {
-            let mut writer = Writer::new(Dialect::JsonSchema);
-            writer.string(text);
-            assert_eq!(writer.finish(), serde_json::to_string(text).expect("a str serializes"), "{text:?}");
-        }
     }
 }
