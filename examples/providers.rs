@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 use serde_json::json;
-use tool_core::provider::{self, ToolChoice, anthropic, gemini, mcp, openai};
+use tool_core::provider::{self, ToolChoice, anthropic, gemini, mcp_json, openai};
 use tool_core::{Registry, ToolArgs, tool};
 
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -53,7 +53,7 @@ fn main() {
         "Gemini functionDeclarations (parameters)",
         &gemini::tools(registry.iter(), gemini::SchemaField::Parameters).json,
     );
-    show("MCP tools/list", &mcp::tools_list(registry.iter()).json);
+    show("MCP tools/list", &mcp_json::tools_list(registry.iter()).json);
     let choice = ToolChoice::Tool("get_weather".to_owned());
     println!(
         "== tool_choice: OpenAI {}, Anthropic {}, Gemini {}\n",
@@ -83,7 +83,7 @@ fn main() {
     println!("== Gemini answer\n{:#}\n", gemini::function_responses(&run(&registry, &calls)));
 
     let request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "New York"}}});
-    let call = mcp::parse_tools_call(&request).expect("documented shape");
+    let call = mcp_json::parse_tools_call(&request).expect("documented shape");
     let results = run(&registry, std::slice::from_ref(&call));
-    println!("== MCP answer\n{:#}", mcp::call_tool_response(&request["id"], &results[0]));
+    println!("== MCP answer\n{:#}", mcp_json::call_tool_response(&request["id"], &results[0]));
 }

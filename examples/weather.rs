@@ -34,7 +34,7 @@ fn main() {
     }
 
     println!("== Lenient decoding: \"3\" for 3 is fixed when asked for");
-    let lenient = registry.with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
+    let lenient = registry.with_options(DecodeOptions::default().lenient(true));
     let output = lenient.call("get_weather", r#"{"city": "Oslo", "days": "3"}"#).expect("coerced");
     println!("<- ok: {}", output.to_text());
 }

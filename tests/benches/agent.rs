@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use tool_core::agent::{Agent, Api, Model, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
+use tool_core::agent::{Agent, Api, Model, ModelFuture, ModelRequest, ModelTurn, StopReason};
 use tool_core::provider::{CallArguments, ToolCall};
 use tool_core::{Registry, tool};
 
@@ -43,28 +43,12 @@ struct Prepared {
 impl Prepared {
     fn new(tool: &str, calls: usize) -> Self {
         let tool_calls: Vec<ToolCall> = (0..calls)
-            .map(|i| ToolCall {
-                id: format!("call_{i}"),
-                name: tool.to_owned(),
-                arguments: CallArguments::Text("{}".to_owned()),
-            })
+            .map(|i| ToolCall::new(format!("call_{i}"), tool.to_owned(), CallArguments::Text("{}".to_owned())))
             .collect();
         let message = json!({"role": "assistant", "content": null});
         Prepared {
-            calls: ModelTurn {
-                text: String::new(),
-                calls: tool_calls,
-                stop: StopReason::ToolUse,
-                usage: Usage::default(),
-                items: vec![message.clone()],
-            },
-            answer: ModelTurn {
-                text: "done".to_owned(),
-                calls: Vec::new(),
-                stop: StopReason::EndTurn,
-                usage: Usage::default(),
-                items: vec![message],
-            },
+            calls: ModelTurn::new(StopReason::ToolUse, vec![message.clone()]).with_calls(tool_calls),
+            answer: ModelTurn::new(StopReason::EndTurn, vec![message]).with_text("done"),
         }
     }
 }

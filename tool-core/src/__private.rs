@@ -11,11 +11,8 @@ pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, call, call_async
 pub use crate::param::plain::{PlainParam, missing_value};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
-pub use crate::tool::name::is_valid_tool_name;
 pub use crate::tool::set::{ToolSet, receiver};
-pub use crate::tool::{
-    AsyncHandler, AsyncMethodHandler, Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDefParts, ToolOptions,
-};
+pub use crate::tool::{Handler, Receiver, ToolDefParts, ToolOptions};
 pub use crate::validate::apply::validate_pattern;
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_constrained, validate_properties};
 pub use crate::validate::keys::{Closest, bad_tag, expect_null, missing, reject_unknown, unknown_variant};
@@ -44,7 +41,7 @@ pub mod names {
 }
 
 use crate::param::ToolObject;
-use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam, ToolParam};
+use crate::param::{ArrayParam, BoolParam, FloatParam, MapParam, NumberParam, StringParam};
 
 /// What a `#[tool]` needs of its argument type, reached through one call
 /// ([`args_parts`]) so that a type that is not `ToolArgs` is one error, not one per use.
@@ -90,8 +87,6 @@ pub const fn assert_bool<T: ?Sized + BoolParam>() {}
 pub const fn assert_map<T: ?Sized + MapParam>() {}
 /// Spanned at a `#[param]` keyword: the field must be a sequence type.
 pub const fn assert_array<T: ?Sized + ArrayParam>() {}
-/// Spanned at a field type: it must have a schema.
-pub const fn assert_param<T: ?Sized + ToolParam>() {}
 
 /// Whether a string `default` is a value of the field's schema (one of a unit enum's).
 #[must_use]

@@ -53,6 +53,7 @@ pub struct Resource {
 
 /// The contents of an embedded [`Resource`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResourceContents {
     /// Text.
     Text(String),

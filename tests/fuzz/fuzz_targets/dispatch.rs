@@ -95,7 +95,7 @@ fn registries() -> &'static (Registry, Registry) {
     static REGISTRIES: OnceLock<(Registry, Registry)> = OnceLock::new();
     REGISTRIES.get_or_init(|| {
         let strict = Registry::collect().expect("unique names");
-        let lenient = strict.clone().with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
+        let lenient = strict.clone().with_options(DecodeOptions::default().lenient(true));
         (strict, lenient)
     })
 }

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use tool_core::provider::{Api, CallResult, anthropic, gemini, mcp, openai};
+use tool_core::provider::{Api, CallResult, anthropic, gemini, mcp_json, openai};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     calls.extend(openai::parse_responses_output(&value).unwrap_or_default());
     calls.extend(anthropic::parse_message(&value).unwrap_or_default());
     calls.extend(gemini::parse_candidate(&value).unwrap_or_default());
-    calls.extend(mcp::parse_tools_call(&value).ok());
+    calls.extend(mcp_json::parse_tools_call(&value).ok());
     // Every stream reader the agent uses, on the value's elements as events.
     let events: Vec<String> = match &value {
         Value::Array(items) => items.iter().map(Value::to_string).collect(),
@@ -34,13 +34,13 @@ fuzz_target!(|data: &[u8]| {
     }
     let results: Vec<CallResult> = calls
         .into_iter()
-        .map(|call| CallResult { id: call.id, name: call.name, outcome: Ok(tool_core::ToolOutput::text("ok")) })
+        .map(|call| CallResult::new(call.id, call.name, Ok(tool_core::ToolOutput::text("ok"))))
         .collect();
     let _ = openai::tool_messages(&results);
     let _ = openai::function_call_outputs(&results);
     let _ = anthropic::tool_results_message(&results, Some("t"));
     let _ = gemini::function_responses(&results);
     for result in &results {
-        let _ = mcp::call_tool_response(&Value::Null, result);
+        let _ = mcp_json::call_tool_response(&Value::Null, result);
     }
 });

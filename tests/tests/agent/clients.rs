@@ -15,7 +15,10 @@ use crate::replay::{Canned, Replay};
 
 async fn respond(model: &HttpModel, tools: Option<&Value>) -> Result<tool_core::agent::ModelTurn, ModelError> {
     let history = [model.api().user("hi")];
-    let request = ModelRequest { system: Some("be brief"), history: &history, tools, tool_choice: None, output: None };
+    let mut request = ModelRequest::new(&history).with_system("be brief");
+    if let Some(tools) = tools {
+        request = request.with_tools(tools, None);
+    }
     model.respond(request, &|_| {}).await
 }
 
@@ -96,7 +99,7 @@ async fn anthropic_messages_streamed() {
     let texts = std::sync::Mutex::new(String::new());
     let history = [Api::Anthropic.user("hi")];
     let turn = model
-        .respond(ModelRequest { system: None, history: &history, tools: None, tool_choice: None, output: None }, &|d| {
+        .respond(ModelRequest::new(&history), &|d| {
             if let tool_core::agent::Delta::Text(t) = d {
                 texts.lock().unwrap().push_str(t);
             }

@@ -2,7 +2,7 @@
 //! audio, resources and links (or describing in text what it cannot carry).
 
 use serde_json::{Value, json};
-use tool_core::provider::{self, CallArguments, CallResult, ToolCall, anthropic, gemini, mcp, openai};
+use tool_core::provider::{self, CallArguments, CallResult, ToolCall, anthropic, gemini, mcp_json, openai};
 use tool_core::{Content, Registry, ToolOutput, content::ResourceLink, tool};
 use tool_tests::block_on;
 
@@ -46,11 +46,7 @@ fn results(names: &[&str]) -> Vec<CallResult> {
     registry.add(RawValueTool).unwrap();
     let calls: Vec<ToolCall> = names
         .iter()
-        .map(|name| ToolCall {
-            id: format!("id_{name}"),
-            name: (*name).to_owned(),
-            arguments: CallArguments::Value(json!({})),
-        })
+        .map(|name| ToolCall::new(format!("id_{name}"), (*name).to_owned(), CallArguments::Value(json!({}))))
         .collect();
     block_on(provider::run_calls(&registry, &calls))
 }
@@ -64,14 +60,14 @@ fn unit_and_value_returns() {
     let value = results[1].outcome.as_ref().unwrap();
     assert_eq!(value.to_text(), r#"{"count":3}"#);
     assert_eq!(value.structured(), Some(&json!({"count": 3})));
-    let response = mcp::call_tool_response(&json!(1), &results[1]);
+    let response = mcp_json::call_tool_response(&json!(1), &results[1]);
     assert_eq!(response["result"]["structuredContent"], json!({"count": 3}));
 }
 
 #[test]
 fn mcp_carries_every_block() {
     let results = results(&["everything"]);
-    let response = mcp::call_tool_response(&json!(7), &results[0]);
+    let response = mcp_json::call_tool_response(&json!(7), &results[0]);
     assert_eq!(
         response["result"]["content"],
         json!([

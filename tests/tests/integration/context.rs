@@ -11,7 +11,7 @@ use serde_json::json;
 use tool_core::__private::elicitation_schema;
 use tool_core::context::{
     CancellationToken, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel,
-    LogMessage, Progress, Role, SamplingRequest, SamplingResponse,
+    LogMessage, Progress, SamplingRequest, SamplingResponse,
 };
 use tool_core::provider::{self, CallArguments, ToolCall};
 use tool_core::{Content, Registry, ToolArgs, ToolContext, tool};
@@ -121,10 +121,8 @@ fn run_calls_runs_async_calls_together_each_with_its_id() {
     let mut registry = Registry::new();
     registry.add(GatherTool).unwrap();
     let calls: Vec<ToolCall> = (0..4)
-        .map(|i| ToolCall {
-            id: format!("call_{i}"),
-            name: "gather".to_owned(),
-            arguments: CallArguments::Text(r#"{"expect": 4}"#.to_owned()),
+        .map(|i| {
+            ToolCall::new(format!("call_{i}"), "gather".to_owned(), CallArguments::Text(r#"{"expect": 4}"#.to_owned()))
         })
         .collect();
     let results = block_on(provider::run_calls(&registry, &calls));
@@ -236,12 +234,7 @@ impl Host for ScriptedHost {
     fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
         let prompt = request.messages[0].content.as_text().unwrap_or_default().to_owned();
         Box::pin(async move {
-            Ok(SamplingResponse {
-                role: Role::Assistant,
-                content: Content::text(format!("echo: {prompt}")),
-                model: "scripted".to_owned(),
-                stop_reason: Some("endTurn".to_owned()),
-            })
+            Ok(SamplingResponse::new(Content::text(format!("echo: {prompt}")), "scripted").with_stop_reason("endTurn"))
         })
     }
 

@@ -186,7 +186,7 @@ fn malformed_json_is_an_error_not_a_panic() {
 
 #[test]
 fn the_size_limit_is_enforced_before_parsing() {
-    let registry = registry().with_options(DecodeOptions { max_argument_bytes: 16, ..DecodeOptions::default() });
+    let registry = registry().with_options(DecodeOptions::default().max_argument_bytes(16));
     let error = registry.call("divide", r#"{"a": 1, "b": 1, "pad": "xxxxxxxx"}"#).expect_err("too large");
     assert!(matches!(&error, ToolError::InvalidJson { message } if message.contains("16 bytes")), "{error}");
 }
@@ -196,7 +196,7 @@ fn lenient_decoding_fixes_common_model_mistakes() {
     let arguments = json!({"a": "12", "b": "3.0"});
     let strict = registry().call("divide", arguments.clone()).expect_err("strings are not integers");
     assert_eq!(violations(&strict), [("/a", "type"), ("/b", "type")]);
-    let lenient = registry().with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
+    let lenient = registry().with_options(DecodeOptions::default().lenient(true));
     assert_eq!(lenient.call("divide", arguments).expect("coerced").to_text(), "4");
     // Never null, never a fraction into an integer.
     let error = lenient.call("divide", json!({"a": null, "b": "2.5"})).expect_err("not coercible");

@@ -2,7 +2,7 @@
 //! called the same way, their errors and panics turned into results.
 
 use serde_json::{Value, json};
-use tool_core::provider::{anthropic, gemini, mcp, openai};
+use tool_core::provider::{anthropic, gemini, mcp_json, openai};
 use tool_core::{DynamicTool, Registry, RegistryError, ToolContext, ToolError, ToolOutput};
 use tool_tests::block_on;
 
@@ -62,7 +62,7 @@ fn a_dynamic_tool_is_listed_in_every_dialect() {
             "days": {"type": "INTEGER", "nullable": true}
         }, "required": ["city"]})
     );
-    let mcp: Value = serde_json::from_str(&mcp::tools_list(registry.iter()).json).unwrap();
+    let mcp: Value = serde_json::from_str(&mcp_json::tools_list(registry.iter()).json).unwrap();
     assert_eq!(mcp[0]["title"], "Remote forecast");
     let mut merged = Registry::new();
     merged.merge_prefixed("mcp_weather_", &registry).unwrap();
@@ -121,7 +121,7 @@ mod typed {
                 async move { result }
             })
             .unwrap();
-        let mut registry = Registry::new().with_options(DecodeOptions { lenient: true, ..DecodeOptions::default() });
+        let mut registry = Registry::new().with_options(DecodeOptions::default().lenient(true));
         registry.add_dynamic(tool).unwrap();
         registry
     }

@@ -303,7 +303,7 @@ fn descriptions_set_at_run_time_reach_every_dialect() {
     }
     let definition: serde_json::Value = serde_json::from_str(entry.definition_json()).unwrap();
     assert_eq!(definition["description"], "Gets the time; the machine's zone is Europe/Paris");
-    assert!(provider::mcp::tools_list(registry.iter()).json.contains("the machine's zone is Europe/Paris"));
+    assert!(provider::mcp_json::tools_list(registry.iter()).json.contains("the machine's zone is Europe/Paris"));
     // Calls are unchanged.
     assert_eq!(registry.call("forms_time", r#"{"zone": "UTC"}"#).unwrap().to_text(), "UTC None");
 

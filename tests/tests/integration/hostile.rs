@@ -26,7 +26,7 @@ fn a_100_mb_argument_is_refused_before_parsing() {
 
 #[test]
 fn a_large_argument_within_a_raised_limit_is_validated() {
-    let registry = registry().with_options(DecodeOptions { max_argument_bytes: 200 << 20, ..DecodeOptions::default() });
+    let registry = registry().with_options(DecodeOptions::default().max_argument_bytes(200 << 20));
     let text = format!(r#"{{"name": "{}", "stops": [{{"city": "A", "nights": 1}}]}}"#, "x".repeat(100 << 20));
     let error = registry.call("plan_trip", text.as_str()).expect_err("name too long");
     let ToolError::InvalidArguments { violations, .. } = &error else { panic!("{error:?}") };
@@ -40,7 +40,7 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
     let depth = 100_000;
     let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
     let wrapped = format!(r#"{{"a": {text}, "b": 1}}"#);
-    let registry = registry().with_options(DecodeOptions { max_argument_bytes: 1 << 20, ..DecodeOptions::default() });
+    let registry = registry().with_options(DecodeOptions::default().max_argument_bytes(1 << 20));
     let message = invalid_json(registry.call("divide", wrapped.as_str()));
     assert!(message.contains("recursion limit"), "{message}");
     let objects = format!("{}{}", r#"{"a":"#.repeat(depth), "}".repeat(depth));
@@ -55,7 +55,7 @@ fn a_million_keys_give_a_bounded_error() {
         let _ = write!(text, r#","k{i}":0"#);
     }
     text.push('}');
-    let registry = registry().with_options(DecodeOptions { max_argument_bytes: 64 << 20, ..DecodeOptions::default() });
+    let registry = registry().with_options(DecodeOptions::default().max_argument_bytes(64 << 20));
     let error = registry.call("divide", text.as_str()).expect_err("unknown keys");
     let ToolError::InvalidArguments { violations, .. } = &error else { panic!("{error:?}") };
     assert_eq!(violations.total(), 1_000_000);

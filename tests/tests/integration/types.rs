@@ -196,7 +196,7 @@ fn what_the_schema_refuses_is_refused_even_where_the_parser_is_lax() {
 fn lenient_decoding_writes_a_decimal_number_as_text() {
     let mut instance = ecosystem_base();
     instance["price"] = json!(12.5);
-    let lenient = DecodeOptions { lenient: true, ..DecodeOptions::default() };
+    let lenient = DecodeOptions::default().lenient(true);
     let decoded = tool_core::dispatch::decode::<Ecosystem>(instance, &lenient).expect("coerced");
     assert_eq!(decoded.price.to_string(), "12.5");
 }

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::{
-    self, ArgumentsMode, CallArguments, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp, openai,
-    parse_arguments,
+    self, ArgumentsMode, CallArguments, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp_json,
+    openai, parse_arguments,
 };
 use tool_core::{Registry, ToolArgs, ToolError, tool};
 use tool_tests::block_on;
@@ -136,11 +136,11 @@ fn openai_chat_completion_is_parsed_and_answered() {
     let calls = openai::parse_chat_completion(&response).expect("documented shape");
     assert_eq!(
         calls,
-        [ToolCall {
-            id: "call_abc123".to_owned(),
-            name: "get_weather".to_owned(),
-            arguments: CallArguments::Text(r#"{"city":"Paris","unit":null}"#.to_owned()),
-        }]
+        [ToolCall::new(
+            "call_abc123".to_owned(),
+            "get_weather".to_owned(),
+            CallArguments::Text(r#"{"city":"Paris","unit":null}"#.to_owned())
+        )]
     );
     let messages = openai::tool_messages(&run(&calls));
     assert_eq!(messages, [json!({"role": "tool", "tool_call_id": "call_abc123", "content": "Sunny in Paris, 22C"})]);
@@ -273,25 +273,25 @@ fn gemini_candidate_is_parsed_with_stable_ids_and_answered() {
 #[test]
 fn mcp_tools_call_is_parsed_and_answered() {
     let request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"location": "New York"}}});
-    let call = mcp::parse_tools_call(&request).expect("documented shape");
+    let call = mcp_json::parse_tools_call(&request).expect("documented shape");
     assert_eq!(call.id, "2");
     let results = run(std::slice::from_ref(&call));
     assert_eq!(
-        mcp::call_tool_response(&request["id"], &results[0]),
+        mcp_json::call_tool_response(&request["id"], &results[0]),
         json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "Sunny in New York, 22C"}], "isError": false}})
     );
     // Invalid arguments are a tool execution error; an unknown tool a protocol error.
-    let bad = mcp::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"city": 1}}})).expect("shape");
-    assert_eq!(mcp::call_tool_response(&json!(3), &run(&[bad])[0])["result"]["isError"], true);
-    let unknown = mcp::parse_tools_call(
+    let bad = mcp_json::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"city": 1}}})).expect("shape");
+    assert_eq!(mcp_json::call_tool_response(&json!(3), &run(&[bad])[0])["result"]["isError"], true);
+    let unknown = mcp_json::parse_tools_call(
         &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "invalid_tool_name"}}),
     )
     .expect("shape");
     assert_eq!(
-        mcp::call_tool_response(&json!(4), &run(&[unknown])[0]),
+        mcp_json::call_tool_response(&json!(4), &run(&[unknown])[0]),
         json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": "Unknown tool: invalid_tool_name"}})
     );
-    let tools: Value = serde_json::from_str(&mcp::tools_list(registry().iter()).json).expect("JSON");
+    let tools: Value = serde_json::from_str(&mcp_json::tools_list(registry().iter()).json).expect("JSON");
     assert_eq!(tools[1]["inputSchema"]["type"], "object");
     assert!(tools[1].get("annotations").is_none());
     assert_eq!(tools[0]["title"], "Local time");
@@ -303,8 +303,8 @@ fn mcp_tools_call_is_parsed_and_answered() {
     );
     assert!(tools[1].get("outputSchema").is_none());
     // Structured output is sent as structuredContent, and as text.
-    let call = mcp::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "get_time", "arguments": {"zone": "Asia/Tokyo"}}})).expect("shape");
-    let answer = mcp::call_tool_response(&json!(9), &run(&[call])[0]);
+    let call = mcp_json::parse_tools_call(&json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "get_time", "arguments": {"zone": "Asia/Tokyo"}}})).expect("shape");
+    let answer = mcp_json::call_tool_response(&json!(9), &run(&[call])[0]);
     assert_eq!(answer["result"]["structuredContent"], json!({"zone": "Asia/Tokyo", "hour": 12}));
     assert_eq!(answer["result"]["content"][0]["text"], r#"{"zone":"Asia/Tokyo","hour":12}"#);
     assert_eq!(
@@ -316,13 +316,9 @@ fn mcp_tools_call_is_parsed_and_answered() {
 #[test]
 fn partial_or_invalid_arguments_are_never_run() {
     let calls = [
-        ToolCall { id: "a".into(), name: "record".into(), arguments: CallArguments::Text(r#"{"city": "Par"#.into()) },
-        ToolCall { id: "b".into(), name: "record".into(), arguments: CallArguments::Text("city=Paris".into()) },
-        ToolCall {
-            id: "c".into(),
-            name: "record".into(),
-            arguments: CallArguments::Text("```json\n{\"city\": \"Rome\",}\n```".into()),
-        },
+        ToolCall::new("a", "record", CallArguments::Text(r#"{"city": "Par"#.into())),
+        ToolCall::new("b", "record", CallArguments::Text("city=Paris".into())),
+        ToolCall::new("c", "record", CallArguments::Text("```json\n{\"city\": \"Rome\",}\n```".into())),
     ];
     let results = run(&calls);
     assert_eq!(

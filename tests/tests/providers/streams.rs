@@ -92,6 +92,7 @@ fn value_of(arguments: &CallArguments) -> Value {
     match arguments {
         CallArguments::Text(text) => serde_json::from_str(text).expect("whole arguments are JSON"),
         CallArguments::Value(value) => value.clone(),
+        other => panic!("arguments of an unknown shape: {other:?}"),
     }
 }
 

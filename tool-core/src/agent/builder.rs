@@ -84,7 +84,7 @@ impl Agent {
     /// call stays bounded by [`Agent::call_timeout`]; calls still in the background when the
     /// run ends are cancelled. Off by default: every call is awaited in its own round.
     ///
-    /// [`RunOutcome::tool_runs`] holds such a call twice: with the note the model got, then
+    /// [`RunOutcome::tool_runs`](super::RunOutcome::tool_runs) holds such a call twice: with the note the model got, then
     /// with its result.
     #[must_use]
     pub fn background_after(mut self, after: Duration) -> Self {

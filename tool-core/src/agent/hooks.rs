@@ -66,6 +66,7 @@ impl Hooks for NoHooks {}
 
 /// Which calls need an approver's verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum ApprovalPolicy {
     /// Calls to tools marked `#[tool(requires_approval)]` (the default).
     #[default]
@@ -90,6 +91,7 @@ impl ApprovalPolicy {
 
 /// An approver's answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// Run the call as it is.
     Approve,

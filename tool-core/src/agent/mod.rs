@@ -50,6 +50,7 @@ use crate::registry::Registry;
 
 /// What happens when the model still calls tools after the last round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum RoundLimit {
     /// The run fails with [`RunError::RoundLimit`].
     #[default]
@@ -86,6 +87,7 @@ impl Conversation {
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct RunOutcome {
     /// The model's last text.
     pub text: String,

@@ -100,6 +100,7 @@ impl fmt::Display for LogLevel {
 
 /// A log message from a tool.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LogMessage {
     /// The id of the call logging, when it has one.
     pub call_id: Option<String>,
@@ -129,8 +130,10 @@ pub struct SamplingMessage {
     pub content: Content,
 }
 
-/// A request for an LLM completion from the caller's model.
+/// A request for an LLM completion from the caller's model: [`SamplingRequest::new`], then
+/// the `with_*` methods for what else to ask.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SamplingRequest {
     /// The conversation so far.
     pub messages: Vec<SamplingMessage>,
@@ -159,10 +162,46 @@ impl SamplingRequest {
             model_hints: Vec::new(),
         }
     }
+
+    /// Adds a message to the conversation.
+    #[must_use]
+    pub fn with_message(mut self, role: Role, content: Content) -> Self {
+        self.messages.push(SamplingMessage { role, content });
+        self
+    }
+
+    /// A system prompt the caller may use.
+    #[must_use]
+    pub fn with_system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system_prompt = Some(prompt.into());
+        self
+    }
+
+    /// The sampling temperature.
+    #[must_use]
+    pub fn with_temperature(mut self, temperature: f64) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// Sequences that end generation.
+    #[must_use]
+    pub fn with_stop_sequences(mut self, sequences: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.stop_sequences = sequences.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Model names the tool would like, best first.
+    #[must_use]
+    pub fn with_model_hints(mut self, hints: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.model_hints = hints.into_iter().map(Into::into).collect();
+        self
+    }
 }
 
 /// The caller's completion.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SamplingResponse {
     /// Who wrote it (the assistant).
     pub role: Role,
@@ -174,8 +213,24 @@ pub struct SamplingResponse {
     pub stop_reason: Option<String>,
 }
 
+impl SamplingResponse {
+    /// The assistant's `content`, from `model`.
+    #[must_use]
+    pub fn new(content: Content, model: impl Into<String>) -> Self {
+        SamplingResponse { role: Role::Assistant, content, model: model.into(), stop_reason: None }
+    }
+
+    /// Why generation stopped (`"endTurn"`).
+    #[must_use]
+    pub fn with_stop_reason(mut self, reason: impl Into<String>) -> Self {
+        self.stop_reason = Some(reason.into());
+        self
+    }
+}
+
 /// A request for input from the user, with the JSON Schema of what to ask (a flat object).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ElicitationRequest {
     /// What to tell the user.
     pub message: String,
@@ -185,6 +240,7 @@ pub struct ElicitationRequest {
 
 /// The user's answer, as the host received it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ElicitationAnswer {
     /// The user submitted this content.
     Accept(Value),

@@ -46,8 +46,10 @@ impl From<Value> for Arguments<'_> {
     }
 }
 
-/// How arguments are decoded.
+/// How arguments are decoded: `DecodeOptions::default()`, then the builder methods
+/// (`DecodeOptions::default().lenient(true)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeOptions {
     /// Rewrite the common model mistakes (`"3"` for `3`) before validation; see
     /// [`ToolParam::coerce`](crate::ToolParam::coerce). Off by default: dispatch then
@@ -60,6 +62,20 @@ pub struct DecodeOptions {
 impl DecodeOptions {
     /// The default limit on argument text: 1 MiB.
     pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+    /// Whether the common model mistakes (`"3"` for `3`) are rewritten before validation.
+    #[must_use]
+    pub const fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
+        self
+    }
+
+    /// The largest argument text accepted, in bytes.
+    #[must_use]
+    pub const fn max_argument_bytes(mut self, bytes: usize) -> Self {
+        self.max_argument_bytes = bytes;
+        self
+    }
 }
 
 impl Default for DecodeOptions {

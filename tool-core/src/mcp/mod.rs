@@ -3,7 +3,7 @@
 //! Desktop, Claude Code, VS Code, Cursor), [`serve_http`] for streamable HTTP, [`serve_io`]
 //! for any byte stream. rmcp does JSON-RPC, framing, sessions and transports; this module
 //! turns the registry into rmcp's [`ServerHandler`](rmcp::ServerHandler) ([`McpServer`]):
-//! the listing is the MCP dialect (`provider::mcp`), written from the compile-time schemas
+//! the listing is the MCP dialect (`provider::mcp_json`), written from the compile-time schemas
 //! and converted once, and every call is validated against its full schema before the tool
 //! runs.
 //!

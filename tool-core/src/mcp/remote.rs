@@ -232,7 +232,7 @@ async fn send(
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .map(crate::provider::mcp::content_from)
+                .map(crate::provider::mcp_json::content_from)
                 .collect();
             let mut output = ToolOutput::new(blocks);
             if result.is_error == Some(true) {

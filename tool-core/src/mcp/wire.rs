@@ -1,5 +1,5 @@
 //! Between this crate's types and rmcp's model. Each conversion goes through the MCP wire
-//! form that `provider::mcp` writes, so there is one rendering of every block, tool and
+//! form that `provider::mcp_json` writes, so there is one rendering of every block, tool and
 //! result, and rmcp's `#[non_exhaustive]` types are built by their own `Deserialize`; the
 //! one exception is a text result, on every call's path, which a test holds to that form.
 
@@ -17,7 +17,7 @@ use crate::context::{
 };
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-use crate::provider::mcp::{call_tool_result, content_block, tools_list};
+use crate::provider::mcp_json::{call_tool_result, content_block, tools_list};
 use crate::registry::Registry;
 
 /// rmcp's tool list for `registry`, from the MCP dialect: parsed once per registry, with
@@ -141,7 +141,7 @@ pub(crate) fn sampling_response(result: &CreateMessageResult) -> Result<Sampling
     };
     Ok(SamplingResponse {
         role,
-        content: crate::provider::mcp::content_from(&block),
+        content: crate::provider::mcp_json::content_from(&block),
         model: wire["model"].as_str().unwrap_or_default().to_owned(),
         stop_reason: wire["stopReason"].as_str().map(str::to_owned),
     })

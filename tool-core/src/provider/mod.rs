@@ -14,7 +14,7 @@ pub mod anthropic;
 mod api;
 mod arguments;
 pub mod gemini;
-pub mod mcp;
+pub mod mcp_json;
 pub mod openai;
 mod parameters;
 mod stream;
@@ -44,6 +44,7 @@ pub(crate) use crate::render::json_text::ObjectWriter;
 
 /// A tool call a model made.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call (generated for Gemini when it sends none).
     pub id: String,
@@ -53,8 +54,17 @@ pub struct ToolCall {
     pub arguments: CallArguments,
 }
 
+impl ToolCall {
+    /// The call `id` of the tool `name`, with its `arguments` as they arrived.
+    #[must_use]
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: CallArguments) -> Self {
+        ToolCall { id: id.into(), name: name.into(), arguments }
+    }
+}
+
 /// A call's arguments as they arrived.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CallArguments {
     /// JSON text, possibly malformed or cut off.
     Text(String),
@@ -64,6 +74,7 @@ pub enum CallArguments {
 
 /// One call's answer.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CallResult {
     /// The id of the call answered.
     pub id: String,
@@ -74,6 +85,12 @@ pub struct CallResult {
 }
 
 impl CallResult {
+    /// The answer to the call `id` of the tool `name`.
+    #[must_use]
+    pub fn new(id: impl Into<String>, name: impl Into<String>, outcome: Result<ToolOutput, ToolError>) -> Self {
+        CallResult { id: id.into(), name: name.into(), outcome }
+    }
+
     /// The text the model reads: the output ([`ToolOutput::to_text`]), or the error's
     /// explanation.
     #[must_use]
@@ -93,6 +110,7 @@ impl CallResult {
 
 /// A provider response that does not have the documented shape.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResponseError {
     /// What is missing or malformed, with its JSON pointer.
     pub message: String,
@@ -192,6 +210,7 @@ fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> {
 /// that its schema has no form for (it is sent non-strict), or what Gemini's `parameters`
 /// leave out. Dispatch enforces the whole schema either way.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaFallback {
     /// The tool.
     pub tool: String,
@@ -201,6 +220,7 @@ pub struct SchemaFallback {
 
 /// A rendered tool list, with the tools whose schema the dialect could not carry whole.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolList {
     /// The JSON array to put in the request.
     pub json: String,

@@ -8,8 +8,9 @@ use super::ToolCall;
 use crate::render::{Dialect, to_json_in};
 use crate::schema::Schema;
 
-/// One request to a model.
+/// One request to a model: [`ModelRequest::new`], then the `with_*` methods.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ModelRequest<'a> {
     /// Instructions for the whole conversation.
     pub system: Option<&'a str>,
@@ -25,8 +26,39 @@ pub struct ModelRequest<'a> {
     pub output: Option<&'a Value>,
 }
 
+impl<'a> ModelRequest<'a> {
+    /// A request for the next turn of `history`, with no tools and no system prompt.
+    #[must_use]
+    pub fn new(history: &'a [Value]) -> Self {
+        ModelRequest { system: None, history, tools: None, tool_choice: None, output: None }
+    }
+
+    /// Instructions for the whole conversation.
+    #[must_use]
+    pub fn with_system(mut self, system: &'a str) -> Self {
+        self.system = Some(system);
+        self
+    }
+
+    /// The tool list in the model's dialect, and the tool choice if any.
+    #[must_use]
+    pub fn with_tools(mut self, tools: &'a Value, tool_choice: Option<&'a Value>) -> Self {
+        self.tools = Some(tools);
+        self.tool_choice = tool_choice;
+        self
+    }
+
+    /// The form the answer must take, as request fields in the API's shape.
+    #[must_use]
+    pub fn with_output(mut self, output: &'a Value) -> Self {
+        self.output = Some(output);
+        self
+    }
+}
+
 /// What the model answered.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ModelTurn {
     /// Its text.
     pub text: String,
@@ -39,6 +71,36 @@ pub struct ModelTurn {
     /// Its turn as history items, in the [`Api`](super::Api) shape (the assistant message
     /// with its tool calls).
     pub items: Vec<Value>,
+}
+
+impl ModelTurn {
+    /// A turn that stopped for `stop`, its history `items` in the API's shape; text, calls
+    /// and usage are added with the `with_*` methods.
+    #[must_use]
+    pub fn new(stop: StopReason, items: Vec<Value>) -> Self {
+        ModelTurn { text: String::new(), calls: Vec::new(), stop, usage: Usage::default(), items }
+    }
+
+    /// Its text.
+    #[must_use]
+    pub fn with_text(mut self, text: impl Into<String>) -> Self {
+        self.text = text.into();
+        self
+    }
+
+    /// Its tool calls, in order.
+    #[must_use]
+    pub fn with_calls(mut self, calls: Vec<ToolCall>) -> Self {
+        self.calls = calls;
+        self
+    }
+
+    /// The tokens it used.
+    #[must_use]
+    pub fn with_usage(mut self, usage: Usage) -> Self {
+        self.usage = usage;
+        self
+    }
 }
 
 /// Why a model's turn ended.
@@ -74,6 +136,7 @@ impl StopReason {
 
 /// Tokens used by one or more model calls.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Usage {
     /// Tokens read.
     pub input_tokens: u64,
@@ -82,6 +145,12 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// `input` tokens read and `output` tokens written.
+    #[must_use]
+    pub const fn new(input: u64, output: u64) -> Usage {
+        Usage { input_tokens: input, output_tokens: output }
+    }
+
     /// The counts at two pointers into a response, 0 where absent.
     pub(crate) fn at(response: &Value, input: &str, output: &str) -> Usage {
         let tokens = |pointer: &str| response.pointer(pointer).and_then(Value::as_u64).unwrap_or(0);

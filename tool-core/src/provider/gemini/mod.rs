@@ -27,6 +27,7 @@ pub use stream::GenerateStream;
 
 /// Which schema field a declaration carries; the two are mutually exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SchemaField {
     /// `parameters`: Gemini's `Schema` object (upper-case types, `nullable`, no
     /// `additionalProperties`).
