@@ -28,7 +28,7 @@ use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, owned_arguments};
-use crate::registry::{Entry, Placement, Registry, multi_thread};
+use crate::registry::{Entry, Registry, RunPlace, multi_thread};
 use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
@@ -229,7 +229,7 @@ pub(super) async fn execute(
     let background_after = background_after(settings, entry);
     let deadline = deadline(settings, entry);
     let mut task: ToolFuture<'static> = match owned_arguments(&call) {
-        Ok(arguments) => registry.start_call(entry, context, arguments, Placement::Batch { deadline }),
+        Ok(arguments) => registry.start_call(entry, context, arguments, RunPlace::Batch { deadline }),
         Err(error) => crate::dispatch::ready(Err(error)),
     };
     // Dropping `task` stops an async call; a plain fn on the blocking pool runs to its end,

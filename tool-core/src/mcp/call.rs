@@ -20,7 +20,7 @@ use super::tasks::serve::TaskCall;
 use super::wire;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
-use crate::registry::{Entry, OwnedArguments, Placement, Registry};
+use crate::registry::{Entry, OwnedArguments, Registry, RunPlace};
 use crate::tool::TaskSupport;
 
 impl McpServer {
@@ -167,7 +167,7 @@ impl McpServer {
         // Not on this task: the heartbeat shares it.
         let created = self
             .tasks()
-            .start(task_call, move |context| registry.start_call(&entry, context, arguments, Placement::Pool))
+            .start(task_call, move |context| registry.start_call(&entry, context, arguments, RunPlace::Pool))
             .await?;
         Ok(CallToolResponse::Task(created))
     }
@@ -196,7 +196,7 @@ pub(super) fn start(
     context: ToolContext,
     arguments: Value,
 ) -> ToolFuture<'static> {
-    registry.start_call(entry, context, OwnedArguments::Value(arguments), Placement::Alone)
+    registry.start_call(entry, context, OwnedArguments::Value(arguments), RunPlace::Alone)
 }
 
 /// Answers a call in `span` (which continues the caller's trace): the call is started

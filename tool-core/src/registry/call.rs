@@ -1,7 +1,7 @@
 //! Calling a registry's tools: by name ([`Registry::call`], [`Registry::call_with`],
 //! [`Registry::call_async`]), and for the servers and the agent loop the one call path
 //! they share, [`Registry::start_call`]: the entry looked up once, a plain fn where its
-//! [`Placement`] says (on tokio's blocking pool unless it is known not to block or nothing
+//! [`RunPlace`] says (on tokio's blocking pool unless it is known not to block or nothing
 //! else waits), an async one on the caller's task, and one error for a blocking task that
 //! never reported back.
 
@@ -21,7 +21,7 @@ use {crate::tool::pace::QUICK, std::time::Duration, std::time::Instant};
 /// task whatever this says).
 #[cfg(any(feature = "mcp", feature = "agent"))]
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Placement {
+pub(crate) enum RunPlace {
     /// On tokio's blocking pool: the caller may stop waiting before the fn returns (a
     /// timeout, a cancellation, a task that goes on in the background).
     Pool,
@@ -52,7 +52,7 @@ fn batch_in_place(def: &ToolDef, deadline: Duration) -> bool {
 
 #[cfg(feature = "agent")]
 impl Registry {
-    /// Whether [`Registry::start_call`] with [`Placement::Batch`] would run `entry` on the
+    /// Whether [`Registry::start_call`] with [`RunPlace::Batch`] would run `entry` on the
     /// caller's thread, runtime aside: a batch with several such calls runs them under
     /// one `block_in_place`.
     pub(crate) fn batch_in_place(&self, entry: &Entry, deadline: Duration) -> bool {
@@ -176,7 +176,7 @@ impl Registry {
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
-        placement: Placement,
+        placement: RunPlace,
     ) -> ToolFuture<'static> {
         if self.layers.is_empty() {
             self.start_call_direct(entry, context, arguments, placement)
@@ -192,7 +192,7 @@ impl Registry {
         entry: &Entry,
         context: ToolContext,
         arguments: OwnedArguments,
-        placement: Placement,
+        placement: RunPlace,
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
@@ -239,12 +239,12 @@ impl Registry {
             // Nothing can end the caller's wait before the fn, which has always returned at
             // once, returns again: the two thread wake-ups of the hand-off are saved.
             #[cfg(feature = "agent")]
-            Placement::Batch { deadline } if batch_in_place(def, deadline) && multi_thread() => {
+            RunPlace::Batch { deadline } if batch_in_place(def, deadline) && multi_thread() => {
                 return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(true)) }));
             }
             // The caller's task runs nothing else.
             #[cfg(feature = "mcp")]
-            Placement::Alone if multi_thread() => {
+            RunPlace::Alone if multi_thread() => {
                 return traced(span, Box::pin(async move { tokio::task::block_in_place(|| job(false)) }));
             }
             _ => {}

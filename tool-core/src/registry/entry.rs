@@ -13,7 +13,7 @@ use crate::render::Dialect;
 use crate::render::json_text::definition;
 use crate::schema::Schema;
 use crate::tool::dynamic::DynamicTool;
-use crate::tool::{Annotations, Receiver, TaskSupport, ToolDef};
+use crate::tool::{Annotations, Receiver, TaskSupport, ToolDef, ToolOptions};
 
 /// One tool in a registry.
 #[derive(Debug, Clone)]
@@ -130,13 +130,18 @@ impl Entry {
         }
     }
 
+    /// Its `#[tool(..)]` options, wherever they are held.
+    pub(crate) fn options(&self) -> &ToolOptions {
+        match &self.kind {
+            Kind::Static(def) | Kind::Method(def, _) => def.options(),
+            Kind::Dynamic(tool) => &tool.options,
+        }
+    }
+
     /// Hints about its behaviour (MCP `annotations`).
     #[must_use]
     pub fn annotations(&self) -> Annotations {
-        match &self.kind {
-            Kind::Static(def) | Kind::Method(def, _) => def.annotations(),
-            Kind::Dynamic(tool) => tool.annotations,
-        }
+        self.options().annotations
     }
 
     /// The JSON Schema of its structured output, when it states one.
@@ -151,28 +156,19 @@ impl Entry {
     /// Whether a batch holding a call to it runs one call at a time.
     #[must_use]
     pub fn sequential(&self) -> bool {
-        match &self.kind {
-            Kind::Static(def) | Kind::Method(def, _) => def.sequential(),
-            Kind::Dynamic(tool) => tool.sequential,
-        }
+        self.options().sequential
     }
 
     /// Whether an agent loop asks its approver before every call.
     #[must_use]
     pub fn requires_approval(&self) -> bool {
-        match &self.kind {
-            Kind::Static(def) | Kind::Method(def, _) => def.requires_approval(),
-            Kind::Dynamic(tool) => tool.requires_approval,
-        }
+        self.options().requires_approval
     }
 
     /// Whether an MCP client may follow a call as a task.
     #[must_use]
     pub fn task_support(&self) -> TaskSupport {
-        match &self.kind {
-            Kind::Static(def) | Kind::Method(def, _) => def.task_support(),
-            Kind::Dynamic(tool) => tool.task,
-        }
+        self.options().task
     }
 
     /// The OAuth scopes a caller's token must hold to see and call it.

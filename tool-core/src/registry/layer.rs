@@ -130,7 +130,7 @@ impl Layers {
 /// The call path without layers, as the innermost service.
 fn direct(request: ToolRequest) -> impl Future<Output = Result<ToolOutput, BoxError>> {
     let ToolRequest { registry, entry, context, arguments } = request;
-    let call = registry.start_call_direct(&entry, context, arguments, super::Placement::Pool);
+    let call = registry.start_call_direct(&entry, context, arguments, super::RunPlace::Pool);
     async move { call.await.map_err(BoxError::from) }
 }
 

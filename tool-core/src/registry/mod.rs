@@ -21,7 +21,7 @@ use std::collections::HashMap;
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::OwnedArguments;
 #[cfg(any(feature = "mcp", feature = "agent"))]
-pub(crate) use call::Placement;
+pub(crate) use call::RunPlace;
 #[cfg(feature = "agent")]
 pub(crate) use call::multi_thread;
 pub use descriptions::Descriptions;

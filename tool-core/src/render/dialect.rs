@@ -45,7 +45,7 @@ impl Dialect {
 
 /// What a dialect does with one keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Placement {
+pub(crate) enum KeywordPlacement {
     Keep,
     Drop,
     Describe,
@@ -164,12 +164,17 @@ pub(crate) const fn elicitation_refusal(keyword: &Keyword) -> Option<&'static st
 impl Dialect {
     /// What this dialect does with `kind`, whose value is `value` (or, for type-level
     /// bounds, the count `count`).
-    pub(crate) const fn place(self, kind: KeywordKind, value: Option<KeywordValue>, count: Option<i128>) -> Placement {
+    pub(crate) const fn place(
+        self,
+        kind: KeywordKind,
+        value: Option<KeywordValue>,
+        count: Option<i128>,
+    ) -> KeywordPlacement {
         use KeywordKind as K;
         // Every arm names every keyword (no `_`): a new keyword does not compile until each
         // dialect decides where it goes.
         match self {
-            Dialect::JsonSchema => Placement::Keep,
+            Dialect::JsonSchema => KeywordPlacement::Keep,
             Dialect::OpenAiStrict => match kind {
                 // Nested keywords are placed, one by one, in the elements' schema.
                 K::Description
@@ -183,11 +188,11 @@ impl Dialect {
                 | K::Pattern
                 | K::Enum
                 | K::MinItems
-                | K::MaxItems => Placement::Keep,
-                K::Format if format_in(value, OPENAI_FORMATS) => Placement::Keep,
+                | K::MaxItems => KeywordPlacement::Keep,
+                K::Format if format_in(value, OPENAI_FORMATS) => KeywordPlacement::Keep,
                 // Examples only illustrate; what constrains or fills a value, dispatch
                 // enforces, so the model reads it in the description.
-                K::Examples => Placement::Drop,
+                K::Examples => KeywordPlacement::Drop,
                 K::Format
                 | K::MinLength
                 | K::MaxLength
@@ -195,16 +200,18 @@ impl Dialect {
                 | K::Default
                 | K::Deprecated
                 | K::MinProperties
-                | K::MaxProperties => Placement::Describe,
+                | K::MaxProperties => KeywordPlacement::Describe,
             },
             Dialect::AnthropicStrict => match kind {
-                K::Description | K::Items | K::Values | K::Enum => Placement::Keep,
-                K::Format if format_in(value, ANTHROPIC_FORMATS) => Placement::Keep,
+                K::Description | K::Items | K::Values | K::Enum => KeywordPlacement::Keep,
+                K::Format if format_in(value, ANTHROPIC_FORMATS) => KeywordPlacement::Keep,
                 // `minItems` of 0 or 1 only, per the SDK's transform.
                 K::MinItems => match (value, count) {
-                    (Some(KeywordValue::Json(json)), _) if str_eq(json, "0") || str_eq(json, "1") => Placement::Keep,
-                    (None, Some(0 | 1)) => Placement::Keep,
-                    _ => Placement::Describe,
+                    (Some(KeywordValue::Json(json)), _) if str_eq(json, "0") || str_eq(json, "1") => {
+                        KeywordPlacement::Keep
+                    }
+                    (None, Some(0 | 1)) => KeywordPlacement::Keep,
+                    _ => KeywordPlacement::Describe,
                 },
                 K::Format
                 | K::Minimum
@@ -221,7 +228,7 @@ impl Dialect {
                 | K::Examples
                 | K::Deprecated
                 | K::MinProperties
-                | K::MaxProperties => Placement::Describe,
+                | K::MaxProperties => KeywordPlacement::Describe,
             },
             Dialect::GeminiParameters => match kind {
                 K::Description
@@ -237,14 +244,14 @@ impl Dialect {
                 | K::MaxItems
                 | K::MinProperties
                 | K::MaxProperties
-                | K::Default => Placement::Keep,
+                | K::Default => KeywordPlacement::Keep,
                 K::Enum => match value {
-                    Some(KeywordValue::Json(json)) if is_string_list(json) => Placement::Keep,
-                    _ => Placement::Describe,
+                    Some(KeywordValue::Json(json)) if is_string_list(json) => KeywordPlacement::Keep,
+                    _ => KeywordPlacement::Describe,
                 },
-                K::Examples => Placement::Drop,
+                K::Examples => KeywordPlacement::Drop,
                 K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems | K::Deprecated => {
-                    Placement::Describe
+                    KeywordPlacement::Describe
                 }
             },
         }

@@ -28,7 +28,7 @@ use crate::output::{IntoToolOutput, ToolOutput};
 use crate::param::ToolArgs;
 use crate::schema::Schema;
 use crate::tool::name::is_valid_tool_name;
-use crate::tool::{Annotations, TaskSupport};
+use crate::tool::{Annotations, TaskSupport, ToolOptions};
 
 type DynHandler = dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
 
@@ -58,12 +58,12 @@ pub struct DynamicTool {
     pub(crate) description: String,
     pub(crate) parameters: Value,
     pub(crate) parameters_json: String,
+    /// Its title, owned (the options' is for `#[tool]`'s static text).
     pub(crate) title: Option<String>,
-    pub(crate) annotations: Annotations,
-    pub(crate) sequential: bool,
-    pub(crate) requires_approval: bool,
+    /// Its scopes, owned, as `title`.
     pub(crate) scopes: Vec<String>,
-    pub(crate) task: TaskSupport,
+    /// Every other option, as a `#[tool]` holds them.
+    pub(crate) options: ToolOptions,
     pub(crate) handler: Arc<DynHandler>,
     /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
     pub(crate) schema: Option<&'static Schema>,
@@ -211,11 +211,8 @@ impl DynamicTool {
             parameters_json,
             parameters,
             title: None,
-            annotations: Annotations::default(),
-            sequential: false,
-            requires_approval: false,
             scopes: Vec::new(),
-            task: TaskSupport::Forbidden,
+            options: ToolOptions::DEFAULT,
             handler,
             schema: None,
             output_schema: None,
@@ -245,21 +242,21 @@ impl DynamicTool {
     /// Hints about its behaviour (MCP `annotations`).
     #[must_use]
     pub fn with_annotations(mut self, annotations: Annotations) -> Self {
-        self.annotations = annotations;
+        self.options.annotations = annotations;
         self
     }
 
     /// A batch holding a call to this tool runs one call at a time.
     #[must_use]
     pub fn sequential(mut self) -> Self {
-        self.sequential = true;
+        self.options.sequential = true;
         self
     }
 
     /// An agent loop asks its approver before every call.
     #[must_use]
     pub fn requires_approval(mut self) -> Self {
-        self.requires_approval = true;
+        self.options.requires_approval = true;
         self
     }
 
@@ -275,7 +272,7 @@ impl DynamicTool {
     /// for a `#[tool]`.
     #[must_use]
     pub fn with_task_support(mut self, task: TaskSupport) -> Self {
-        self.task = task;
+        self.options.task = task;
         self
     }
 

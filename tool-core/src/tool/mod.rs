@@ -26,27 +26,19 @@ use crate::schema::Schema;
 /// (a `const`); the texts (the parameters, the definition, each dialect, the output schema)
 /// are written from that tree on first use and kept, which costs a few microseconds once
 /// where writing them during `const` evaluation would cost every build.
-#[expect(clippy::struct_excessive_bools, reason = "independent facts of the fn and its `#[tool]` keys")]
 pub struct ToolDef {
     name: &'static str,
     description: &'static str,
     schema: &'static Schema,
     parameters_json: OnceLock<Box<str>>,
     rust_path: &'static str,
-    strict: Option<bool>,
-    title: Option<&'static str>,
-    annotations: Annotations,
     output: Option<&'static Schema>,
     handler: Handler,
     /// Whether the fn takes a `&ToolContext`: one that does not cannot report progress, log,
     /// or ask the client anything, so an MCP server may answer it without the session.
     context: bool,
-    sequential: bool,
-    inline: bool,
-    requires_approval: bool,
-    group: Option<&'static str>,
-    scopes: &'static [&'static str],
-    task: TaskSupport,
+    /// The `#[tool(..)]` keys, whole: a new key is a field of [`ToolOptions`] and nothing here.
+    options: ToolOptions,
     definition_json: OnceLock<Box<str>>,
     // One cell for every dialect but JSON Schema's (`parameters_json`), written together on
     // first use: one `OnceLock` keeps the static each `#[tool]` writes small, which the
@@ -74,7 +66,9 @@ pub struct ToolDefParts {
 }
 
 /// The `#[tool(..)]` keys beside `name`: a tool that sets none names
-/// [`ToolOptions::DEFAULT`] rather than spelling out each default.
+/// [`ToolOptions::DEFAULT`] rather than spelling out each default. A [`ToolDef`] holds them
+/// whole, and so does a [`DynamicTool`](dynamic::DynamicTool) (whose title and scopes are its
+/// own, owned, text).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct ToolOptions {
@@ -110,32 +104,27 @@ impl ToolDef {
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
         let ToolDefParts { name, description, schema, rust_path, output, handler, context, options } = parts;
-        let ToolOptions { strict, title, annotations, sequential, inline, requires_approval, group, scopes, task } =
-            options;
         ToolDef {
             name,
             description,
             schema,
             parameters_json: OnceLock::new(),
             rust_path,
-            strict,
-            title,
-            annotations,
             output,
             handler,
             context,
-            sequential,
-            inline,
-            requires_approval,
-            group,
-            scopes,
-            task,
+            options,
             definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
             #[cfg(feature = "agent")]
             pace: pace::Pace::new(),
         }
+    }
+
+    /// Its `#[tool(..)]` keys.
+    pub(crate) const fn options(&self) -> &ToolOptions {
+        &self.options
     }
 
     /// The name the model calls it by.
@@ -180,40 +169,40 @@ impl ToolDef {
     /// selects it by.
     #[must_use]
     pub const fn group(&self) -> Option<&'static str> {
-        self.group
+        self.options.group
     }
 
     /// `#[tool(scopes = [..])]`: the OAuth scopes a caller's token must hold to see and call
     /// it (checked by the MCP server's OAuth layer and by [`Entry::permits`](crate::Entry::permits)).
     #[must_use]
     pub const fn scopes(&self) -> &'static [&'static str] {
-        self.scopes
+        self.options.scopes
     }
 
     /// `#[tool(task = "..")]`: whether an MCP client may follow a call as a task (the
     /// `io.modelcontextprotocol/tasks` extension).
     #[must_use]
     pub const fn task_support(&self) -> TaskSupport {
-        self.task
+        self.options.task
     }
 
     /// `#[tool(strict)]` (`Some(true)`), `#[tool(strict = false)]` (`Some(false)`), or
     /// neither: the registry's default decides.
     #[must_use]
     pub const fn strict(&self) -> Option<bool> {
-        self.strict
+        self.options.strict
     }
 
     /// A human-readable name, `#[tool(title = "..")]` (MCP `title`).
     #[must_use]
     pub const fn title(&self) -> Option<&'static str> {
-        self.title
+        self.options.title
     }
 
     /// Hints about the tool's behaviour (MCP `annotations`); untrusted by clients.
     #[must_use]
     pub const fn annotations(&self) -> Annotations {
-        self.annotations
+        self.options.annotations
     }
 
     /// The dispatch shim.
@@ -227,7 +216,7 @@ impl ToolDef {
     /// agent's, an MCP request's) without the hand-off to tokio's blocking pool.
     #[must_use]
     pub const fn inline(&self) -> bool {
-        self.inline
+        self.options.inline
     }
 
     /// How long the fn's runs have taken: whether an agent's batch may run it in place.
@@ -246,13 +235,13 @@ impl ToolDef {
     /// `#[tool(sequential)]`: a batch holding a call to this tool runs one call at a time.
     #[must_use]
     pub const fn sequential(&self) -> bool {
-        self.sequential
+        self.options.sequential
     }
 
     /// `#[tool(requires_approval)]`: an agent loop asks its approver before every call.
     #[must_use]
     pub const fn requires_approval(&self) -> bool {
-        self.requires_approval
+        self.options.requires_approval
     }
 
     /// The JSON Schema of the tool's structured output, for tools returning

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::registry::Entry;
-use crate::render::dialect::{Dialect, Placement};
+use crate::render::dialect::{Dialect, KeywordPlacement};
 use crate::render::has_properties;
 use crate::schema::{Keyword, ObjectSchema, Schema};
 
@@ -168,10 +168,9 @@ fn tree_loss(schema: &Schema) -> Option<&'static str> {
 
 fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
     for property in object.properties {
-        let dropped = property
-            .keywords
-            .iter()
-            .any(|keyword| Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) != Placement::Keep);
+        let dropped = property.keywords.iter().any(|keyword| {
+            Dialect::GeminiParameters.place(keyword.kind, Some(keyword.value), None) != KeywordPlacement::Keep
+        });
         if dropped {
             return Some(KEYWORDS);
         }
@@ -186,7 +185,7 @@ fn object_loss(object: &ObjectSchema) -> Option<&'static str> {
 fn drops_any(keywords: &[Keyword]) -> bool {
     keywords.iter().any(|keyword| match keyword.value {
         crate::schema::KeywordValue::Keywords(nested) => drops_any(nested),
-        value => Dialect::GeminiParameters.place(keyword.kind, Some(value), None) != Placement::Keep,
+        value => Dialect::GeminiParameters.place(keyword.kind, Some(value), None) != KeywordPlacement::Keep,
     })
 }
 

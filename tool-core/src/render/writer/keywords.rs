@@ -3,7 +3,7 @@
 //! dialect cannot state.
 
 use super::Writer;
-use crate::render::dialect::{Dialect, Placement};
+use crate::render::dialect::{Dialect, KeywordPlacement};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, has_keyword};
 
 /// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
@@ -78,7 +78,7 @@ impl Writer<'_> {
         }
     }
 
-    fn bound_placement(&self, bound: TypeBound) -> Placement {
+    fn bound_placement(&self, bound: TypeBound) -> KeywordPlacement {
         match bound.value {
             TypeValue::Int(n) => self.dialect.place(bound.kind, None, Some(n)),
             TypeValue::True => self.dialect.place(bound.kind, None, None),
@@ -104,7 +104,7 @@ impl Writer<'_> {
     /// Writes the type's own bounds that the dialect keeps.
     pub(super) fn type_bounds_kept(&mut self, first: &mut bool, schema: &Schema, keywords: &[Keyword]) {
         for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
-            if matches!(self.bound_placement(bound), Placement::Keep) {
+            if matches!(self.bound_placement(bound), KeywordPlacement::Keep) {
                 self.key(first, bound.kind.json_name());
                 self.bound_value(bound.value, false);
             }
@@ -116,7 +116,7 @@ impl Writer<'_> {
     pub(super) fn described(&mut self, schema: &Schema, keywords: &[Keyword]) {
         let mut first = true;
         for bound in self.type_bounds(schema, keywords).into_iter().flatten() {
-            if matches!(self.bound_placement(bound), Placement::Describe) {
+            if matches!(self.bound_placement(bound), KeywordPlacement::Describe) {
                 if !first {
                     self.raw(", ");
                 }
@@ -127,7 +127,7 @@ impl Writer<'_> {
             }
         }
         for &keyword in keywords {
-            if matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Describe) {
+            if matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), KeywordPlacement::Describe) {
                 if !first {
                     self.raw(", ");
                 }
@@ -243,7 +243,7 @@ impl Writer<'_> {
     /// Writes every keyword the dialect keeps but `description`, which comes first.
     pub(super) fn keywords(&mut self, first: &mut bool, keywords: &[Keyword], nullable: bool) {
         for &keyword in keywords {
-            let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), Placement::Keep);
+            let kept = matches!(self.dialect.place(keyword.kind, Some(keyword.value), None), KeywordPlacement::Keep);
             if kept && !keyword.kind.eq(KeywordKind::Description) && !keyword.kind.is_nested() {
                 self.key(first, keyword.kind.json_name());
                 let add_null = nullable && self.unions_null() && keyword.kind.eq(KeywordKind::Enum);
