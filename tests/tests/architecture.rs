@@ -623,3 +623,45 @@ fn file_names(span: &str) -> impl Iterator<Item = &str> {
         (path_like && source && !hidden).then_some(word)
     })
 }
+
+/// The most lines of code a source file of either crate holds: a reader holds a file whole.
+const MAX_LINES: usize = 400;
+
+/// Files allowed past [`MAX_LINES`], each with its reason: tables only, whose rows are read
+/// one at a time.
+const LONG_TABLES: &[(&str, &str)] = &[];
+
+#[test]
+fn no_source_file_is_over_the_line_limit() {
+    let mut over = Vec::new();
+    for krate in ["tool-core", "tool-macros"] {
+        let mut files = Vec::new();
+        collect_files(&crate_src(krate), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            let lines = lines_of_code(&text);
+            let root = crate_src(krate);
+            let name =
+                file.strip_prefix(root.parent().and_then(Path::parent).expect("the repository")).expect("inside");
+            let name = name.to_string_lossy().replace('\\', "/");
+            if lines > MAX_LINES && !LONG_TABLES.iter().any(|(table, _)| *table == name) {
+                over.push(format!("  {name}: {lines} lines of code"));
+            }
+        }
+    }
+    over.sort();
+    assert!(over.is_empty(), "files over {MAX_LINES} lines of code (split them by concern):\n{}", over.join("\n"));
+}
+
+/// A file's lines of code: lines that are not blank, up to its test module (a top-level
+/// `#[cfg(test)]`), which a reader of the code skips.
+fn lines_of_code(text: &str) -> usize {
+    text.lines().take_while(|line| !line.starts_with("#[cfg(test)]")).filter(|line| !line.trim().is_empty()).count()
+}
+
+#[test]
+fn the_line_count_skips_blank_lines_and_the_test_module() {
+    let text = "//! a module\n\nfn a() {}\n\n\nfn b() {}\n#[cfg(test)]\nmod tests {\n    fn c() {}\n}\n";
+    assert_eq!(lines_of_code(text), 3);
+    assert_eq!(lines_of_code(&"x\n".repeat(MAX_LINES + 1)), MAX_LINES + 1);
+}

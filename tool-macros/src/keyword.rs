@@ -4,13 +4,13 @@
 //! (whose meaning on a JSON value the runtime's `validate/apply.rs` interprets) and the
 //! typed check on a decoded value. The links between the macro and the runtime go through a
 //! `match` here (or, for the few checks that take a key's arguments together, such as
-//! `length_between` and the `enum_*` checks, through named functions in `param.rs`), never
-//! an identifier built from a string, so a key without a check is a compile error here
-//! rather than a missing function in a user's build.
+//! `length_between` and the `enum_*` checks, through named functions in `param_checks.rs`),
+//! never an identifier built from a string, so a key without a check is a compile error
+//! here rather than a missing function in a user's build.
 //!
-//! Parsing (`attr.rs`), the schema tokens, the trait assertions and the typed checks
-//! (`param.rs`) all read this table, so a new keyword is a row and two `match` arms here,
-//! plus its rule in `rules.rs` if it has one.
+//! Parsing (`param_keywords.rs`), the schema tokens (`param.rs`), the trait assertions and
+//! the typed checks (`param_checks.rs`) all read this table, so a new keyword is a row and
+//! two `match` arms here, plus its rule in `rules.rs` if it has one.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -150,7 +150,7 @@ impl Key {
 
     /// The check of the key on a decoded value, spanned at the key so a type it does not fit
     /// fails there: `satisfies::NAME::<T>(value, its value)`. `None` for keys checked only on the
-    /// JSON (map sizes, keywords on elements, `unique_items`), whose field kind `param.rs`
+    /// JSON (map sizes, keywords on elements, `unique_items`), whose field kind `param_checks.rs`
     /// asserts instead, and for those a value decides (`enum`, `default`).
     pub fn typed_check(self, span: Span) -> Option<TokenStream> {
         let function = match self {

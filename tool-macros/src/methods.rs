@@ -1,7 +1,7 @@
 //! `#[tools]` on an `impl` block: its `#[tool]` methods become tools called on a value of
 //! the type. The block is emitted with those attributes taken off; beside it, one `const`
-//! block holds each method's definition (as `tool.rs` writes a fn's, with names suffixed by
-//! the method's) and the `ToolSet` impl that lists them. Nothing is submitted to
+//! block holds each method's definition (as `tool/definition.rs` writes a fn's, with names
+//! suffixed by the method's) and the `ToolSet` impl that lists them. Nothing is submitted to
 //! `inventory`: a method needs its receiver, which `Registry::add_all` is given.
 
 use darling::FromMeta;

@@ -4,10 +4,11 @@
 //!
 //! Every rule runs and every error is kept (darling's accumulator), so one expansion shows
 //! all the mistakes in a struct. Type mismatches (`minimum` on a `String`) are left to
-//! rustc, through the assertions `param.rs` emits.
+//! rustc, through the assertions `param_checks.rs` emits.
 
-use crate::attr::{Element, JsonLit, JsonValue, NumValue, ParamField};
+use crate::attr::{Element, ParamField};
 use crate::keyword::Key;
+use crate::literal::{JsonLit, JsonValue, NumValue};
 use crate::util::Result;
 
 /// The `format` values JSON Schema 2020-12 defines.
@@ -343,7 +344,7 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
             if let (Some(regex), Some(source)) = (pattern, f.keywords.text(Key::Pattern))
                 && !regex.is_match(text)
             {
-                breaks("pattern", &crate::attr::json_string(source));
+                breaks("pattern", &crate::literal::json_string(source));
             }
         }
         JsonValue::Array(items) => {

@@ -1,0 +1,171 @@
+//! The literal values `#[param]` keys take, read from Rust literals: [`Num`] (exact when an
+//! integer), [`Count`], and [`JsonLit`] (a literal or an array of them, kept as its JSON
+//! text); and [`json_string`], a string as a JSON string literal.
+
+use darling::FromMeta;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, UnOp};
+
+/// A numeric literal, kept exact when it is an integer: `1`, `-5`, `2.5`, `1e3`.
+#[derive(Debug, Clone)]
+pub struct Num {
+    /// Its JSON text.
+    pub json: String,
+    /// Its value.
+    pub value: NumValue,
+    /// The literal's span.
+    pub span: Span,
+}
+
+/// The value of a [`Num`].
+#[derive(Debug, Clone, Copy)]
+pub enum NumValue {
+    /// An integer literal.
+    Int(i128),
+    /// A float literal.
+    Float(f64),
+}
+
+impl NumValue {
+    /// The value as a float, for comparisons across kinds.
+    #[allow(clippy::cast_precision_loss)] // bounds are compared, never stored, as floats
+    pub fn as_f64(self) -> f64 {
+        match self {
+            NumValue::Int(n) => n as f64,
+            NumValue::Float(x) => x,
+        }
+    }
+}
+
+impl FromMeta for Num {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        match JsonLit::from_expr(expr)? {
+            JsonLit { value: JsonValue::Number(value), json, span } => Ok(Num { json, value, span }),
+            other => Err(darling::Error::custom(format!("expected a number, found `{}`", other.json)).with_span(expr)),
+        }
+    }
+}
+
+/// A non-negative integer literal: a length or a count.
+#[derive(Debug, Clone, Copy)]
+pub struct Count {
+    /// Its value.
+    pub value: u64,
+    /// The literal's span.
+    pub span: Span,
+}
+
+impl FromMeta for Count {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        let error = || darling::Error::custom("expected a non-negative integer").with_span(expr);
+        match JsonLit::from_expr(expr).map_err(|_| error())?.value {
+            JsonValue::Number(NumValue::Int(n)) => {
+                let value = u64::try_from(n).map_err(|_| error())?;
+                Ok(Count { value, span: expr.span() })
+            }
+            _ => Err(error()),
+        }
+    }
+}
+
+/// A JSON value written as Rust literals: `"a"`, `5`, `-1.5`, `true`, `["a", "b"]`.
+#[derive(Debug, Clone)]
+pub struct JsonLit {
+    /// The value.
+    pub value: JsonValue,
+    /// Its JSON text.
+    pub json: String,
+    /// The expression's span.
+    pub span: Span,
+}
+
+/// The value of a [`JsonLit`].
+#[derive(Debug, Clone)]
+pub enum JsonValue {
+    /// A string.
+    String(String),
+    /// A number.
+    Number(NumValue),
+    /// A boolean.
+    Bool(bool),
+    /// An array of literals.
+    Array(Vec<JsonLit>),
+}
+
+impl FromMeta for JsonLit {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        let span = expr.span();
+        let unsupported = || {
+            darling::Error::custom("expected a literal (string, number, boolean) or an array of literals")
+                .with_span(expr)
+        };
+        let (value, json) = match expr {
+            Expr::Group(group) => return Self::from_expr(&group.expr),
+            Expr::Lit(lit) => literal(&lit.lit, false).ok_or_else(unsupported)?,
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
+                Expr::Lit(lit) => literal(&lit.lit, true).ok_or_else(unsupported)?,
+                _ => return Err(unsupported()),
+            },
+            Expr::Array(array) => {
+                let mut errors = darling::Error::accumulator();
+                let items: Vec<JsonLit> =
+                    array.elems.iter().filter_map(|elem| errors.handle(JsonLit::from_expr(elem))).collect();
+                errors.finish()?;
+                let json = format!("[{}]", items.iter().map(|i| i.json.as_str()).collect::<Vec<_>>().join(","));
+                (JsonValue::Array(items), json)
+            }
+            _ => return Err(unsupported()),
+        };
+        Ok(JsonLit { value, json, span })
+    }
+}
+
+/// A literal as a JSON value and its text; `None` for kinds JSON has no place for.
+fn literal(lit: &Lit, negative: bool) -> Option<(JsonValue, String)> {
+    let sign = if negative { "-" } else { "" };
+    match lit {
+        Lit::Str(s) if !negative => {
+            let text = s.value();
+            let json = json_string(&text);
+            Some((JsonValue::String(text), json))
+        }
+        Lit::Bool(b) if !negative => Some((JsonValue::Bool(b.value), b.value.to_string())),
+        Lit::Int(int) => {
+            let n: i128 = format!("{sign}{}", int.base10_digits()).parse().ok()?;
+            Some((JsonValue::Number(NumValue::Int(n)), n.to_string()))
+        }
+        Lit::Float(float) => {
+            let x: f64 = format!("{sign}{}", float.base10_digits()).parse().ok()?;
+            if !x.is_finite() {
+                return None;
+            }
+            // `{:?}` prints the shortest text that reads back as the same f64, and JSON
+            // accepts it (`1.5`, `1e300`, `-0.0`).
+            Some((JsonValue::Number(NumValue::Float(x)), format!("{x:?}")))
+        }
+        _ => None,
+    }
+}
+
+/// `text` as a JSON string literal.
+pub fn json_string(text: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
