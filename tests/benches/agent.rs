@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use tool_core::agent::{Agent, Api, Model, ModelFuture, ModelRequest, ModelTurn, StopReason};
-use tool_core::provider::{CallArguments, ToolCall};
+use tool_core::provider::{Arguments, ToolCall};
 use tool_core::{Registry, tool};
 
 /// Does nothing
@@ -43,7 +43,7 @@ struct Prepared {
 impl Prepared {
     fn new(tool: &str, calls: usize) -> Self {
         let tool_calls: Vec<ToolCall> = (0..calls)
-            .map(|i| ToolCall::new(format!("call_{i}"), tool.to_owned(), CallArguments::Text("{}".to_owned())))
+            .map(|i| ToolCall::new(format!("call_{i}"), tool.to_owned(), Arguments::Text("{}".to_owned().into())))
             .collect();
         let message = json!({"role": "assistant", "content": null});
         Prepared {

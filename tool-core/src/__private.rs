@@ -7,7 +7,7 @@ pub use serde_json;
 
 pub use crate::context::{elicitation_problem, elicitation_schema};
 pub use crate::dispatch::ready;
-pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, call, call_async, decode_for as decode};
+pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, decode_for as decode, run, run_async};
 pub use crate::param::plain::{PlainParam, missing_value};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;

@@ -10,7 +10,7 @@ use crate::content::Content;
 use crate::schema::Schema;
 
 /// What a tool returns to the model: one or more [`Content`] blocks, and for tools returning
-/// [`Json`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
+/// [`JsonText`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
 /// `structuredContent`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
@@ -97,9 +97,11 @@ impl From<Content> for ToolOutput {
     }
 }
 
-/// A structured result: serialized to JSON for the model.
+/// A result serialized to JSON text for the model (without an output schema: for one, return
+/// [`Structured`]). Named apart from `axum::Json`, which a program serving MCP over HTTP often
+/// has in scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Json<T>(pub T);
+pub struct JsonText<T>(pub T);
 
 /// A structured result whose schema is known: serialized to JSON for the model, and
 /// advertised as the tool's output schema (MCP `outputSchema`). `T` is a struct with named
@@ -112,7 +114,7 @@ pub struct Structured<T>(pub T);
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a `#[tool]` fn",
     label = "unsupported return type",
-    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `Json<T>` where `T: Serialize`, `Structured<T>` where `T: Serialize + ToolObject` (a struct deriving `ToolArgs` or `ToolSchema`), `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
+    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `JsonText<T>` where `T: Serialize`, `Structured<T>` where `T: Serialize + ToolObject` (a struct deriving `ToolArgs` or `ToolSchema`), `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
 )]
 pub trait IntoToolOutput {
     /// The schema of the structured output, when the type states one.
@@ -169,7 +171,7 @@ impl IntoToolOutput for Value {
     }
 }
 
-impl<T: serde::Serialize> IntoToolOutput for Json<T> {
+impl<T: serde::Serialize> IntoToolOutput for JsonText<T> {
     fn into_tool_output(self) -> Result<ToolOutput, String> {
         serde_json::to_value(&self.0)
             .map_err(|e| format!("the result could not be serialized: {e}"))?
@@ -181,7 +183,7 @@ impl<T: serde::Serialize + crate::param::ToolObject> IntoToolOutput for Structur
     const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
 
     fn into_tool_output(self) -> Result<ToolOutput, String> {
-        Json(self.0).into_tool_output()
+        JsonText(self.0).into_tool_output()
     }
 }
 

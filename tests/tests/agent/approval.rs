@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use tool_core::agent::{Agent, Api, ApprovalPolicy, Conversation, Hooks, ScriptedModel, Verdict};
-use tool_core::provider::{CallArguments, ToolCall};
+use tool_core::provider::{Arguments, ToolCall};
 
 use crate::fixture::{answer, calls, registry};
 
@@ -42,11 +42,11 @@ async fn an_approver_denies_or_edits() {
     assert!(texts_denied[0].contains("was not allowed: not system files"), "{}", texts_denied[0]);
 
     let edit =
-        |_: &ToolCall| async { Ok(Verdict::Edit(CallArguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned()))) };
+        |_: &ToolCall| async { Ok(Verdict::Edit(Arguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned().into()))) };
     let agent = Agent::new(deleting(), registry()).approval(ApprovalPolicy::PerTool, edit, Duration::from_secs(1));
     let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     assert_eq!(outcome.tool_runs[0].result.text(), "deleted /tmp/scratch");
-    assert_eq!(outcome.tool_runs[0].call.arguments, CallArguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned()));
+    assert_eq!(outcome.tool_runs[0].call.arguments, Arguments::Text(r#"{"path": "/tmp/scratch"}"#.to_owned().into()));
 }
 
 #[tokio::test]
@@ -75,7 +75,7 @@ struct Tenancy;
 impl Hooks for Tenancy {
     fn prepare(&self, call: &mut ToolCall) {
         if call.name == "nap" {
-            call.arguments = CallArguments::Text(r#"{"ms": 3}"#.to_owned());
+            call.arguments = Arguments::Text(r#"{"ms": 3}"#.to_owned().into());
         }
     }
 

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tool_core::agent::clients::HttpModel;
 use tool_core::agent::{Agent, Api, Conversation, Model, ModelError, ModelRequest, StopReason};
-use tool_core::provider::CallArguments;
+use tool_core::provider::Arguments;
 
 use crate::fixture::registry;
 use crate::replay::{Canned, Replay};
@@ -46,7 +46,7 @@ async fn openai_chat_whole_and_streamed() {
     let tools = Api::OpenAiChat.tools(&registry(), true);
     let turn = respond(&streamed, Some(&tools)).await.unwrap();
     assert_eq!(turn.text, "Let me check.");
-    assert_eq!(turn.calls[0].arguments, CallArguments::Text(r#"{"ms": 5}"#.to_owned()));
+    assert_eq!(turn.calls[0].arguments, Arguments::Text(r#"{"ms": 5}"#.to_owned().into()));
     assert_eq!((turn.stop, turn.usage.input_tokens), (StopReason::ToolUse, 9));
     assert_eq!(turn.items[0]["tool_calls"][0]["function"]["arguments"], r#"{"ms": 5}"#);
 

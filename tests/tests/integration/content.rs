@@ -2,7 +2,7 @@
 //! audio, resources and links (or describing in text what it cannot carry).
 
 use serde_json::{Value, json};
-use tool_core::provider::{self, CallArguments, CallResult, ToolCall, anthropic, gemini, mcp_json, openai};
+use tool_core::provider::{self, Arguments, CallResult, ToolCall, anthropic, gemini, mcp_json, openai};
 use tool_core::{Content, Registry, ToolOutput, content::ResourceLink, tool};
 use tool_tests::block_on;
 
@@ -46,7 +46,7 @@ fn results(names: &[&str]) -> Vec<CallResult> {
     registry.add(RawValueTool).unwrap();
     let calls: Vec<ToolCall> = names
         .iter()
-        .map(|name| ToolCall::new(format!("id_{name}"), (*name).to_owned(), CallArguments::Value(json!({}))))
+        .map(|name| ToolCall::new(format!("id_{name}"), (*name).to_owned(), Arguments::Value(json!({}))))
         .collect();
     block_on(provider::run_calls(&registry, &calls))
 }

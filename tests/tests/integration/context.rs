@@ -13,7 +13,7 @@ use tool_core::context::{
     CancellationToken, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel,
     LogMessage, Progress, SamplingRequest, SamplingResponse,
 };
-use tool_core::provider::{self, CallArguments, ToolCall};
+use tool_core::provider::{self, Arguments, ToolCall};
 use tool_core::{Content, Registry, ToolArgs, ToolContext, tool};
 use tool_tests::block_on;
 
@@ -122,7 +122,11 @@ fn run_calls_runs_async_calls_together_each_with_its_id() {
     registry.add(GatherTool).unwrap();
     let calls: Vec<ToolCall> = (0..4)
         .map(|i| {
-            ToolCall::new(format!("call_{i}"), "gather".to_owned(), CallArguments::Text(r#"{"expect": 4}"#.to_owned()))
+            ToolCall::new(
+                format!("call_{i}"),
+                "gather".to_owned(),
+                Arguments::Text(r#"{"expect": 4}"#.to_owned().into()),
+            )
         })
         .collect();
     let results = block_on(provider::run_calls(&registry, &calls));

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::{
-    self, ArgumentsMode, CallArguments, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp_json,
-    openai, parse_arguments,
+    self, Arguments, ArgumentsMode, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp_json, openai,
+    parse_arguments,
 };
 use tool_core::{Registry, ToolArgs, ToolError, tool};
 use tool_tests::block_on;
@@ -139,7 +139,7 @@ fn openai_chat_completion_is_parsed_and_answered() {
         [ToolCall::new(
             "call_abc123".to_owned(),
             "get_weather".to_owned(),
-            CallArguments::Text(r#"{"city":"Paris","unit":null}"#.to_owned())
+            Arguments::Text(r#"{"city":"Paris","unit":null}"#.to_owned().into())
         )]
     );
     let messages = openai::tool_messages(&run(&calls));
@@ -166,7 +166,7 @@ fn openai_stream_deltas_are_accumulated_by_index() {
     let mut stream = openai::ChatStream::new();
     let calls = fold(&mut stream, chunks.iter().map(Value::to_string).chain(["[DONE]".to_owned()])).calls;
     assert_eq!(calls.len(), 2);
-    assert_eq!(calls[0].arguments, CallArguments::Text(r#"{"city": "Oslo"}"#.to_owned()));
+    assert_eq!(calls[0].arguments, Arguments::Text(r#"{"city": "Oslo"}"#.to_owned().into()));
     let results = run(&calls);
     assert_eq!(
         results.iter().map(provider::CallResult::text).collect::<Vec<_>>(),
@@ -316,9 +316,9 @@ fn mcp_tools_call_is_parsed_and_answered() {
 #[test]
 fn partial_or_invalid_arguments_are_never_run() {
     let calls = [
-        ToolCall::new("a", "record", CallArguments::Text(r#"{"city": "Par"#.into())),
-        ToolCall::new("b", "record", CallArguments::Text("city=Paris".into())),
-        ToolCall::new("c", "record", CallArguments::Text("```json\n{\"city\": \"Rome\",}\n```".into())),
+        ToolCall::new("a", "record", Arguments::Text(r#"{"city": "Par"#.into())),
+        ToolCall::new("b", "record", Arguments::Text("city=Paris".into())),
+        ToolCall::new("c", "record", Arguments::Text("```json\n{\"city\": \"Rome\",}\n```".into())),
     ];
     let results = run(&calls);
     assert_eq!(

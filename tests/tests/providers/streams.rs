@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use tool_core::provider::{Api, CallArguments, Delta, ModelTurn, StreamReader, anthropic, openai};
+use tool_core::provider::{Api, Arguments, Delta, ModelTurn, StreamReader, anthropic, openai};
 
 /// A text, then `get_weather({"city":"Oslo"})` and `get_time({"zone":"UTC"})`, as each API
 /// sends it whole and streamed (the weather call's arguments in two pieces, interleaved with
@@ -88,10 +88,10 @@ fn data(event: &Value) -> String {
     event.as_str().map_or_else(|| event.to_string(), str::to_owned)
 }
 
-fn value_of(arguments: &CallArguments) -> Value {
+fn value_of(arguments: &Arguments<'_>) -> Value {
     match arguments {
-        CallArguments::Text(text) => serde_json::from_str(text).expect("whole arguments are JSON"),
-        CallArguments::Value(value) => value.clone(),
+        Arguments::Text(text) => serde_json::from_str(text).expect("whole arguments are JSON"),
+        Arguments::Value(value) => value.clone(),
         other => panic!("arguments of an unknown shape: {other:?}"),
     }
 }

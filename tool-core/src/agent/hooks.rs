@@ -10,7 +10,7 @@ use core::time::Duration;
 
 use serde_json::Value;
 
-use crate::provider::{CallArguments, CallResult, ToolCall};
+use crate::provider::{Arguments, CallResult, ToolCall};
 
 /// A tool call as it ran, and what became of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,7 +98,7 @@ pub enum Verdict {
     /// Do not run it; the model reads the reason.
     Deny(String),
     /// Run it with these arguments instead.
-    Edit(CallArguments),
+    Edit(Arguments<'static>),
 }
 
 /// The future of [`Approver::approve`].

@@ -64,10 +64,7 @@ impl Model for ScriptedModel {
             }
             // Each call as one delta, as a stream would end it.
             for (index, call) in turn.calls.iter().enumerate() {
-                let arguments = match &call.arguments {
-                    crate::provider::CallArguments::Text(text) => text.clone(),
-                    crate::provider::CallArguments::Value(value) => value.to_string(),
-                };
+                let arguments = call.arguments.to_text();
                 on_delta(Delta::ToolCall { index, id: &call.id, name: &call.name, arguments: &arguments });
             }
             Ok(turn)

@@ -1,21 +1,44 @@
 //! What dispatch takes in: a call's [`Arguments`] as they arrive, and the
 //! [`DecodeOptions`] that say how they are read.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::error::ToolError;
 
-/// A tool call's arguments as they arrive: JSON text (`OpenAI` sends a string) or an already
-/// parsed value (Anthropic, Gemini and MCP send an object).
-#[derive(Debug, Clone)]
+/// A tool call's arguments as they arrive: JSON text (`OpenAI` sends a string, which may be
+/// malformed or cut off) or an already parsed value (Anthropic, Gemini and MCP send an
+/// object). Borrowed where the caller holds the text, owned (`Arguments<'static>`) where the
+/// call outlives it: a model's [`ToolCall`](crate::provider::ToolCall), a call on the pool.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Arguments<'a> {
     /// JSON text.
-    Text(&'a str),
+    Text(Cow<'a, str>),
     /// A parsed JSON value.
     Value(Value),
 }
 
 impl Arguments<'_> {
+    /// These arguments, owning their text.
+    #[must_use]
+    pub fn into_owned(self) -> Arguments<'static> {
+        match self {
+            Arguments::Text(text) => Arguments::Text(Cow::Owned(text.into_owned())),
+            Arguments::Value(value) => Arguments::Value(value),
+        }
+    }
+
+    /// The arguments as JSON text: the text as sent, or the value written out.
+    #[must_use]
+    pub fn to_text(&self) -> Cow<'_, str> {
+        match self {
+            Arguments::Text(text) => Cow::Borrowed(text),
+            Arguments::Value(value) => Cow::Owned(value.to_string()),
+        }
+    }
+
     /// The arguments as a parsed value: text within `options.max_argument_bytes` is parsed.
     ///
     /// # Errors
@@ -23,20 +46,26 @@ impl Arguments<'_> {
     pub(crate) fn into_value(self, options: &DecodeOptions) -> Result<Value, ToolError> {
         match self {
             Arguments::Value(value) => Ok(value),
-            Arguments::Text(text) => parse(text, options),
+            Arguments::Text(text) => parse(&text, options),
         }
     }
 }
 
 impl<'a> From<&'a str> for Arguments<'a> {
     fn from(text: &'a str) -> Self {
-        Arguments::Text(text)
+        Arguments::Text(Cow::Borrowed(text))
     }
 }
 
 impl<'a> From<&'a String> for Arguments<'a> {
     fn from(text: &'a String) -> Self {
-        Arguments::Text(text)
+        Arguments::Text(Cow::Borrowed(text))
+    }
+}
+
+impl From<String> for Arguments<'_> {
+    fn from(text: String) -> Self {
+        Arguments::Text(Cow::Owned(text))
     }
 }
 

@@ -113,10 +113,7 @@ fn fast_text<'a>(arguments: &'a Arguments<'_>, options: &DecodeOptions) -> Optio
     if options.lenient {
         return None;
     }
-    let text = match arguments {
-        Arguments::Text(text) => Cow::Borrowed(*text),
-        Arguments::Value(value) => Cow::Owned(value.to_string()),
-    };
+    let text = arguments.to_text();
     (text.len() <= options.max_argument_bytes).then_some(text)
 }
 
@@ -171,7 +168,7 @@ fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolErro
 /// for a panic.
 #[doc(hidden)]
 #[inline]
-pub fn call<A, O>(
+pub fn run<A, O>(
     tool: &'static str,
     decoded: Result<A, ToolError>,
     convert: fn(O) -> Result<ToolOutput, String>,
@@ -187,7 +184,7 @@ pub fn call<A, O>(
 /// Starts an async tool fn on its decoded arguments, wrapping its future so that its
 /// output, `Err` and panic become a result (a decoding error is an already finished one).
 #[doc(hidden)]
-pub fn call_async<'a, A, O, F>(
+pub fn run_async<'a, A, O, F>(
     tool: &'static str,
     decoded: Result<A, ToolError>,
     convert: fn(O) -> Result<ToolOutput, String>,

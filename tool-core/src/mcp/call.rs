@@ -19,8 +19,9 @@ use super::server::caller;
 use super::tasks::serve::TaskCall;
 use super::wire;
 use crate::context::{CancellationToken, ToolContext};
+use crate::dispatch::Arguments;
 use crate::dispatch::ToolFuture;
-use crate::registry::{Entry, OwnedArguments, Registry, RunPlace};
+use crate::registry::{Entry, Registry, RunPlace};
 use crate::tool::TaskSupport;
 
 impl McpServer {
@@ -162,7 +163,7 @@ impl McpServer {
             context: caller.with_state(Arc::clone(registry.state())),
             error_text: self.error_text(),
         };
-        let arguments = OwnedArguments::Value(Value::Object(request.arguments.unwrap_or_default()));
+        let arguments = Arguments::Value(Value::Object(request.arguments.unwrap_or_default()));
         let (registry, entry) = (Arc::clone(registry), entry.clone());
         // Not on this task: the heartbeat shares it.
         let created = self
@@ -196,7 +197,7 @@ pub(super) fn start(
     context: ToolContext,
     arguments: Value,
 ) -> ToolFuture<'static> {
-    registry.start_call(entry, context, OwnedArguments::Value(arguments), RunPlace::Alone)
+    registry.start_call(entry, context, Arguments::Value(arguments), RunPlace::Alone)
 }
 
 /// Answers a call in `span` (which continues the caller's trace): the call is started

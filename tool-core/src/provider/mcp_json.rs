@@ -7,9 +7,7 @@
 
 use serde_json::{Value, json};
 
-use super::{
-    CallArguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array,
-};
+use super::{Arguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array};
 use crate::content::{Content, ResourceContents};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
@@ -69,7 +67,7 @@ pub fn parse_tools_call(request: &Value) -> Result<ToolCall, ResponseError> {
     };
     let name = string_at(request, "/params/name")?.to_owned();
     let arguments = request.pointer("/params/arguments").cloned().unwrap_or_else(|| json!({}));
-    Ok(ToolCall { id, name, arguments: CallArguments::Value(arguments) })
+    Ok(ToolCall { id, name, arguments: Arguments::Value(arguments) })
 }
 
 /// The JSON-RPC response to a `tools/call`: a `CallToolResult` (`content`,

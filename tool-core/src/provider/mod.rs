@@ -34,11 +34,10 @@ pub(crate) use turn::{Envelope, merge_fields};
 pub use turn::{ModelRequest, ModelTurn, StopReason, Usage};
 
 use crate::context::ToolContext;
-use crate::dispatch::{Arguments, ToolFuture};
+pub use crate::dispatch::Arguments;
+use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
-#[cfg(feature = "agent")]
-use crate::registry::OwnedArguments;
 use crate::registry::{Entry, Registry};
 pub(crate) use crate::render::json_text::ObjectWriter;
 
@@ -51,25 +50,15 @@ pub struct ToolCall {
     /// The tool's name.
     pub name: String,
     /// The arguments as sent: text (OpenAI) or an object (the others).
-    pub arguments: CallArguments,
+    pub arguments: Arguments<'static>,
 }
 
 impl ToolCall {
     /// The call `id` of the tool `name`, with its `arguments` as they arrived.
     #[must_use]
-    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: CallArguments) -> Self {
-        ToolCall { id: id.into(), name: name.into(), arguments }
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: impl Into<Arguments<'static>>) -> Self {
+        ToolCall { id: id.into(), name: name.into(), arguments: arguments.into() }
     }
-}
-
-/// A call's arguments as they arrived.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum CallArguments {
-    /// JSON text, possibly malformed or cut off.
-    Text(String),
-    /// An already parsed value.
-    Value(Value),
 }
 
 /// One call's answer.
@@ -180,11 +169,8 @@ fn start_call<'a>(registry: &'a Registry, context: &'a ToolContext, call: &'a To
 
 /// [`arguments_of`], owned, for a call that outlives the model's turn.
 #[cfg(feature = "agent")]
-pub(crate) fn owned_arguments(call: &ToolCall) -> Result<OwnedArguments, ToolError> {
-    Ok(match arguments_of(call)? {
-        Arguments::Text(text) => OwnedArguments::Text(text.to_owned()),
-        Arguments::Value(value) => OwnedArguments::Value(value),
-    })
+pub(crate) fn owned_arguments(call: &ToolCall) -> Result<Arguments<'static>, ToolError> {
+    arguments_of(call).map(Arguments::into_owned)
 }
 
 /// A call's arguments as dispatch takes them: text as sent when it is valid JSON, the
@@ -192,11 +178,11 @@ pub(crate) fn owned_arguments(call: &ToolCall) -> Result<OwnedArguments, ToolErr
 /// invalid text is an error, and the call is never run.
 fn arguments_of(call: &ToolCall) -> Result<Arguments<'_>, ToolError> {
     match &call.arguments {
-        CallArguments::Value(value) => Ok(Arguments::Value(value.clone())),
-        CallArguments::Text(text) => {
+        Arguments::Value(value) => Ok(Arguments::Value(value.clone())),
+        Arguments::Text(text) => {
             let parsed = parse_arguments(text);
             match (parsed.mode, parsed.value) {
-                (ArgumentsMode::Strict, _) => Ok(Arguments::Text(text)),
+                (ArgumentsMode::Strict, _) => Ok(Arguments::Text(std::borrow::Cow::Borrowed(text))),
                 (ArgumentsMode::Repaired, Some(value)) => Ok(Arguments::Value(value)),
                 _ => Err(ToolError::InvalidJson {
                     message: parsed.error.unwrap_or_else(|| "the arguments are not JSON".to_owned()),

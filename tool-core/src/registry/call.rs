@@ -175,7 +175,7 @@ impl Registry {
         self: &Arc<Self>,
         entry: &Entry,
         context: ToolContext,
-        arguments: OwnedArguments,
+        arguments: Arguments<'static>,
         placement: RunPlace,
     ) -> ToolFuture<'static> {
         if self.layers.is_empty() {
@@ -191,22 +191,19 @@ impl Registry {
         self: &Arc<Self>,
         entry: &Entry,
         context: ToolContext,
-        arguments: OwnedArguments,
+        arguments: Arguments<'static>,
         placement: RunPlace,
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
         let span = tool_span(&entry, &context);
         if !span.is_disabled() && capture_content() {
-            match &arguments {
-                OwnedArguments::Text(text) => span.record("gen_ai.tool.call.arguments", text.as_str()),
-                OwnedArguments::Value(value) => span.record("gen_ai.tool.call.arguments", value.to_string()),
-            };
+            span.record("gen_ai.tool.call.arguments", &*arguments.to_text());
         }
         let def = match entry.kind() {
             // An `inline` plain fn runs when the future is polled, on the caller's task.
             Kind::Static(def) | Kind::Method(def, _) if !def.handler().is_async() && !def.inline() => *def,
-            _ => return traced(span, Box::pin(async move { arguments.call(&registry, &entry, &context).await })),
+            _ => return traced(span, Box::pin(async move { registry.call_entry(&entry, &context, arguments).await })),
         };
         let on_pool = span.clone();
         let job = move |in_place: bool| {
@@ -220,10 +217,7 @@ impl Registry {
                 (_, Handler::Sync(shim)) => registry.run_plain(shim, &context, arguments),
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             };
-            let outcome = match arguments {
-                OwnedArguments::Text(text) => run(Arguments::Text(&text)),
-                OwnedArguments::Value(value) => run(Arguments::Value(value)),
-            };
+            let outcome = run(arguments);
             #[cfg(feature = "agent")]
             def.pace().record(started.elapsed(), in_place);
             #[cfg(not(feature = "agent"))]
@@ -374,29 +368,4 @@ fn traced(span: tracing::Span, call: ToolFuture<'static>) -> ToolFuture<'static>
         }
         .instrument(span),
     )
-}
-
-/// A call's arguments, owned, for a call that outlives its request (on the blocking pool).
-#[cfg(any(feature = "mcp", feature = "agent"))]
-#[derive(Debug)]
-pub(crate) enum OwnedArguments {
-    /// JSON text, decoded straight from the text on the fast path (a model's arguments;
-    /// an MCP client's arrive parsed).
-    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
-    Text(String),
-    /// A parsed JSON value.
-    Value(serde_json::Value),
-}
-
-#[cfg(any(feature = "mcp", feature = "agent"))]
-impl OwnedArguments {
-    /// Calls `entry` with these arguments.
-    fn call<'a>(self, registry: &'a Registry, entry: &'a Entry, context: &'a ToolContext) -> ToolFuture<'a> {
-        match self {
-            OwnedArguments::Value(value) => registry.call_entry(entry, context, Arguments::Value(value)),
-            OwnedArguments::Text(text) => {
-                Box::pin(async move { registry.call_entry(entry, context, Arguments::Text(&text)).await })
-            }
-        }
-    }
 }

@@ -15,9 +15,9 @@ use tower::util::BoxCloneSyncService;
 use tower::{Layer, Service, ServiceExt as _};
 
 use super::Registry;
-use super::call::OwnedArguments;
 use super::entry::Entry;
 use crate::context::ToolContext;
+use crate::dispatch::Arguments;
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
@@ -33,7 +33,7 @@ pub struct ToolRequest {
     registry: Arc<Registry>,
     entry: Entry,
     context: ToolContext,
-    arguments: OwnedArguments,
+    arguments: Arguments<'static>,
 }
 
 impl ToolRequest {
@@ -186,7 +186,7 @@ impl Registry {
         self: &Arc<Self>,
         entry: &Entry,
         context: ToolContext,
-        arguments: OwnedArguments,
+        arguments: Arguments<'static>,
     ) -> ToolFuture<'static> {
         let service = self.layers.service(entry);
         let tool = entry.name().to_owned();

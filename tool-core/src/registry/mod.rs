@@ -19,7 +19,6 @@ use std::sync::Arc;
 use std::collections::HashMap;
 
 #[cfg(any(feature = "mcp", feature = "agent"))]
-pub(crate) use call::OwnedArguments;
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::RunPlace;
 #[cfg(feature = "agent")]

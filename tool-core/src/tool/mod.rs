@@ -214,6 +214,13 @@ impl ToolDef {
 
     /// `#[tool(inline)]`: a plain fn that never blocks, called on the caller's task (the
     /// agent's, an MCP request's) without the hand-off to tokio's blocking pool.
+    ///
+    /// Without it, a plain fn may block, so it runs where it cannot stall other work: an MCP
+    /// request's on its own task's thread (`block_in_place`); an agent batch's on the blocking
+    /// pool until it has returned within 100 µs four times in a row, then in place, and back
+    /// on the pool, for a longer streak each time, whenever a run in place is slow. The
+    /// hand-off to the pool costs tens of microseconds a call, which the streak saves for fns
+    /// that turn out never to block (`docs/performance.md`, "agent").
     #[must_use]
     pub const fn inline(&self) -> bool {
         self.options.inline

@@ -94,7 +94,7 @@ impl ToolFn {
                         __tool_arguments: _tool_core::__private::Arguments<'a>,
                         __tool_options: &'a _tool_core::__private::DecodeOptions,
                     ) -> _tool_core::__private::ToolFuture<'a> {
-                        _tool_core::__private::call_async(#name_const, #decoded, #output_const.convert, #call)
+                        _tool_core::__private::run_async(#name_const, #decoded, #output_const.convert, #call)
                     }
                 },
             ),
@@ -106,7 +106,7 @@ impl ToolFn {
                         __tool_arguments: _tool_core::__private::Arguments<'_>,
                         __tool_options: &_tool_core::__private::DecodeOptions,
                     ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
-                        _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)
+                        _tool_core::__private::run(#name_const, #decoded, #output_const.convert, #call)
                     }
                 },
             ),
@@ -121,7 +121,7 @@ impl ToolFn {
                     ) -> _tool_core::__private::ToolFuture<'a> {
                         match _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const) {
                             ::core::result::Result::Ok(__tool_self) => {
-                                _tool_core::__private::call_async(#name_const, #decoded, #output_const.convert, #call)
+                                _tool_core::__private::run_async(#name_const, #decoded, #output_const.convert, #call)
                             }
                             ::core::result::Result::Err(error) => _tool_core::__private::ready(::core::result::Result::Err(error)),
                         }
@@ -138,7 +138,7 @@ impl ToolFn {
                         __tool_options: &_tool_core::__private::DecodeOptions,
                     ) -> ::core::result::Result<_tool_core::ToolOutput, _tool_core::ToolError> {
                         let __tool_self = _tool_core::__private::receiver::<#self_ty>(__tool_receiver, #name_const)?;
-                        _tool_core::__private::call(#name_const, #decoded, #output_const.convert, #call)
+                        _tool_core::__private::run(#name_const, #decoded, #output_const.convert, #call)
                     }
                 },
             ),

@@ -8,7 +8,7 @@ use super::JournaledCall;
 use crate::agent::Api;
 use crate::agent::hooks::ToolRun;
 use crate::agent::model::{ModelTurn, StopReason, Usage};
-use crate::provider::{CallArguments, ToolCall};
+use crate::provider::{Arguments, ToolCall};
 
 /// A call's journaled result: what the program keeps, and its items in the conversation.
 #[derive(Serialize, Deserialize)]
@@ -37,10 +37,10 @@ impl CallStep {
 }
 
 /// Arguments as the program reads them: text that is no JSON stays a string.
-pub(super) fn arguments_value(arguments: &CallArguments) -> Value {
+pub(super) fn arguments_value(arguments: &Arguments) -> Value {
     match arguments {
-        CallArguments::Value(value) => value.clone(),
-        CallArguments::Text(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone())),
+        Arguments::Value(value) => value.clone(),
+        Arguments::Text(text) => serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string())),
     }
 }
 
@@ -90,8 +90,8 @@ impl From<ModelTurn> for TurnRecord {
                     id: call.id,
                     name: call.name,
                     arguments: match call.arguments {
-                        CallArguments::Text(text) => ArgumentsRecord::Text(text),
-                        CallArguments::Value(value) => ArgumentsRecord::Value(value),
+                        Arguments::Text(text) => ArgumentsRecord::Text(text.into_owned()),
+                        Arguments::Value(value) => ArgumentsRecord::Value(value),
                     },
                 })
                 .collect(),
@@ -120,8 +120,8 @@ impl From<TurnRecord> for ModelTurn {
                     id: call.id,
                     name: call.name,
                     arguments: match call.arguments {
-                        ArgumentsRecord::Text(text) => CallArguments::Text(text),
-                        ArgumentsRecord::Value(value) => CallArguments::Value(value),
+                        ArgumentsRecord::Text(text) => Arguments::Text(text.into()),
+                        ArgumentsRecord::Value(value) => Arguments::Value(value),
                     },
                 })
                 .collect(),
@@ -146,7 +146,7 @@ mod tests {
     use crate::ToolError;
     use crate::agent::Api;
     use crate::output::ToolOutput;
-    use crate::provider::{CallArguments, CallResult, ToolCall};
+    use crate::provider::{Arguments, CallResult, ToolCall};
 
     fn results() -> Vec<CallResult> {
         vec![
@@ -178,8 +178,8 @@ mod tests {
         let turn = ModelTurn {
             text: "calling".into(),
             calls: vec![
-                ToolCall { id: "1".into(), name: "t".into(), arguments: CallArguments::Text("{\"a\": 1".into()) },
-                ToolCall { id: "2".into(), name: "u".into(), arguments: CallArguments::Value(json!({"b": [2]})) },
+                ToolCall { id: "1".into(), name: "t".into(), arguments: Arguments::Text("{\"a\": 1".into()) },
+                ToolCall { id: "2".into(), name: "u".into(), arguments: Arguments::Value(json!({"b": [2]})) },
             ],
             stop: super::StopReason::Other("pause_turn".into()),
             usage: super::Usage { input_tokens: 7, output_tokens: 9 },
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_call_step_keeps_what_the_model_read() {
-        let call = ToolCall { id: "b".into(), name: "two".into(), arguments: CallArguments::Text("not json".into()) };
+        let call = ToolCall { id: "b".into(), name: "two".into(), arguments: Arguments::Text("not json".into()) };
         let result = results().remove(1);
         let run = super::ToolRun {
             call,

@@ -34,7 +34,7 @@ pub use context::{Journaled, Step};
 
 use super::RunError;
 use super::hooks::Verdict;
-use crate::provider::CallArguments;
+use crate::provider::Arguments;
 
 /// Attempts of a model request before the run fails: the HTTP clients already retry rate
 /// limits and dropped connections inside one attempt.
@@ -71,7 +71,7 @@ impl From<Decision> for Verdict {
         match decision {
             Decision::Approve => Verdict::Approve,
             Decision::Deny { reason } => Verdict::Deny(reason),
-            Decision::Edit { arguments } => Verdict::Edit(CallArguments::Value(arguments)),
+            Decision::Edit { arguments } => Verdict::Edit(Arguments::Value(arguments)),
         }
     }
 }

@@ -11,7 +11,7 @@ pub use stream::MessageStream;
 use super::turn::{Envelope, answer_schema, put_tools};
 use super::wire::Wire;
 use super::{
-    CallArguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
+    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
     StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, strict_choice, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
@@ -53,7 +53,7 @@ pub fn parse_message(message: &Value) -> Result<Vec<ToolCall>, ResponseError> {
             Ok(ToolCall {
                 id: string_at(block, "/id")?.to_owned(),
                 name: string_at(block, "/name")?.to_owned(),
-                arguments: CallArguments::Value(
+                arguments: Arguments::Value(
                     block.get("input").cloned().ok_or_else(|| malformed("a tool_use has no input"))?,
                 ),
             })

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::turn::{Envelope, rendered};
 use super::wire::Wire;
 use super::{
-    CallArguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
+    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
     StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
@@ -87,7 +87,7 @@ pub fn parse_candidate(response: &Value) -> Result<Vec<ToolCall>, ResponseError>
             let name = string_at(call, "/name")?.to_owned();
             let id = call_id(call, i, &name);
             let args = call.get("args").cloned().unwrap_or_else(|| json!({}));
-            Ok(ToolCall { id, name, arguments: CallArguments::Value(args) })
+            Ok(ToolCall { id, name, arguments: Arguments::Value(args) })
         })
         .collect()
 }

@@ -8,7 +8,7 @@ use super::super::stream::{PartialCalls, event, fold_usage, unfinished};
 use super::super::turn::{Envelope, answer_schema, put_tools};
 use super::super::wire::Wire;
 use super::super::{
-    CallArguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
+    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
     ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use super::function_members;
@@ -43,7 +43,7 @@ pub fn parse_chat_completion(response: &Value) -> Result<Vec<ToolCall>, Response
             Ok(ToolCall {
                 id: string_at(call, "/id")?.to_owned(),
                 name: string_at(call, "/function/name")?.to_owned(),
-                arguments: CallArguments::Text(string_at(call, "/function/arguments")?.to_owned()),
+                arguments: Arguments::Text(string_at(call, "/function/arguments")?.to_owned().into()),
             })
         })
         .collect()

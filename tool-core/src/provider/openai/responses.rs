@@ -9,7 +9,7 @@ use super::super::stream::{PartialCalls, event, unfinished};
 use super::super::turn::{Envelope, answer_schema, put_tools};
 use super::super::wire::Wire;
 use super::super::{
-    CallArguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
+    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
     ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use super::function_members;
@@ -42,7 +42,7 @@ pub fn parse_responses_output(response: &Value) -> Result<Vec<ToolCall>, Respons
             Ok(ToolCall {
                 id: string_at(item, "/call_id")?.to_owned(),
                 name: string_at(item, "/name")?.to_owned(),
-                arguments: CallArguments::Text(string_at(item, "/arguments")?.to_owned()),
+                arguments: Arguments::Text(string_at(item, "/arguments")?.to_owned().into()),
             })
         })
         .collect()
