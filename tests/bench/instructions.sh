@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per dispatch, counted by callgrind (deterministic, unlike time), for the
 # hand-written baseline, tool_core's decode + call, and tool_core's registry.call of the same
-# tool in its three forms: one argument struct, plain parameters, a `#[tools]` method.
+# tool in its three forms: one argument struct, plain parameters, a `#[tools]` method; and
+# `invalid`, the error path (a refused call, validated in full and answered with violations).
 # Usage: bash tests/bench/instructions.sh   (needs valgrind: apt-get install valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,7 @@ count() { # instructions of `$bin $1 $2`
 }
 n=20000
 declare -A per_call
-for variant in hand decode registry plain method; do
+for variant in hand decode registry plain method invalid; do
     base=$(count "$variant" 0)
     total=$(count "$variant" "$n")
     per_call[$variant]=$(( (total - base) / n ))

@@ -30,7 +30,7 @@ pub mod names {
         FieldIndex as __tc_FieldIndex, PlainParam as __tc_PlainParam, vacant as __tc_vacant,
     };
     pub use crate::schema::{
-        Keyword as __tc_Keyword, KeywordKind as __tc_KeywordKind, KeywordValue as __tc_KeywordValue,
+        Keyword as __tc_Keyword, KeywordKind as __tc_KeywordKind, KeywordValue as __tc_KeywordValue, Lit as __tc_Lit,
         ObjectSchema as __tc_ObjectSchema, Property as __tc_Property, Schema as __tc_Schema,
     };
     pub use core::option::Option::{None as __tc_None, Some as __tc_Some};
@@ -92,9 +92,7 @@ pub const fn assert_array<T: ?Sized + ArrayParam>() {}
 #[must_use]
 pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) -> bool {
     use crate::schema::Schema;
-    match schema {
-        Schema::Nullable(inner) => string_default_fits(inner, value),
-        Schema::Constrained(constrained) => string_default_fits(constrained.schema, value),
+    match schema.peel().0 {
         Schema::StringEnum(set) => {
             let mut i = 0;
             while i < set.values.len() {
@@ -114,9 +112,7 @@ pub const fn string_default_fits(schema: &crate::schema::Schema, value: &str) ->
 #[must_use]
 pub const fn integer_bound_fits(schema: &crate::schema::Schema, bound: i128) -> bool {
     use crate::schema::Schema;
-    match schema {
-        Schema::Nullable(inner) => integer_bound_fits(inner, bound),
-        Schema::Constrained(constrained) => integer_bound_fits(constrained.schema, bound),
+    match schema.peel().0 {
         Schema::Integer { minimum, maximum } => *minimum <= bound && bound <= *maximum,
         _ => true,
     }

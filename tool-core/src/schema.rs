@@ -6,6 +6,8 @@
 //! nothing walks Rust types at run time. [`crate::render`] writes the tree as JSON text at
 //! run time, once per tool, and dispatch's validation reads it as data.
 
+use std::borrow::Cow;
+
 /// One node of a JSON Schema, as the types and attributes describe it.
 ///
 /// Only the shapes this crate emits exist here: the output is always inline (no `$ref`,
@@ -146,17 +148,61 @@ pub struct Keyword {
     pub value: KeywordValue,
 }
 
-/// The value of a [`Keyword`].
+/// The value of a [`Keyword`], typed as the macro read it from the attribute, so neither
+/// validation nor rendering parses it again.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub enum KeywordValue {
-    /// JSON text, written as is (the macro renders literals to JSON at expansion).
-    Json(&'static str),
-    /// Plain text, written as an escaped JSON string (doc comments, `concat!`, `include_str!`).
+    /// An integer, exact: a bound (`minimum = 1`) or an integer `default`.
+    Int(i128),
+    /// A number with a fraction or an exponent: a bound (`maximum = 0.5`) or a `default`.
+    Float(f64),
+    /// A length or a count: `min_length = 1`, `max_items = 8`.
+    Count(u64),
+    /// A string value, its content unescaped: `pattern = "^[a-z]+$"`, `format = "email"`, a
+    /// string `default`.
+    Str(&'static str),
+    /// A boolean: `unique_items`, `deprecated`, a boolean `default`.
+    Bool(bool),
+    /// A list of literals: `enum = ["a", "b"]`, `examples = [1, 2]`.
+    List(&'static [Lit]),
+    /// Prose, written as an escaped JSON string (doc comments, `concat!`, `include_str!`).
     Text(&'static str),
     /// Keywords for the elements ([`KeywordKind::Items`]) or values
     /// ([`KeywordKind::Values`]) of the schema: `#[param(items(max_length = 32))]`.
     Keywords(&'static [Keyword]),
+}
+
+impl KeywordValue {
+    /// The value as a JSON literal; `None` for nested keywords, which are not a value.
+    pub(crate) const fn as_lit(self) -> Option<Lit> {
+        Some(match self {
+            Self::Int(n) => Lit::Int(n),
+            Self::Float(x) => Lit::Float(x),
+            Self::Count(n) => Lit::Int(n as i128),
+            Self::Str(text) | Self::Text(text) => Lit::Str(text),
+            Self::Bool(flag) => Lit::Bool(flag),
+            Self::List(items) => Lit::List(items),
+            Self::Keywords(_) => return None,
+        })
+    }
+}
+
+/// A JSON literal written in a `#[param]` attribute: an element of a
+/// [`KeywordValue::List`], or a list of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Lit {
+    /// An integer, exact.
+    Int(i128),
+    /// A number with a fraction or an exponent.
+    Float(f64),
+    /// A string, its content unescaped.
+    Str(&'static str),
+    /// A boolean.
+    Bool(bool),
+    /// A list.
+    List(&'static [Lit]),
 }
 
 /// The keywords `keywords` nest under `kind` ([`KeywordKind::Items`] or
@@ -259,4 +305,53 @@ impl Schema {
     /// The empty argument list: an object with no properties.
     pub const EMPTY_OBJECT: Schema =
         Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[], open: false });
+
+    /// The schema under every `Option` ([`Schema::Nullable`]) and newtype with keywords
+    /// ([`Schema::Constrained`]), and whether any of them admits `null`: what a walk that
+    /// does not read a newtype's own keywords looks at.
+    ///
+    /// ```
+    /// use tool_core::ToolParam;
+    /// use tool_core::schema::Schema;
+    ///
+    /// let (inner, nullable) = <Option<u8> as ToolParam>::SCHEMA.peel();
+    /// assert!(nullable && matches!(inner, Schema::Integer { minimum: 0, maximum: 255 }));
+    /// ```
+    #[must_use]
+    pub const fn peel(&self) -> (&Schema, bool) {
+        let (mut schema, mut nullable) = (self, false);
+        while let Some((inner, _)) = schema.wrapped() {
+            nullable |= matches!(schema, Schema::Nullable(_));
+            schema = inner;
+        }
+        (schema, nullable)
+    }
+
+    /// The schema this one wraps and the keywords the wrapper adds (none for an `Option`),
+    /// or `None` when it is no wrapper: one layer of [`Schema::peel`], for the walks that
+    /// read a newtype's keywords.
+    pub(crate) const fn wrapped(&self) -> Option<(&'static Schema, &'static [Keyword])> {
+        match *self {
+            Schema::Nullable(inner) => Some((inner, &[])),
+            Schema::Constrained(constrained) => Some((constrained.schema, constrained.keywords)),
+            _ => None,
+        }
+    }
+
+    /// [`Schema::peel`] with the keywords that apply to the schema under the wrappers: a
+    /// field's `keywords`, then each newtype's own of a kind not stated already (a field's
+    /// doc comment, say, wins over its type's).
+    pub(crate) fn peel_keywords<'k>(&self, keywords: &'k [Keyword]) -> (&Schema, bool, Cow<'k, [Keyword]>) {
+        let (mut schema, mut nullable, mut merged) = (self, false, Cow::Borrowed(keywords));
+        while let Some((inner, own)) = schema.wrapped() {
+            nullable |= matches!(schema, Schema::Nullable(_));
+            for keyword in own {
+                if !has_keyword(&merged, keyword.kind) {
+                    merged.to_mut().push(*keyword);
+                }
+            }
+            schema = inner;
+        }
+        (schema, nullable, merged)
+    }
 }

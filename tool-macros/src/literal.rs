@@ -1,17 +1,19 @@
 //! The literal values `#[param]` keys take, read from Rust literals: [`Num`] (exact when an
-//! integer), [`Count`], and [`JsonLit`] (a literal or an array of them, kept as its JSON
-//! text); and [`json_string`], a string as a JSON string literal.
+//! integer), [`Count`], and [`JsonLit`] (a literal or an array of them); the typed tokens the
+//! schema holds them as ([`JsonLit::typed`], [`NumValue::typed`]); and their JSON text for
+//! messages (`Display`, [`json_string`]).
+
+use core::fmt;
 
 use darling::FromMeta;
-use proc_macro2::Span;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, UnOp};
 
 /// A numeric literal, kept exact when it is an integer: `1`, `-5`, `2.5`, `1e3`.
 #[derive(Debug, Clone)]
 pub struct Num {
-    /// Its JSON text.
-    pub json: String,
     /// Its value.
     pub value: NumValue,
     /// The literal's span.
@@ -36,13 +38,46 @@ impl NumValue {
             NumValue::Float(x) => x,
         }
     }
+
+    /// `#ty::Int(n)` or `#ty::Float(x)`, where `ty` is `KeywordValue` or `Lit` (whose
+    /// variants share their names).
+    pub fn typed(self, ty: &TokenStream) -> TokenStream {
+        match self {
+            NumValue::Int(n) => {
+                let n = Literal::i128_unsuffixed(n);
+                quote!(#ty::Int(#n))
+            }
+            NumValue::Float(x) => {
+                let x = Literal::f64_unsuffixed(x);
+                quote!(#ty::Float(#x))
+            }
+        }
+    }
+}
+
+/// As JSON writes it: the JSON text of a value in a message.
+impl fmt::Display for NumValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumValue::Int(n) => write!(f, "{n}"),
+            // `{:?}` prints the shortest text that reads back as the same f64, and JSON
+            // accepts it (`1.5`, `1e300`, `-0.0`).
+            NumValue::Float(x) => write!(f, "{x:?}"),
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
 }
 
 impl FromMeta for Num {
     fn from_expr(expr: &Expr) -> darling::Result<Self> {
         match JsonLit::from_expr(expr)? {
-            JsonLit { value: JsonValue::Number(value), json, span } => Ok(Num { json, value, span }),
-            other => Err(darling::Error::custom(format!("expected a number, found `{}`", other.json)).with_span(expr)),
+            JsonLit { value: JsonValue::Number(value), span } => Ok(Num { value, span }),
+            other => Err(darling::Error::custom(format!("expected a number, found `{other}`")).with_span(expr)),
         }
     }
 }
@@ -74,8 +109,6 @@ impl FromMeta for Count {
 pub struct JsonLit {
     /// The value.
     pub value: JsonValue,
-    /// Its JSON text.
-    pub json: String,
     /// The expression's span.
     pub span: Span,
 }
@@ -100,7 +133,7 @@ impl FromMeta for JsonLit {
             darling::Error::custom("expected a literal (string, number, boolean) or an array of literals")
                 .with_span(expr)
         };
-        let (value, json) = match expr {
+        let value = match expr {
             Expr::Group(group) => return Self::from_expr(&group.expr),
             Expr::Lit(lit) => literal(&lit.lit, false).ok_or_else(unsupported)?,
             Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
@@ -112,43 +145,71 @@ impl FromMeta for JsonLit {
                 let items: Vec<JsonLit> =
                     array.elems.iter().filter_map(|elem| errors.handle(JsonLit::from_expr(elem))).collect();
                 errors.finish()?;
-                let json = format!("[{}]", items.iter().map(|i| i.json.as_str()).collect::<Vec<_>>().join(","));
-                (JsonValue::Array(items), json)
+                JsonValue::Array(items)
             }
             _ => return Err(unsupported()),
         };
-        Ok(JsonLit { value, json, span })
+        Ok(JsonLit { value, span })
     }
 }
 
-/// A literal as a JSON value and its text; `None` for kinds JSON has no place for.
-fn literal(lit: &Lit, negative: bool) -> Option<(JsonValue, String)> {
+impl JsonLit {
+    /// The value as `#ty::Str("a")`, `#ty::Int(5)`, ..., `#ty::List(&[__tc_Lit::..])`, where
+    /// `ty` is `KeywordValue` or `Lit` (whose variants share their names): the typed literal
+    /// the runtime reads without parsing.
+    pub fn typed(&self, ty: &TokenStream) -> TokenStream {
+        match &self.value {
+            JsonValue::String(text) => quote!(#ty::Str(#text)),
+            JsonValue::Number(number) => number.typed(ty),
+            JsonValue::Bool(flag) => quote!(#ty::Bool(#flag)),
+            JsonValue::Array(items) => {
+                let items = items.iter().map(|item| item.typed(&quote!(__tc_Lit)));
+                quote!(#ty::List(&[#(#items),*]))
+            }
+        }
+    }
+}
+
+/// The JSON text of the value, for messages.
+impl fmt::Display for JsonLit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.value {
+            JsonValue::String(text) => f.write_str(&json_string(text)),
+            JsonValue::Number(number) => number.fmt(f),
+            JsonValue::Bool(flag) => flag.fmt(f),
+            JsonValue::Array(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    item.fmt(f)?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// A literal as a JSON value; `None` for kinds JSON has no place for.
+fn literal(lit: &Lit, negative: bool) -> Option<JsonValue> {
     let sign = if negative { "-" } else { "" };
     match lit {
-        Lit::Str(s) if !negative => {
-            let text = s.value();
-            let json = json_string(&text);
-            Some((JsonValue::String(text), json))
-        }
-        Lit::Bool(b) if !negative => Some((JsonValue::Bool(b.value), b.value.to_string())),
+        Lit::Str(s) if !negative => Some(JsonValue::String(s.value())),
+        Lit::Bool(b) if !negative => Some(JsonValue::Bool(b.value)),
         Lit::Int(int) => {
             let n: i128 = format!("{sign}{}", int.base10_digits()).parse().ok()?;
-            Some((JsonValue::Number(NumValue::Int(n)), n.to_string()))
+            Some(JsonValue::Number(NumValue::Int(n)))
         }
         Lit::Float(float) => {
             let x: f64 = format!("{sign}{}", float.base10_digits()).parse().ok()?;
-            if !x.is_finite() {
-                return None;
-            }
-            // `{:?}` prints the shortest text that reads back as the same f64, and JSON
-            // accepts it (`1.5`, `1e300`, `-0.0`).
-            Some((JsonValue::Number(NumValue::Float(x)), format!("{x:?}")))
+            x.is_finite().then_some(JsonValue::Number(NumValue::Float(x)))
         }
         _ => None,
     }
 }
 
-/// `text` as a JSON string literal.
+/// `text` as a JSON string literal, for messages.
 pub fn json_string(text: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(text.len() + 2);

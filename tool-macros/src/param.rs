@@ -75,8 +75,7 @@ impl Param {
             field.keywords.json(Key::Default).filter(|_| !has_default && !is_option(schema_ty(&field)))
         {
             return Err(darling::Error::custom(format!(
-                "`default = {}` is what the model reads, but serde fills nothing when the field is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it",
-                default.json
+                "`default = {default}` is what the model reads, but serde fills nothing when the field is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it"
             ))
             .with_span(&default.span));
         }
@@ -204,8 +203,8 @@ impl Param {
             self.description.as_ref().map(|doc| keyword(Key::Description, quote!(__tc_KeywordValue::Text(#doc))));
         let mut elements = self.elements().into_iter();
         let rest = self.field.keywords.iter().filter(|(key, _)| *key != Key::Description).filter_map(|(key, value)| {
-            if let Some(text) = value.json() {
-                return Some(keyword(key, quote!(__tc_KeywordValue::Json(#text))));
+            if let Some(typed) = value.typed() {
+                return Some(keyword(key, typed));
             }
             // `elements()` lists `items` and `values` in this order too.
             let (_, _, element) = elements.next()?;

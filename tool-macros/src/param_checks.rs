@@ -96,7 +96,7 @@ impl Param {
             };
             checks.push(call(function, span, argument));
         }
-        if let Some(JsonLit { value: JsonValue::Array(items), json, span }) = f.keywords.json(Key::Enum) {
+        if let Some(JsonLit { value: JsonValue::Array(items), span }) = f.keywords.json(Key::Enum) {
             let function = match items.first().map(|item| &item.value) {
                 Some(JsonValue::String(_)) => Some(quote!(enum_str)),
                 Some(JsonValue::Number(_)) => Some(quote!(enum_number)),
@@ -105,8 +105,10 @@ impl Param {
             };
             if let Some(function) = function {
                 let check = call(quote_spanned!(*span=> __tc_satisfies::#function), *span, quote!(&__TOOL_ENUM));
+                let values = items.iter().map(|item| item.typed(&quote!(__tc_Lit)));
                 checks.push(quote!({
-                    static __TOOL_ENUM: _tool_core::__private::EnumSet = _tool_core::__private::EnumSet::new(#json);
+                    static __TOOL_ENUM: _tool_core::__private::EnumSet =
+                        _tool_core::__private::EnumSet::new(&[#(#values),*]);
                     #check
                 }));
             }

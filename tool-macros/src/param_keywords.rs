@@ -5,10 +5,11 @@
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
-use proc_macro2::Span;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::quote;
 
 use crate::keyword::{KEYS, Key, ValueSyntax};
-use crate::literal::{Count, JsonLit, Num, json_string};
+use crate::literal::{Count, JsonLit, Num};
 
 /// The keywords of one `#[param(..)]` (or of one `items(..)`/`values(..)` in it), in
 /// [`Key`]'s order, each read as its row of [`KEYS`](crate::keyword::KEYS) says.
@@ -61,14 +62,26 @@ impl KeyValue {
         }
     }
 
-    /// The value as JSON text; `None` for nested keywords, which are keywords, not a value.
-    pub fn json(&self) -> Option<String> {
+    /// The value as typed `KeywordValue` tokens (`__tc_KeywordValue::Count(1)`), which the
+    /// runtime reads without parsing; `None` for nested keywords, which are keywords, not a
+    /// value.
+    pub fn typed(&self) -> Option<TokenStream> {
+        let ty = quote!(__tc_KeywordValue);
         Some(match self {
-            KeyValue::Text(text) => json_string(text),
-            KeyValue::Number(num) => num.json.clone(),
-            KeyValue::Count(count) => count.value.to_string(),
-            KeyValue::Flag(flag) => (**flag).to_string(),
-            KeyValue::Json(json) => json.json.clone(),
+            KeyValue::Text(text) => {
+                let text = text.as_str();
+                quote!(#ty::Str(#text))
+            }
+            KeyValue::Number(num) => num.value.typed(&ty),
+            KeyValue::Count(count) => {
+                let n = Literal::u64_unsuffixed(count.value);
+                quote!(#ty::Count(#n))
+            }
+            KeyValue::Flag(flag) => {
+                let flag = **flag;
+                quote!(#ty::Bool(#flag))
+            }
+            KeyValue::Json(json) => json.typed(&ty),
             KeyValue::Nested(_) => return None,
         })
     }

@@ -60,7 +60,7 @@ pub fn field(f: &ParamField) -> Result {
     if let Some(factor) = f.keywords.num(Key::MultipleOf)
         && factor.value.as_f64() <= 0.0
     {
-        errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {}", factor.json)));
+        errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {factor}")));
     }
     let pattern = f.keywords.text(Key::Pattern).and_then(|pattern| match regex::Regex::new(pattern) {
         Ok(regex) => Some(regex),
@@ -234,7 +234,7 @@ fn order(f: &ParamField, low_key: Key, high_key: Key, strict: bool) -> Result {
         let relation = if a > b { "greater than" } else { "equal to" };
         return Err(error(
             high.span,
-            format!("`{low_key}` ({}) is {relation} `{high_key}` ({}): no value satisfies both", low.json, high.json),
+            format!("`{low_key}` ({low}) is {relation} `{high_key}` ({high}): no value satisfies both"),
         ));
     }
     Ok(())
@@ -308,7 +308,7 @@ type BoundRule = (Key, fn(f64, f64) -> bool);
 fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex>) -> Result {
     let mut errors = darling::Error::accumulator();
     let mut breaks = |key: &str, bound: &str| {
-        errors.push(error(default.span, format!("`default` ({}) breaks `{key}` ({bound})", default.json)));
+        errors.push(error(default.span, format!("`default` ({default}) breaks `{key}` ({bound})")));
     };
     match &default.value {
         JsonValue::Number(n) => {
@@ -323,13 +323,13 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
                 if let Some(bound) = f.keywords.num(key)
                     && !holds(x, bound.value.as_f64())
                 {
-                    breaks(key.name(), &bound.json);
+                    breaks(key.name(), &bound.to_string());
                 }
             }
             if let Some(factor) = f.keywords.num(Key::MultipleOf) {
                 let q = x / factor.value.as_f64();
                 if (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
-                    breaks("multiple_of", &factor.json);
+                    breaks("multiple_of", &factor.to_string());
                 }
             }
         }
@@ -358,10 +358,10 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
         }
         JsonValue::Bool(_) => {}
     }
-    if let Some(JsonLit { value: JsonValue::Array(allowed), json, .. }) = f.keywords.json(Key::Enum)
+    if let Some(values @ JsonLit { value: JsonValue::Array(allowed), .. }) = f.keywords.json(Key::Enum)
         && !allowed.iter().any(|item| same(&item.value, &default.value))
     {
-        breaks("enum", json);
+        breaks("enum", &values.to_string());
     }
     errors.finish()
 }

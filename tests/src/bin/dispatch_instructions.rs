@@ -2,7 +2,9 @@
 //! `valgrind --tool=callgrind` can count its instructions: a measure that, unlike time, is
 //! the same on every run and whatever else the machine does.
 //!
-//! `tests/bench/instructions.sh` runs it for every variant and prints the ratios.
+//! `tests/bench/instructions.sh` runs it for every variant and prints the ratios. The variant
+//! `invalid` is the error path: a call the fast path refuses, validated in full (the keywords
+//! read from the schema tree) and answered with its violations.
 #![allow(clippy::print_stdout, missing_docs)]
 
 use std::hint::black_box;
@@ -10,6 +12,9 @@ use std::hint::black_box;
 use tool_core::Registry;
 use tool_core::dispatch::DecodeOptions;
 use tool_tests::{CALL, Forecaster, WeatherArgs, get_weather, hand_written};
+
+/// [`CALL`] with an empty city (`min_length = 1`) and too many days (`maximum = 10`).
+const INVALID: &str = r#"{"city": "", "days": 12, "units": "fahrenheit"}"#;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -25,10 +30,11 @@ fn main() {
             "registry" => usize::from(registry.call(black_box("weather_forecast"), black_box(CALL)).is_ok()),
             "plain" => usize::from(registry.call(black_box("weather_forecast_plain"), black_box(CALL)).is_ok()),
             "method" => usize::from(registry.call(black_box("weather_forecast_method"), black_box(CALL)).is_ok()),
+            "invalid" => usize::from(registry.call(black_box("weather_forecast"), black_box(INVALID)).is_err()),
             "decode" => usize::from(
                 tool_core::dispatch::decode::<WeatherArgs>(black_box(CALL), &options).map(get_weather).is_ok(),
             ),
-            other => panic!("unknown variant {other:?}: use hand, registry, plain, method or decode"),
+            other => panic!("unknown variant {other:?}: use hand, registry, plain, method, decode or invalid"),
         };
     }
     assert_eq!(ok, iterations);

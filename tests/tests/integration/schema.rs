@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tool_core::{ToolArgs, tool};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{ToolArgs, ToolError, tool};
 
 fn schema_of<T: tool_core::ToolParam>() -> Value {
     serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("rendered schemas are JSON")
@@ -175,6 +176,34 @@ fn every_keyword() {
         "additionalProperties": false
     });
     assert_eq!(schema_of::<Keywords>(), expected);
+}
+
+/// Validation reads each keyword's value as the macro typed it (exact integers, floats,
+/// counts, a pattern's source, an enum's literals), with nothing parsed at call time.
+#[test]
+fn every_keyword_is_checked_from_its_typed_value() {
+    let arguments = json!({
+        "documented": "", "described": "", "bounded": -6, "ratio": 0.3, "slug": "",
+        "email": "me", "level": "mid", "tags": ["a", "a", "b", "c", "d"], "retries": 0, "choice": 4
+    });
+    let error = tool_core::dispatch::decode::<Keywords>(arguments, &DecodeOptions::default()).expect_err("invalid");
+    let ToolError::InvalidArguments { violations, .. } = error else { panic!("expected violations, got {error:?}") };
+    let found: Vec<String> = violations.iter().map(|v| format!("{}: {}", v.path, v.message)).collect();
+    assert_eq!(
+        found,
+        [
+            "/bounded: must be >= -5, got -6",
+            "/ratio: must be a multiple of 0.25, got 0.3",
+            "/slug: must be at least 1 character long, got 0: \"\"",
+            "/slug: must match the pattern \"^[a-z]+$\", got \"\"",
+            "/email: must be a valid email, got \"me\"",
+            "/level: must be one of [\"low\",\"high\"], got \"mid\"",
+            "/tags: must have at most 4 items, got 5",
+            "/tags: items must be unique, but items 0 and 1 are equal: \"a\"",
+            "/retries: must be >= 1, got 0",
+            "/choice: must be one of [1,2,3], got 4",
+        ]
+    );
 }
 
 /// Key order is part of what a model reads (`OpenAI` strict output follows it): the

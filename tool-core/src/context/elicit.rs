@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::render::dialect::{ELICITATION_FORMATS, elicitation_refusal, format_in};
 use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, StringEnum};
+use crate::validate::keywords::lit_value;
 
 /// Why `schema` cannot be an elicitation's requested schema, or `None` when it can.
 #[must_use]
@@ -24,40 +25,48 @@ pub const fn elicitation_problem(schema: &Schema) -> Option<&'static str> {
         if let Some(problem) = property_problem(property.schema) {
             return Some(problem);
         }
-        let mut k = 0;
-        while k < property.keywords.len() {
-            if let Some(problem) = elicitation_refusal(&property.keywords[k]) {
-                return Some(problem);
-            }
-            k += 1;
+        if let Some(problem) = keywords_problem(property.keywords) {
+            return Some(problem);
         }
         i += 1;
     }
     None
 }
 
+/// Why the form refuses one of `keywords`, if it does.
+const fn keywords_problem(keywords: &[Keyword]) -> Option<&'static str> {
+    let mut k = 0;
+    while k < keywords.len() {
+        if let Some(problem) = elicitation_refusal(&keywords[k]) {
+            return Some(problem);
+        }
+        k += 1;
+    }
+    None
+}
+
 const fn property_problem(schema: &Schema) -> Option<&'static str> {
-    match schema {
+    // A newtype's own keywords must fit the form as a field's do.
+    let mut layer = schema;
+    while let Some((inner, keywords)) = layer.wrapped() {
+        if let Some(problem) = keywords_problem(keywords) {
+            return Some(problem);
+        }
+        layer = inner;
+    }
+    match layer {
         Schema::Boolean
         | Schema::Integer { .. }
         | Schema::Number
         | Schema::String
         | Schema::Char
         | Schema::StringEnum(_)
-        | Schema::Array { items: Schema::StringEnum(_), .. } => None,
-        Schema::Nullable(inner) => property_problem(inner),
-        Schema::Constrained(constrained) => {
-            let mut k = 0;
-            while k < constrained.keywords.len() {
-                if let Some(problem) = elicitation_refusal(&constrained.keywords[k]) {
-                    return Some(problem);
-                }
-                k += 1;
-            }
-            property_problem(constrained.schema)
-        }
+        | Schema::Array { items: Schema::StringEnum(_), .. }
+        // Peeled above.
+        | Schema::Nullable(_)
+        | Schema::Constrained(_) => None,
         Schema::Parsed(form) => match form.format {
-            Some(format) if !format_in(Some(KeywordValue::Text(format)), ELICITATION_FORMATS) => Some(
+            Some(format) if !format_in(Some(KeywordValue::Str(format)), ELICITATION_FORMATS) => Some(
                 "an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows): this type's form has another",
             ),
             _ => None,
@@ -102,16 +111,9 @@ pub fn elicitation_schema(schema: &Schema) -> Value {
 const SAFE_INTEGER: i128 = 1 << 53;
 
 fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
+    // A newtype's own keywords apply, those of a kind the field states excepted.
+    let (schema, _, keywords) = schema.peel_keywords(keywords);
     let mut out = match schema {
-        Schema::Nullable(inner) => return property_schema(inner, keywords),
-        Schema::Constrained(constrained) => {
-            let merged: Vec<Keyword> = keywords
-                .iter()
-                .chain(constrained.keywords.iter().filter(|own| keywords.iter().all(|k| k.kind != own.kind)))
-                .copied()
-                .collect();
-            return property_schema(constrained.schema, &merged);
-        }
         Schema::Boolean => json!({"type": "boolean"}),
         Schema::Number => json!({"type": "number"}),
         Schema::Integer { minimum, maximum } => {
@@ -159,17 +161,14 @@ fn property_schema(schema: &Schema, keywords: &[Keyword]) -> Value {
     {
         out["description"] = json!(description);
     }
-    for keyword in keywords {
+    for keyword in keywords.iter() {
         if keyword.kind == KeywordKind::Examples {
             continue;
         }
-        let value = match keyword.value {
-            KeywordValue::Json(json) => serde_json::from_str(json).unwrap_or(Value::Null),
-            KeywordValue::Text(text) => Value::String(text.to_owned()),
-            // Refused by `elicitation_refusal` before a form is built.
-            KeywordValue::Keywords(_) => continue,
-        };
-        out[keyword.kind.json_name()] = value;
+        // Nested keywords are refused by `elicitation_refusal` before a form is built.
+        if let Some(lit) = keyword.value.as_lit() {
+            out[keyword.kind.json_name()] = lit_value(lit);
+        }
     }
     out
 }

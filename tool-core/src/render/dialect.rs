@@ -7,7 +7,7 @@
 //! keyword's place is in this file and names every keyword, so a new one is placed
 //! everywhere at once.
 
-use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema};
+use crate::schema::{Keyword, KeywordKind, KeywordValue, Lit, Schema};
 
 /// A provider's flavour of JSON Schema, written from the same compile-time tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,57 +73,24 @@ pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// Whether `json` (a quoted JSON string such as `"email"`) is one of `list`.
-pub(crate) const fn quoted_in(json: &str, list: &[&str]) -> bool {
-    let bytes = json.as_bytes();
-    if bytes.len() < 2 {
-        return false;
-    }
-    let (_, rest) = bytes.split_at(1);
-    let (inner, _) = rest.split_at(rest.len() - 1);
+/// Whether `name` is one of `list`.
+const fn str_in(name: &str, list: &[&str]) -> bool {
     let mut i = 0;
     while i < list.len() {
-        let candidate = list[i].as_bytes();
-        if candidate.len() == inner.len() {
-            let mut j = 0;
-            let mut same = true;
-            while j < inner.len() {
-                if inner[j] != candidate[j] {
-                    same = false;
-                }
-                j += 1;
-            }
-            if same {
-                return true;
-            }
+        if str_eq(list[i], name) {
+            return true;
         }
         i += 1;
     }
     false
 }
 
-/// Whether a `format` (as `#[param]` JSON text, or a type's own name) is one of `list`.
+/// Whether a `format` (a `#[param]` string, or a type's own name) is one of `list`.
 pub(crate) const fn format_in(value: Option<KeywordValue>, list: &[&str]) -> bool {
     match value {
-        Some(KeywordValue::Json(json)) => quoted_in(json, list),
-        Some(KeywordValue::Text(name)) => {
-            let mut i = 0;
-            while i < list.len() {
-                if str_eq(list[i], name) {
-                    return true;
-                }
-                i += 1;
-            }
-            false
-        }
-        Some(KeywordValue::Keywords(_)) | None => false,
+        Some(KeywordValue::Str(name)) => str_in(name, list),
+        _ => false,
     }
-}
-
-/// Whether an `enum` list's JSON text holds strings (the macro makes lists homogeneous).
-const fn is_string_list(json: &str) -> bool {
-    let bytes = json.as_bytes();
-    bytes.len() > 1 && bytes[1] == b'"'
 }
 
 /// The `format`s an MCP elicitation form's string allows.
@@ -147,7 +114,7 @@ pub(crate) const fn elicitation_refusal(keyword: &Keyword) -> Option<&'static st
         | K::Examples => None,
         K::Deprecated => Some("MCP's elicitation schema has no `deprecated`: ask only for the fields the tool uses"),
         K::Format => match keyword.value {
-            KeywordValue::Json(json) if quoted_in(json, ELICITATION_FORMATS) => None,
+            KeywordValue::Str(name) if str_in(name, ELICITATION_FORMATS) => None,
             _ => {
                 Some("an elicitation field's `format` must be `email`, `uri`, `date` or `date-time` (what MCP allows)")
             }
@@ -207,10 +174,7 @@ impl Dialect {
                 K::Format if format_in(value, ANTHROPIC_FORMATS) => KeywordPlacement::Keep,
                 // `minItems` of 0 or 1 only, per the SDK's transform.
                 K::MinItems => match (value, count) {
-                    (Some(KeywordValue::Json(json)), _) if str_eq(json, "0") || str_eq(json, "1") => {
-                        KeywordPlacement::Keep
-                    }
-                    (None, Some(0 | 1)) => KeywordPlacement::Keep,
+                    (Some(KeywordValue::Count(0 | 1)), _) | (None, Some(0 | 1)) => KeywordPlacement::Keep,
                     _ => KeywordPlacement::Describe,
                 },
                 K::Format
@@ -245,8 +209,9 @@ impl Dialect {
                 | K::MinProperties
                 | K::MaxProperties
                 | K::Default => KeywordPlacement::Keep,
+                // The macro makes a list's values one type: the first says which.
                 K::Enum => match value {
-                    Some(KeywordValue::Json(json)) if is_string_list(json) => KeywordPlacement::Keep,
+                    Some(KeywordValue::List([Lit::Str(_), ..])) => KeywordPlacement::Keep,
                     _ => KeywordPlacement::Describe,
                 },
                 K::Examples => KeywordPlacement::Drop,
@@ -296,8 +261,7 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
         Schema::Map { .. } => {
             Some("a map (`HashMap`/`BTreeMap`) has no strict form: strict objects list every property in advance")
         }
-        Schema::Nullable(inner) => problem(inner, depth),
-        Schema::Constrained(constrained) => problem(constrained.schema, depth),
+        Schema::Nullable(_) | Schema::Constrained(_) => problem(schema.peel().0, depth),
         Schema::Tuple(_) => {
             Some("a tuple has no strict form: strict mode has no `prefixItems` to give each position its own schema")
         }

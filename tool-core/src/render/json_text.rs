@@ -1,5 +1,10 @@
 //! Writing JSON text around pieces already written (a tool's schema text is spliced in as
-//! it is, never parsed again), and the one JSON string escaper of the crate ([`push_string`]).
+//! it is, never parsed again), the one JSON string escaper of the crate ([`push_string`]), and
+//! the writer of a keyword's literal ([`push_lit`]).
+
+use core::fmt::Write as _;
+
+use crate::schema::Lit;
 
 /// Writes a JSON object member by member into a `String`, splicing JSON text that is
 /// already written (a tool's schema) without parsing it again.
@@ -92,9 +97,62 @@ pub(crate) fn push_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Appends `lit` as JSON: an integer exactly, a float in its shortest exact form.
+pub(crate) fn push_lit(out: &mut String, lit: Lit) {
+    match lit {
+        // Writing to a `String` cannot fail.
+        Lit::Int(n) => {
+            let _ = write!(out, "{n}");
+        }
+        // `{:?}` is the shortest text that reads back as the same f64, and JSON accepts it
+        // (`1.5`, `1e300`, `-0.0`): the text the macro wrote before keywords were typed,
+        // where serde_json writes `1e+16` and `0.000025`. The macro refuses a float that is
+        // not finite, which JSON cannot hold.
+        Lit::Float(x) if x.is_finite() => {
+            let _ = write!(out, "{x:?}");
+        }
+        Lit::Float(_) => out.push_str("null"),
+        Lit::Str(text) => push_string(out, text),
+        Lit::Bool(flag) => out.push_str(if flag { "true" } else { "false" }),
+        Lit::List(items) => {
+            out.push('[');
+            for (i, &item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_lit(out, item);
+            }
+            out.push(']');
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::push_string;
+    use super::{push_lit, push_string};
+    use crate::schema::Lit;
+
+    #[test]
+    fn literals_are_written_exactly() {
+        let list = Lit::List(&[
+            Lit::Int(-3),
+            Lit::Int(i128::MIN),
+            Lit::Float(0.5),
+            Lit::Float(-0.0),
+            Lit::Float(2.5e-5),
+            Lit::Float(1e16),
+            Lit::Float(f64::NAN),
+            Lit::Str("a\"b\\"),
+            Lit::Bool(true),
+            Lit::List(&[]),
+        ]);
+        let mut written = String::new();
+        push_lit(&mut written, list);
+        let min = i128::MIN;
+        assert_eq!(written, format!(r#"[-3,{min},0.5,-0.0,2.5e-5,1e16,null,"a\"b\\",true,[]]"#));
+        let parsed: serde_json::Value = serde_json::from_str(&written).expect("JSON");
+        assert_eq!(parsed[4], 2.5e-5);
+    }
 
     #[test]
     fn strings_are_escaped_as_serde_json_escapes_them() {

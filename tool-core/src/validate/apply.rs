@@ -4,9 +4,9 @@
 //! hand their properties' keywords to [`apply`]. (The fast path checks the same keywords on
 //! decoded values, in `param::satisfies`.)
 //!
-//! A keyword's value is the JSON text the macro rendered; the texts that cost something to
-//! turn into a checker (a `pattern`'s regex, an `enum`'s values) are turned once per distinct
-//! text and shared by every call after it.
+//! A keyword's value is typed as the macro read it (an exact integer, a count, a string's
+//! content, a list of literals), so no call parses it; a `pattern`'s regex, the one value that
+//! costs something to turn into a checker, is compiled once per distinct pattern and shared.
 
 use std::collections::HashMap;
 use std::sync::{OnceLock, PoisonError, RwLock};
@@ -33,52 +33,52 @@ pub fn apply(
     out: &mut Violations,
 ) {
     for keyword in keywords {
-        let text = match keyword.value {
-            KeywordValue::Json(text) => text,
-            KeywordValue::Text(_) => continue, // a description
-            KeywordValue::Keywords(nested) => {
-                elements(keyword.kind, nested, schema, patterns, value, at, out);
-                continue;
-            }
-        };
+        let typed = keyword.value;
         match keyword.kind {
-            KeywordKind::Minimum => with_bound(text, |bound| keywords::minimum(value, bound, at, out)),
-            KeywordKind::Maximum => with_bound(text, |bound| keywords::maximum(value, bound, at, out)),
+            KeywordKind::Minimum => with(bound(typed), |bound| keywords::minimum(value, bound, at, out)),
+            KeywordKind::Maximum => with(bound(typed), |bound| keywords::maximum(value, bound, at, out)),
             KeywordKind::ExclusiveMinimum => {
-                with_bound(text, |bound| keywords::exclusive_minimum(value, bound, at, out));
+                with(bound(typed), |bound| keywords::exclusive_minimum(value, bound, at, out));
             }
             KeywordKind::ExclusiveMaximum => {
-                with_bound(text, |bound| keywords::exclusive_maximum(value, bound, at, out));
+                with(bound(typed), |bound| keywords::exclusive_maximum(value, bound, at, out));
             }
-            KeywordKind::MultipleOf => with_bound(text, |bound| keywords::multiple_of(value, bound, at, out)),
-            KeywordKind::MinLength => with_count(text, |n| keywords::min_length(value, n, at, out)),
-            KeywordKind::MaxLength => with_count(text, |n| keywords::max_length(value, n, at, out)),
-            KeywordKind::MinItems => with_count(text, |n| keywords::min_items(value, n, at, out)),
-            KeywordKind::MaxItems => with_count(text, |n| keywords::max_items(value, n, at, out)),
-            KeywordKind::MinProperties => with_count(text, |n| keywords::min_properties(value, n, at, out)),
-            KeywordKind::MaxProperties => with_count(text, |n| keywords::max_properties(value, n, at, out)),
+            KeywordKind::MultipleOf => with(bound(typed), |bound| keywords::multiple_of(value, bound, at, out)),
+            KeywordKind::MinLength => with(count(typed), |n| keywords::min_length(value, n, at, out)),
+            KeywordKind::MaxLength => with(count(typed), |n| keywords::max_length(value, n, at, out)),
+            KeywordKind::MinItems => with(count(typed), |n| keywords::min_items(value, n, at, out)),
+            KeywordKind::MaxItems => with(count(typed), |n| keywords::max_items(value, n, at, out)),
+            KeywordKind::MinProperties => with(count(typed), |n| keywords::min_properties(value, n, at, out)),
+            KeywordKind::MaxProperties => with(count(typed), |n| keywords::max_properties(value, n, at, out)),
             KeywordKind::UniqueItems => {
-                if text == "true" {
+                if matches!(typed, KeywordValue::Bool(true)) {
                     keywords::unique_items(value, at, out);
                 }
             }
             KeywordKind::Pattern => {
                 // The macro hands over the check wherever it writes a pattern.
                 debug_assert!(patterns.is_some(), "a pattern without its check");
-                if let Some(check) = patterns {
-                    check(text, value, at, out);
+                if let (KeywordValue::Str(source), Some(check)) = (typed, patterns) {
+                    check(source, value, at, out);
                 }
             }
-            KeywordKind::Format => keywords::format(value, &string(text), at, out),
-            KeywordKind::Enum => enum_set(text).validate(value, nullable(schema), at, out),
-            // Annotations say something to the model and check nothing; `items` and `values`
-            // hold keywords, handled above.
-            KeywordKind::Description
-            | KeywordKind::Default
-            | KeywordKind::Examples
-            | KeywordKind::Deprecated
-            | KeywordKind::Items
-            | KeywordKind::Values => {}
+            KeywordKind::Format => {
+                if let KeywordValue::Str(name) = typed {
+                    keywords::format(value, name, at, out);
+                }
+            }
+            KeywordKind::Enum => {
+                if let KeywordValue::List(values) = typed {
+                    EnumSet::new(values).validate(value, schema.peel().1, at, out);
+                }
+            }
+            KeywordKind::Items | KeywordKind::Values => {
+                if let KeywordValue::Keywords(nested) = typed {
+                    elements(keyword.kind, nested, schema, patterns, value, at, out);
+                }
+            }
+            // Annotations say something to the model and check nothing.
+            KeywordKind::Description | KeywordKind::Default | KeywordKind::Examples | KeywordKind::Deprecated => {}
         }
     }
 }
@@ -114,77 +114,52 @@ fn elements(
 
 /// The array or map schema under `Option`s and newtypes.
 fn container(schema: &Schema) -> Option<&Schema> {
-    match schema {
-        Schema::Nullable(inner) => container(inner),
-        Schema::Constrained(constrained) => container(constrained.schema),
-        Schema::Array { .. } | Schema::Map { .. } => Some(schema),
+    match schema.peel().0 {
+        inner @ (Schema::Array { .. } | Schema::Map { .. }) => Some(inner),
         _ => None,
     }
 }
 
-/// Whether the schema admits `null` (an `Option`), which an `enum` then lists too.
-fn nullable(schema: &Schema) -> bool {
-    match schema {
-        Schema::Nullable(_) => true,
-        Schema::Constrained(constrained) => nullable(constrained.schema),
-        _ => false,
+/// Runs `check` on a keyword's value when it has the type the keyword takes (the macro
+/// writes no other).
+fn with<T>(typed: Option<T>, check: impl FnOnce(T)) {
+    if let Some(typed) = typed {
+        check(typed);
     }
 }
 
-/// A bound as the macro wrote it: an integer stays exact.
-fn with_bound(text: &str, check: impl FnOnce(Bound)) {
-    let bound = text.parse::<i128>().map(Bound::Int).or_else(|_| text.parse::<f64>().map(Bound::Float));
-    if let Ok(bound) = bound {
-        check(bound);
+/// A numeric keyword's bound, exact when an integer.
+fn bound(typed: KeywordValue) -> Option<Bound> {
+    match typed {
+        KeywordValue::Int(n) => Some(Bound::Int(n)),
+        KeywordValue::Float(x) => Some(Bound::Float(x)),
+        _ => None,
     }
 }
 
-fn with_count(text: &str, check: impl FnOnce(u64)) {
-    if let Ok(count) = text.parse::<u64>() {
-        check(count);
+/// A length or count keyword's value.
+fn count(typed: KeywordValue) -> Option<u64> {
+    match typed {
+        KeywordValue::Count(n) => Some(n),
+        _ => None,
     }
 }
 
-/// A JSON string's content: the text between the quotes when nothing in it is escaped.
-fn string(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')) {
-        Some(inner) if !inner.contains('\\') => inner.into(),
-        _ => serde_json::from_str::<String>(text).unwrap_or_default().into(),
-    }
+/// `pattern`: the regex matches somewhere in the string. The regex is compiled on first use
+/// and shared.
+pub fn validate_pattern(source: &'static str, value: &Value, at: &Pointer, out: &mut Violations) {
+    pattern(source).validate(value, at, out);
 }
 
-/// `pattern`, from the keyword's JSON text: the regex matches somewhere in the string. The
-/// regex is compiled on first use and shared.
-pub fn validate_pattern(text: &'static str, value: &Value, at: &Pointer, out: &mut Violations) {
-    pattern(text).validate(value, at, out);
-}
-
-fn pattern(text: &'static str) -> &'static Pattern {
+/// The pattern of `source`, shared by every keyword that states it.
+fn pattern(source: &'static str) -> &'static Pattern {
     static PATTERNS: OnceLock<RwLock<HashMap<&'static str, &'static Pattern>>> = OnceLock::new();
-    shared(&PATTERNS, text, || {
-        // Leaked once per distinct pattern in the program: a bounded set of `'static` texts.
-        let source: &'static str = Box::leak(string(text).into_owned().into_boxed_str());
-        Pattern::new(source)
-    })
-}
-
-/// The values of an `enum` keyword's JSON text.
-fn enum_set(text: &'static str) -> &'static EnumSet {
-    static SETS: OnceLock<RwLock<HashMap<&'static str, &'static EnumSet>>> = OnceLock::new();
-    shared(&SETS, text, || EnumSet::new(text))
-}
-
-/// The checker made from `text` by `make`, made once and shared.
-fn shared<T>(
-    cache: &'static OnceLock<RwLock<HashMap<&'static str, &'static T>>>,
-    text: &'static str,
-    make: impl FnOnce() -> T,
-) -> &'static T {
-    let cache = cache.get_or_init(RwLock::default);
+    let cache = PATTERNS.get_or_init(RwLock::default);
     // A poisoned lock still holds only finished entries: inserting is the last step.
-    if let Some(found) = cache.read().unwrap_or_else(PoisonError::into_inner).get(text) {
+    if let Some(found) = cache.read().unwrap_or_else(PoisonError::into_inner).get(source) {
         return found;
     }
     let mut writer = cache.write().unwrap_or_else(PoisonError::into_inner);
-    writer.entry(text).or_insert_with(|| Box::leak(Box::new(make())))
+    // Leaked once per distinct pattern in the program: a bounded set of `'static` sources.
+    writer.entry(source).or_insert_with(|| Box::leak(Box::new(Pattern::new(source))))
 }

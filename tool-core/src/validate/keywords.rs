@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Number, Value};
 
+use crate::schema::Lit;
 pub use crate::validate::format::format;
 use crate::validate::violation::{Pointer, Violations, preview};
 
@@ -178,38 +179,35 @@ impl Pattern {
     }
 }
 
-/// An `enum` list, parsed from its JSON text on first use.
+/// An `enum` list, as the macro wrote it: its literals, compared with the value as they are.
 #[derive(Debug)]
 pub struct EnumSet {
-    json: &'static str,
-    values: OnceLock<Vec<Value>>,
+    values: &'static [Lit],
 }
 
 impl EnumSet {
-    /// The set from its JSON array text, as `#[param(enum = [..])]` rendered it.
+    /// The set of `#[param(enum = [..])]`'s values.
     #[must_use]
-    pub const fn new(json: &'static str) -> Self {
-        EnumSet { json, values: OnceLock::new() }
-    }
-
-    fn values(&self) -> &[Value] {
-        self.values.get_or_init(|| serde_json::from_str(self.json).unwrap_or_default())
+    pub const fn new(values: &'static [Lit]) -> Self {
+        EnumSet { values }
     }
 
     /// Whether the set holds the string `text`.
+    #[must_use]
     pub fn contains_str(&self, text: &str) -> bool {
-        self.values().iter().any(|allowed| allowed.as_str() == Some(text))
+        self.values.iter().any(|allowed| matches!(allowed, Lit::Str(s) if *s == text))
     }
 
     /// Whether the set holds `number` (JSON equality: `1 == 1.0`).
+    #[must_use]
     pub fn contains_number(&self, number: &Number) -> bool {
-        let number = Value::Number(number.clone());
-        self.values().iter().any(|allowed| json_equal(allowed, &number))
+        self.values.iter().any(|&allowed| number_equal(allowed, number))
     }
 
     /// Whether the set holds `flag`.
+    #[must_use]
     pub fn contains_bool(&self, flag: bool) -> bool {
-        self.values().iter().any(|allowed| allowed.as_bool() == Some(flag))
+        self.values.iter().any(|allowed| matches!(allowed, Lit::Bool(b) if *b == flag))
     }
 
     /// `enum`: the value equals one of the set (JSON equality). `null` passes when the field
@@ -218,10 +216,48 @@ impl EnumSet {
         if nullable && value.is_null() {
             return;
         }
-        let values = self.values.get_or_init(|| serde_json::from_str(self.json).unwrap_or_default());
-        if !values.iter().any(|allowed| json_equal(allowed, value)) {
-            out.push(at, "enum", format!("must be one of {}, got {}", self.json, preview(value)));
+        if !self.values.iter().any(|&allowed| lit_equal(allowed, value)) {
+            let list = lit_value(Lit::List(self.values));
+            out.push(at, "enum", format!("must be one of {list}, got {}", preview(value)));
         }
+    }
+}
+
+/// JSON equality of a literal and a value (`1 == 1.0`).
+fn lit_equal(lit: Lit, value: &Value) -> bool {
+    match (lit, value) {
+        (Lit::Str(a), Value::String(b)) => a == b,
+        (Lit::Bool(a), Value::Bool(b)) => a == *b,
+        (Lit::Int(_) | Lit::Float(_), Value::Number(number)) => number_equal(lit, number),
+        (Lit::List(items), Value::Array(values)) => {
+            items.len() == values.len() && items.iter().zip(values).all(|(&item, value)| lit_equal(item, value))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a number literal equals `number`: exactly when both are integers.
+fn number_equal(lit: Lit, number: &Number) -> bool {
+    let bound = match lit {
+        Lit::Int(n) => Bound::Int(n),
+        Lit::Float(x) => Bound::Float(x),
+        Lit::Str(_) | Lit::Bool(_) | Lit::List(_) => return false,
+    };
+    compare(number, bound) == Some(Ordering::Equal)
+}
+
+/// A literal as a JSON value (an integer beyond 64 bits as the nearest double, as JSON
+/// text of it would parse).
+pub(crate) fn lit_value(lit: Lit) -> Value {
+    match lit {
+        Lit::Int(n) => i64::try_from(n).map(Value::from).or_else(|_| u64::try_from(n).map(Value::from)).unwrap_or_else(
+            #[allow(clippy::cast_precision_loss)] // what JSON text of it parses to
+            |_| Value::from(n as f64),
+        ),
+        Lit::Float(x) => Value::from(x),
+        Lit::Str(text) => Value::from(text),
+        Lit::Bool(flag) => Value::Bool(flag),
+        Lit::List(items) => items.iter().map(|&item| lit_value(item)).collect(),
     }
 }
 

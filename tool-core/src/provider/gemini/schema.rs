@@ -144,13 +144,10 @@ fn tree_loss(schema: &Schema) -> Option<&'static str> {
     match *schema {
         Schema::Any => Some(UNTYPED),
         Schema::Map { .. } => Some(MAP_VALUES),
-        Schema::Nullable(inner) => tree_loss(inner),
-        Schema::Constrained(constrained) => {
-            if drops_any(constrained.keywords) {
-                Some(KEYWORDS)
-            } else {
-                tree_loss(constrained.schema)
-            }
+        Schema::Nullable(_) | Schema::Constrained(_) => {
+            // What a newtype states of its own is written with what it wraps.
+            let (inner, _, keywords) = schema.peel_keywords(&[]);
+            if drops_any(&keywords) { Some(KEYWORDS) } else { tree_loss(inner) }
         }
         Schema::Array { unique_items: true, .. } | Schema::Tuple(_) => Some(KEYWORDS),
         Schema::Array { items, .. } => tree_loss(items),

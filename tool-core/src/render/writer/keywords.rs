@@ -4,7 +4,8 @@
 
 use super::Writer;
 use crate::render::dialect::{Dialect, KeywordPlacement};
-use crate::schema::{Keyword, KeywordKind, KeywordValue, Schema, has_keyword};
+use crate::render::json_text::push_lit;
+use crate::schema::{Keyword, KeywordKind, KeywordValue, Lit, Schema, has_keyword};
 
 /// A bound that comes from the Rust type (`u8` → `maximum: 255`), not from `#[param]`.
 #[derive(Clone, Copy)]
@@ -82,7 +83,7 @@ impl Writer<'_> {
         match bound.value {
             TypeValue::Int(n) => self.dialect.place(bound.kind, None, Some(n)),
             TypeValue::True => self.dialect.place(bound.kind, None, None),
-            TypeValue::Str(text) => self.dialect.place(bound.kind, Some(KeywordValue::Text(text)), None),
+            TypeValue::Str(text) => self.dialect.place(bound.kind, Some(KeywordValue::Str(text)), None),
         }
     }
 
@@ -135,9 +136,16 @@ impl Writer<'_> {
                 self.raw(keyword.kind.json_name());
                 self.raw(": ");
                 match keyword.value {
-                    KeywordValue::Json(json) | KeywordValue::Text(json) => self.escaped(json),
+                    KeywordValue::Text(text) => self.escaped(text),
                     // Nested keywords are written inside the elements' schema.
                     KeywordValue::Keywords(_) => {}
+                    // The value's JSON text, escaped as the description's own text.
+                    typed => {
+                        let mark = self.out.len();
+                        self.keyword_value(typed, false);
+                        let json = self.out.split_off(mark);
+                        self.escaped(&json);
+                    }
                 }
             }
         }
@@ -157,7 +165,7 @@ impl Writer<'_> {
         }
         let mut text: Option<&str> = own;
         for keyword in keywords {
-            if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Json(found)) =
+            if let (KeywordKind::Description, KeywordValue::Text(found) | KeywordValue::Str(found)) =
                 (keyword.kind, keyword.value)
             {
                 text = Some(found);
@@ -221,16 +229,16 @@ impl Writer<'_> {
     }
 
     fn keyword_value(&mut self, value: KeywordValue, add_null: bool) {
-        match value {
-            KeywordValue::Text(text) => self.string(text),
-            KeywordValue::Json(json) if add_null => {
-                // An `enum` list of a nullable field must admit `null` too, or the schema
-                // would reject the `None` it advertises.
-                self.raw(json.strip_suffix(']').unwrap_or(json));
-                self.raw(",null]");
+        match value.as_lit() {
+            // An `enum` list of a nullable field must admit `null` too, or the schema would
+            // reject the `None` it advertises.
+            Some(Lit::List(items)) if add_null => {
+                push_lit(&mut self.out, Lit::List(items));
+                self.out.pop();
+                self.raw(if items.is_empty() { "null]" } else { ",null]" });
             }
-            KeywordValue::Json(json) => self.raw(json),
-            KeywordValue::Keywords(_) => self.raw("{}"),
+            Some(lit) => push_lit(&mut self.out, lit),
+            None => self.raw("{}"),
         }
     }
 

@@ -110,17 +110,10 @@ impl<'a> Writer<'a> {
 
     /// Writes `schema` as a JSON object, with the field-level `keywords` applied to it.
     pub(crate) fn schema(&mut self, schema: &Schema, keywords: &[Keyword], nullable: bool) {
-        if let Schema::Nullable(inner) = *schema {
-            return self.schema(inner, keywords, true);
-        }
-        if let Schema::Constrained(constrained) = *schema {
+        if schema.wrapped().is_some() {
             // The field's keywords (its doc comment, say) win over the type's own.
-            let merged: Vec<Keyword> = keywords
-                .iter()
-                .chain(constrained.keywords.iter().filter(|own| !has_keyword(keywords, own.kind)))
-                .copied()
-                .collect();
-            return self.schema(constrained.schema, &merged, nullable);
+            let (inner, inner_nullable, merged) = schema.peel_keywords(keywords);
+            return self.schema(inner, &merged, nullable || inner_nullable);
         }
         // Anthropic's strict transform refuses type unions, and clients that map plain JSON
         // Schema onto a single-`type` dialect (Gemini's OpenAPI subset; the MCP Inspector's
