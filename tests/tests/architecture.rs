@@ -665,3 +665,70 @@ fn the_line_count_skips_blank_lines_and_the_test_module() {
     assert_eq!(lines_of_code(text), 3);
     assert_eq!(lines_of_code(&"x\n".repeat(MAX_LINES + 1)), MAX_LINES + 1);
 }
+
+/// The provider modules that each speak one model API's wire.
+const WIRE_MODULES: &[&str] = &["openai", "anthropic", "gemini"];
+
+#[test]
+fn only_provider_knows_a_model_api() {
+    // Outside `provider/`, a model API is asked through `Api`, never matched on and never
+    // reached module by module: a new API is then a module and an arm in `Api::wire`.
+    let root = crate_src("tool-core");
+    let mut files = Vec::new();
+    collect_files(&root, &mut files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|file| !file.starts_with(root.join("provider"))) {
+        let text = std::fs::read_to_string(file).expect("a source file");
+        let syntax = syn::parse_file(&text).expect("tool-core parses");
+        let mut visitor = ApiPaths::default();
+        visitor.visit_file(&syntax);
+        let name = file.strip_prefix(&root).expect("inside").display();
+        found.extend(visitor.found.into_iter().map(|path| format!("  {name}: {path}")));
+    }
+    assert!(found.is_empty(), "model-API knowledge outside tool-core/src/provider/:\n{}", found.join("\n"));
+    // Not vacuous: the provider's own files are full of it.
+    let mut visitor = ApiPaths::default();
+    let api = std::fs::read_to_string(root.join("provider/api.rs")).expect("provider/api.rs");
+    visitor.visit_file(&syn::parse_file(&api).expect("parses"));
+    assert!(visitor.found.len() >= 4, "{:?}", visitor.found);
+}
+
+/// Paths naming an `Api` variant or a provider's wire module, outside `#[cfg(test)]` items.
+#[derive(Default)]
+struct ApiPaths {
+    found: Vec<String>,
+}
+
+impl<'ast> Visit<'ast> for ApiPaths {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs: &[syn::Attribute] = match item {
+            syn::Item::Mod(item) => &item.attrs,
+            syn::Item::Fn(item) => &item.attrs,
+            syn::Item::Impl(item) => &item.attrs,
+            syn::Item::Use(item) => &item.attrs,
+            _ => &[],
+        };
+        if !is_test(attrs) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_use_tree(&mut self, tree: &'ast syn::UseTree) {
+        if let syn::UseTree::Name(name) = tree
+            && WIRE_MODULES.iter().any(|module| name.ident == module)
+        {
+            self.found.push(format!("use of `{}`", name.ident));
+        }
+        syn::visit::visit_use_tree(self, tree);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|segment| segment.ident.to_string()).collect();
+        let names_api = segments.windows(2).any(|pair| pair[0] == "Api" && pair[1] != "wire");
+        let names_module = segments.iter().any(|segment| WIRE_MODULES.contains(&segment.as_str()));
+        if names_api || names_module {
+            self.found.push(segments.join("::"));
+        }
+        syn::visit::visit_path(self, path);
+    }
+}

@@ -140,12 +140,12 @@ impl RemoteServer {
             dynamic = dynamic.with_title(title);
         }
         if let Some(hints) = &tool.annotations {
-            dynamic = dynamic.with_annotations(Annotations {
-                read_only: hints.read_only_hint,
-                destructive: hints.destructive_hint,
-                idempotent: hints.idempotent_hint,
-                open_world: hints.open_world_hint,
-            });
+            let mut annotations = Annotations::new();
+            annotations.read_only = hints.read_only_hint;
+            annotations.destructive = hints.destructive_hint;
+            annotations.idempotent = hints.idempotent_hint;
+            annotations.open_world = hints.open_world_hint;
+            dynamic = dynamic.with_annotations(annotations);
         }
         Ok(dynamic)
     }

@@ -88,7 +88,7 @@ impl ToolOptions {
     pub const DEFAULT: ToolOptions = ToolOptions {
         strict: None,
         title: None,
-        annotations: Annotations { read_only: None, destructive: None, idempotent: None, open_world: None },
+        annotations: Annotations::new(),
         sequential: false,
         inline: false,
         requires_approval: false,
@@ -309,8 +309,11 @@ pub enum TaskSupport {
 }
 
 /// What a tool says about its behaviour, from `#[tool(read_only, destructive = false,
-/// idempotent, open_world = false)]`; `None` leaves the MCP default.
+/// idempotent, open_world = false)]`; `None` leaves the MCP default. Built with
+/// [`Annotations::new`] and one method per hint (`Annotations::new().read_only(true)`), so
+/// that hints MCP adds can be added here.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Annotations {
     /// `readOnlyHint`: it changes nothing.
     pub read_only: Option<bool>,
@@ -323,6 +326,40 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// No hint: every one is left to the MCP default.
+    #[must_use]
+    pub const fn new() -> Self {
+        Annotations { read_only: None, destructive: None, idempotent: None, open_world: None }
+    }
+
+    /// `readOnlyHint`.
+    #[must_use]
+    pub const fn read_only(mut self, hint: bool) -> Self {
+        self.read_only = Some(hint);
+        self
+    }
+
+    /// `destructiveHint`.
+    #[must_use]
+    pub const fn destructive(mut self, hint: bool) -> Self {
+        self.destructive = Some(hint);
+        self
+    }
+
+    /// `idempotentHint`.
+    #[must_use]
+    pub const fn idempotent(mut self, hint: bool) -> Self {
+        self.idempotent = Some(hint);
+        self
+    }
+
+    /// `openWorldHint`.
+    #[must_use]
+    pub const fn open_world(mut self, hint: bool) -> Self {
+        self.open_world = Some(hint);
+        self
+    }
+
     /// Whether no hint is set.
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -6,10 +6,6 @@ use quote::quote;
 
 use crate::attr::{TaskSupport, ToolAttr};
 
-fn optional<T: quote::ToTokens>(value: Option<&T>) -> TokenStream {
-    value.map_or_else(|| quote!(::core::option::Option::None), |value| quote!(::core::option::Option::Some(#value)))
-}
-
 /// The `ToolOptions` of the `ToolDef`: the keys set, over the defaults (a tool that sets
 /// none names `ToolOptions::DEFAULT`, which is less for the compiler to check).
 pub fn options(attr: &ToolAttr) -> TokenStream {
@@ -22,17 +18,19 @@ pub fn options(attr: &ToolAttr) -> TokenStream {
         let title = title.as_str();
         members.push(quote!(title: ::core::option::Option::Some(#title)));
     }
-    let hints = [&attr.read_only, &attr.destructive, &attr.idempotent, &attr.open_world];
-    if hints.iter().any(|hint| hint.is_some()) {
-        let [read_only, destructive, idempotent, open_world] = hints.map(|hint| optional(hint.as_ref()));
-        members.push(quote! {
-            annotations: _tool_core::Annotations {
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            }
+    let hints = [
+        (&attr.read_only, quote!(read_only)),
+        (&attr.destructive, quote!(destructive)),
+        (&attr.idempotent, quote!(idempotent)),
+        (&attr.open_world, quote!(open_world)),
+    ];
+    if hints.iter().any(|(hint, _)| hint.is_some()) {
+        // The builder, not a literal: `Annotations` is `#[non_exhaustive]`.
+        let set = hints.iter().filter_map(|(hint, method)| {
+            let value = (**hint)?;
+            Some(quote!(.#method(#value)))
         });
+        members.push(quote!(annotations: _tool_core::Annotations::new() #(#set)*));
     }
     if attr.sequential.is_present() {
         members.push(quote!(sequential: true));
