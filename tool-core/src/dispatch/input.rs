@@ -32,6 +32,7 @@ impl Arguments<'_> {
 
     /// The arguments as JSON text: the text as sent, or the value written out.
     #[must_use]
+    #[inline]
     pub fn to_text(&self) -> Cow<'_, str> {
         match self {
             Arguments::Text(text) => Cow::Borrowed(text),

@@ -113,7 +113,11 @@ fn fast_text<'a>(arguments: &'a Arguments<'_>, options: &DecodeOptions) -> Optio
     if options.lenient {
         return None;
     }
-    let text = arguments.to_text();
+    // Matched here rather than through `Arguments::to_text`: this is every call's path.
+    let text = match arguments {
+        Arguments::Text(text) => Cow::Borrowed(&**text),
+        Arguments::Value(value) => Cow::Owned(value.to_string()),
+    };
     (text.len() <= options.max_argument_bytes).then_some(text)
 }
 
