@@ -5,7 +5,6 @@ pub use inventory;
 pub use serde;
 pub use serde_json;
 
-pub use crate::context::{elicitation_problem, elicitation_schema};
 pub use crate::dispatch::ready;
 pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, decode_for as decode, run, run_async};
 pub use crate::param::plain::{PlainParam, missing_value};

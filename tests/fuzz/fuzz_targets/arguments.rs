@@ -15,5 +15,6 @@ fuzz_target!(|data: &[u8]| {
         ArgumentsMode::Repaired => assert!(parsed.value.is_some() && serde_json::from_str::<serde_json::Value>(text).is_err()),
         ArgumentsMode::Partial => assert!(parsed.value.is_some() && !parsed.is_runnable()),
         ArgumentsMode::Invalid => assert!(parsed.value.is_none() && !parsed.is_runnable()),
+        other => panic!("a mode this target does not know: {other:?}"),
     }
 });

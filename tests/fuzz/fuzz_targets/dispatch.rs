@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use serde::Deserialize;
-use tool_core::{tool, DecodeOptions, Registry, ToolArgs};
+use tool_core::dispatch::DecodeOptions;
+use tool_core::{tool, Registry, ToolArgs};
 
 #[derive(Deserialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]

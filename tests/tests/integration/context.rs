@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::json;
-use tool_core::__private::elicitation_schema;
+use tool_core::context::elicitation_schema;
 use tool_core::context::{
     CancellationToken, Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel,
     LogMessage, Progress, SamplingRequest, SamplingResponse,

@@ -332,6 +332,6 @@ fn deprecated_is_placed_in_every_dialect() {
     let output = registry.call("search_legacy", json!({"query": "rust", "text": "old"})).expect("accepted");
     assert_eq!(output.to_text(), "rust");
     assert!(registry.call("search_legacy", json!({"query": "rust", "text": 5})).is_err());
-    let refusal = tool_core::__private::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
+    let refusal = tool_core::context::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
     assert!(refusal.is_some_and(|why| why.contains("`deprecated`")), "{refusal:?}");
 }

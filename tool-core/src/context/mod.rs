@@ -19,7 +19,6 @@ use serde_json::Value;
 use crate::auth::Claims;
 
 pub use cancel::{CancellationToken, Cancelled};
-#[doc(hidden)]
 pub use elicit::{elicitation_problem, elicitation_schema};
 pub use host::{
     Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role,
