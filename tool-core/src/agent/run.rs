@@ -47,11 +47,24 @@ impl Agent {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
         let span = invoke_agent_span(self.model.api());
-        let outcome = tracing::Instrument::instrument(
-            self.run_rounds(settings, conversation, user, cancel, expected),
-            span.clone(),
-        )
-        .await;
+        let run = async {
+            conversation.items.push(self.model.api().user(user));
+            settings.emit(Event::RunStarted);
+            // Calls moved to the background; dropped (so cancelled) however the run ends.
+            let pending = Pending::new(settings.cancel_grace);
+            let run = Run { steps: &Direct, conversation, cancel, expected, pending };
+            let progress = self.rounds(settings, run, Progress::default()).await?;
+            settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
+            Ok::<_, RunError>(RunOutcome {
+                text: progress.text,
+                rounds: progress.rounds,
+                usage: progress.usage,
+                terminated: progress.terminated,
+                tool_runs: progress.calls,
+                handoffs: progress.handoffs,
+            })
+        };
+        let outcome = tracing::Instrument::instrument(run, span.clone()).await;
         match &outcome {
             Ok(outcome) => {
                 span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
@@ -62,30 +75,5 @@ impl Agent {
             }
         }
         outcome
-    }
-
-    async fn run_rounds(
-        &self,
-        settings: &Settings,
-        conversation: &mut Conversation,
-        user: &str,
-        cancel: &CancellationToken,
-        expected: Option<&Expected<'_>>,
-    ) -> Result<RunOutcome, RunError> {
-        conversation.items.push(self.model.api().user(user));
-        settings.emit(Event::RunStarted);
-        // Calls moved to the background; dropped (so cancelled) however the run ends.
-        let pending = Pending::new(settings.cancel_grace);
-        let run = Run { steps: &Direct, conversation, cancel, expected, pending };
-        let progress = self.rounds(settings, run, Progress::default()).await?;
-        settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
-        Ok(RunOutcome {
-            text: progress.text,
-            rounds: progress.rounds,
-            usage: progress.usage,
-            terminated: progress.terminated,
-            tool_runs: progress.calls,
-            handoffs: progress.handoffs,
-        })
     }
 }
