@@ -1,6 +1,6 @@
 //! The HTTP model clients against a local server replaying each provider's recorded
 //! responses, whole and streamed: the requests they send, the turns they read, and every
-//! failure typed (rate limits retried as asked, server errors retried, a cut-off stream and
+//! failure typed (rate limits retried as asked, overloads retried, refusals and 500s not, a cut-off stream and
 //! malformed JSON refused).
 
 use std::time::{Duration, Instant};
@@ -155,7 +155,7 @@ async fn gemini_and_responses_streamed() {
 }
 
 #[tokio::test]
-async fn rate_limits_and_server_errors_are_retried_then_typed() {
+async fn rate_limits_and_overloads_are_retried_then_typed_and_refusals_are_not() {
     let replay = Replay::start([
         Canned::status(429, "slow down").header("retry-after", "0.05"),
         Canned::status(503, "busy"),
@@ -163,6 +163,7 @@ async fn rate_limits_and_server_errors_are_retried_then_typed() {
         Canned::status(429, "still too fast").header("retry-after", "0"),
         Canned::status(429, "still too fast").header("retry-after", "0"),
         Canned::status(400, "bad request"),
+        Canned::status(500, "the prompt cannot be rendered"),
     ])
     .await;
     let model = HttpModel::new(Api::OpenAiChat, replay.url(), "m").stream(false).retries(2, Duration::from_secs(1));
@@ -179,7 +180,13 @@ async fn rate_limits_and_server_errors_are_retried_then_typed() {
         ModelError::Http { status: Some(400), message: "bad request".to_owned() },
         "a client error is not retried"
     );
-    assert_eq!(replay.received().len(), 6);
+    let error = respond(&limited, None).await.unwrap_err();
+    assert_eq!(
+        error,
+        ModelError::Http { status: Some(500), message: "the prompt cannot be rendered".to_owned() },
+        "a 500 is the server refusing this request: the same request would get the same answer"
+    );
+    assert_eq!(replay.received().len(), 7);
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@ mod loop_semantics;
 #[path = "../support/traces.rs"]
 mod recorder;
 mod replay;
+mod requests;
 mod shapes;
 mod streaming;
 mod subagent;

@@ -110,8 +110,7 @@ fn openai_chat_tools_snapshot() {
                     "city": {"description": "City name", "anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]},
                     "location": {"description": "City and state, e.g. San Francisco, CA", "anyOf": [{"type": "string"}, {"type": "null"}]},
                     "unit": {"anyOf": [{"type": "string", "enum": ["F", "C", "celsius", "fahrenheit"]}, {"type": "null"}]}},
-                    "additionalProperties": false},
-                "strict": false}}
+                    "additionalProperties": false}}}
         ])
     );
     // Strict by default: get_weather's strict form drops `minLength` and requires all.

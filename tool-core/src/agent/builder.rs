@@ -4,7 +4,7 @@ use core::time::Duration;
 use std::sync::Arc;
 
 use super::{Agent, ApprovalPolicy, Approver, Conversation, Event, Hooks, Model, NoHooks, RoundLimit, Settings, Tools};
-use crate::provider::ToolChoice;
+use crate::provider::{Sampling, ToolChoice};
 use crate::registry::Registry;
 
 impl Agent {
@@ -19,6 +19,7 @@ impl Agent {
             round_limit: RoundLimit::Fail,
             strict: true,
             tool_choice: None,
+            sampling: None,
             settings: Settings {
                 max_concurrency: 8,
                 sequential: false,
@@ -103,6 +104,15 @@ impl Agent {
     #[must_use]
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
+        self
+    }
+
+    /// How the model samples every turn (temperature, seed, output limit, stop sequences,
+    /// members only one server knows). For one run, set it on a clone: an agent is a handful
+    /// of shared pointers.
+    #[must_use]
+    pub fn sampling(mut self, sampling: Sampling) -> Self {
+        self.sampling = Some(sampling);
         self
     }
 

@@ -45,7 +45,7 @@ pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequ
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use typed::Answer;
 
-use crate::provider::ToolChoice;
+use crate::provider::{Sampling, ToolChoice};
 use crate::registry::Registry;
 
 /// What happens when the model still calls tools after the last round.
@@ -209,6 +209,7 @@ pub struct Agent {
     round_limit: RoundLimit,
     strict: bool,
     tool_choice: Option<ToolChoice>,
+    sampling: Option<Sampling>,
     settings: Settings,
     /// The agents the model may hand the conversation to, each with its tool.
     handoffs: Arc<Vec<handoff::Handoff>>,

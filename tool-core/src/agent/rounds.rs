@@ -180,6 +180,7 @@ impl Agent {
                     tools: offered,
                     tool_choice: offered.and(tool_choice.as_ref()),
                     output: run.expected.map(|expected| &expected.format),
+                    sampling: self.sampling.as_ref(),
                 };
                 let turn = run.steps.model(self, settings, request, round, run.cancel).await?;
                 progress.usage += turn.usage;

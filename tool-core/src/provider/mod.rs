@@ -17,6 +17,7 @@ pub mod gemini;
 pub mod mcp_json;
 pub mod openai;
 mod parameters;
+mod sampling;
 mod stream;
 mod turn;
 mod wire;
@@ -28,6 +29,8 @@ use serde_json::Value;
 pub use api::Api;
 pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 pub use parameters::{StrictChoice, parameters, strict_choice};
+pub use sampling::Sampling;
+pub(crate) use sampling::SamplingMembers;
 pub use stream::{Delta, StreamReader};
 #[cfg(feature = "clients")]
 pub(crate) use turn::{Envelope, merge_fields};

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::ToolCall;
+use super::{Sampling, ToolCall};
 use crate::render::{Dialect, to_json_in};
 use crate::schema::Schema;
 
@@ -24,13 +24,15 @@ pub struct ModelRequest<'a> {
     /// request fields in the API's shape (`response_format`, `text`, `output_config`,
     /// `generationConfig`), merged into the body.
     pub output: Option<&'a Value>,
+    /// How the model samples the turn; its output limit wins over the client's.
+    pub sampling: Option<&'a Sampling>,
 }
 
 impl<'a> ModelRequest<'a> {
     /// A request for the next turn of `history`, with no tools and no system prompt.
     #[must_use]
     pub fn new(history: &'a [Value]) -> Self {
-        ModelRequest { system: None, history, tools: None, tool_choice: None, output: None }
+        ModelRequest { system: None, history, tools: None, tool_choice: None, output: None, sampling: None }
     }
 
     /// Instructions for the whole conversation.
@@ -52,6 +54,13 @@ impl<'a> ModelRequest<'a> {
     #[must_use]
     pub fn with_output(mut self, output: &'a Value) -> Self {
         self.output = Some(output);
+        self
+    }
+
+    /// How the model samples the turn.
+    #[must_use]
+    pub fn with_sampling(mut self, sampling: &'a Sampling) -> Self {
+        self.sampling = Some(sampling);
         self
     }
 }

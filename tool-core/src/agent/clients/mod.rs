@@ -4,9 +4,11 @@
 //!
 //! Failures are typed ([`ModelError`]): an HTTP error with its status and body, a rate limit
 //! with the `retry-after` the provider asked for, a response that is not the documented
-//! shape, a stream cut off before its last event. Rate limits, server errors (5xx) and failed
-//! connections are retried a bounded number of times, waiting what the provider asks (or
-//! backing off); once text has streamed, nothing is retried, so nothing is said twice.
+//! shape, a stream cut off before its last event. Only what may pass is retried, a bounded
+//! number of times, waiting what the provider asks (or backing off): rate limits (429),
+//! timeouts, gateways and overloads (408, 502, 503, 504, 529) and failed connections; never a
+//! refusal of the request itself (4xx, 500). Once text has streamed, nothing is retried, so
+//! nothing is said twice.
 
 use core::time::Duration;
 
@@ -88,8 +90,8 @@ impl HttpModel {
         self
     }
 
-    /// How many times a rate limit, a server error or a failed connection is retried, and
-    /// the longest wait between tries.
+    /// How many times a rate limit, a timeout, an overloaded server or a failed connection is
+    /// retried, and the longest wait between tries.
     #[must_use]
     pub fn retries(mut self, retries: u32, max_wait: Duration) -> Self {
         self.max_retries = retries;
@@ -110,6 +112,9 @@ impl HttpModel {
         let mut body = self.api.wire().body(request, envelope);
         if let Some(Value::Object(output)) = request.output {
             merge_fields(&mut body, output);
+        }
+        if let Some(sampling) = request.sampling {
+            merge_fields(&mut body, &sampling.extra);
         }
         Value::Object(body)
     }
@@ -142,7 +147,7 @@ impl HttpModel {
             return Err(if status.as_u16() == 429 {
                 (ModelError::RateLimited { retry_after, message: body }, Some(seconds(retry_after.unwrap_or(1.0))))
             } else {
-                let retry = status.is_server_error().then_some(Duration::ZERO);
+                let retry = transient(status.as_u16()).then_some(Duration::ZERO);
                 (ModelError::Http { status: Some(status.as_u16()), message: body }, retry)
             });
         }
@@ -165,6 +170,13 @@ impl HttpModel {
         }
         reader.finish().map_err(|error| (ModelError::Malformed(error), None))
     }
+}
+
+/// Whether a status says the server could not answer now but may soon: a timeout, a gateway
+/// or an overload. Not a 500: servers answer it for a request they cannot handle (`llama.cpp`
+/// when it cannot render the prompt), and the same request would get the same answer.
+fn transient(status: u16) -> bool {
+    matches!(status, 408 | 502 | 503 | 504 | 529)
 }
 
 fn http(status: Option<u16>, error: &reqwest::Error) -> ModelError {

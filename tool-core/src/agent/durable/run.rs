@@ -174,6 +174,7 @@ async fn model_step<C: RunContext>(
     let tools = request.tools.cloned();
     let tool_choice = request.tool_choice.cloned();
     let output = request.output.cloned();
+    let sampling = request.sampling.cloned();
     let events = settings.events.clone();
     let request: Step<TurnRecord> = Box::pin(async move {
         let on_delta = move |delta: Delta<'_>| {
@@ -187,6 +188,7 @@ async fn model_step<C: RunContext>(
             tools: tools.as_ref(),
             tool_choice: tool_choice.as_ref(),
             output: output.as_ref(),
+            sampling: sampling.as_ref(),
         };
         let chat = chat_span(model.api());
         match tracing::Instrument::instrument(model.respond(request, &on_delta), chat.clone()).await {

@@ -11,14 +11,23 @@ pub use stream::MessageStream;
 use super::turn::{Envelope, answer_schema, put_tools};
 use super::wire::Wire;
 use super::{
-    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
-    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, strict_choice, string_at, tool_array,
+    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, SchemaFallback,
+    StopReason, StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, strict_choice, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
 use crate::registry::{Entry, Registry};
 use crate::render::Dialect;
 use crate::schema::Schema;
+
+/// Where Messages takes each sampling setting: it has no seed.
+const SAMPLING: SamplingMembers = SamplingMembers {
+    temperature: "temperature",
+    top_p: "top_p",
+    seed: None,
+    max_tokens: "max_tokens",
+    stop: Some("stop_sequences"),
+};
 
 /// `tools`: `[{"name":…,"description":…,"input_schema":…}]`, with `"strict": true` where
 /// the tool asks for it, or where `strict_by_default` and its schema allows it.
@@ -203,7 +212,7 @@ impl Wire for Messages {
         let mut body = Map::new();
         body.insert("model".to_owned(), json!(envelope.model));
         // Required by the API: 4096 unless set.
-        body.insert("max_tokens".to_owned(), json!(envelope.max_tokens.unwrap_or(4096)));
+        SAMPLING.put(&mut body, request.sampling, Some(envelope.max_tokens.unwrap_or(4096)));
         if let Some(system) = request.system {
             body.insert("system".to_owned(), json!(system));
         }

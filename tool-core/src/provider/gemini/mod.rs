@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 use super::turn::{Envelope, rendered};
 use super::wire::Wire;
 use super::{
-    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SchemaFallback, StopReason,
-    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
+    Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, SchemaFallback,
+    StopReason, StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use crate::content::{Content, Resource, ResourceContents};
 use crate::error::ToolError;
@@ -19,6 +19,15 @@ use crate::schema::Schema;
 
 mod schema;
 mod stream;
+
+/// Where `generateContent` takes each sampling setting, all inside `generationConfig`.
+const SAMPLING: SamplingMembers = SamplingMembers {
+    temperature: "temperature",
+    top_p: "topP",
+    seed: Some("seed"),
+    max_tokens: "maxOutputTokens",
+    stop: Some("stopSequences"),
+};
 
 pub(crate) use schema::entry_parameters;
 use schema::{entry_loss, takes_arguments};
@@ -255,8 +264,10 @@ impl Wire for Generate {
         if let Some(choice) = request.tool_choice {
             body.insert("toolConfig".to_owned(), choice.clone());
         }
-        if let Some(max_tokens) = envelope.max_tokens {
-            body.insert("generationConfig".to_owned(), json!({"maxOutputTokens": max_tokens}));
+        let mut config = Map::new();
+        SAMPLING.put(&mut config, request.sampling, envelope.max_tokens);
+        if !config.is_empty() {
+            body.insert("generationConfig".to_owned(), Value::Object(config));
         }
         body
     }

@@ -8,8 +8,8 @@ use super::super::stream::{PartialCalls, event, fold_usage, unfinished};
 use super::super::turn::{Envelope, answer_schema, put_tools};
 use super::super::wire::Wire;
 use super::super::{
-    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
-    ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
+    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, StopReason,
+    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use super::function_members;
 use crate::error::ToolError;
@@ -17,13 +17,22 @@ use crate::registry::{Entry, Registry};
 use crate::render::Dialect;
 use crate::schema::Schema;
 
+/// Where Chat Completions takes each sampling setting.
+const SAMPLING: SamplingMembers = SamplingMembers {
+    temperature: "temperature",
+    top_p: "top_p",
+    seed: Some("seed"),
+    max_tokens: "max_completion_tokens",
+    stop: Some("stop"),
+};
+
 /// Chat Completions `tools`: `[{"type":"function","function":{…}}]`. Strict where the tool
 /// asks for it, or where `strict_by_default` and its schema allows it.
 pub fn chat_tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: bool) -> ToolList {
     tool_array(tools, |out, entry, fallbacks| {
         let mut function = String::new();
         let mut inner = ObjectWriter::new(&mut function);
-        function_members(&mut inner, entry, strict_by_default, fallbacks);
+        function_members(&mut inner, entry, strict_by_default, false, fallbacks);
         inner.end();
         ObjectWriter::new(out).string("type", "function").raw("function", &function).end();
     })
@@ -235,9 +244,7 @@ impl Wire for Chat {
         }
         messages.extend(request.history.iter().cloned());
         body.insert("messages".to_owned(), Value::Array(messages));
-        if let Some(max_tokens) = envelope.max_tokens {
-            body.insert("max_completion_tokens".to_owned(), json!(max_tokens));
-        }
+        SAMPLING.put(&mut body, request.sampling, envelope.max_tokens);
         put_tools(&mut body, request);
         if envelope.stream {
             body.insert("stream".to_owned(), json!(true));

@@ -29,11 +29,14 @@ use crate::render::Dialect;
 const DEFAULTS: (&str, &str, &str) = ("OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini");
 
 /// A function's members, shared by both APIs' tool lists: `name`, `description`,
-/// `parameters`, `strict`.
+/// `parameters`, `strict`. Chat Completions reads a missing `strict` as `false`, so there it
+/// is written only when true (servers that mimic the API need not know the member); the
+/// Responses API reads a missing one as `true`, so there it is always written.
 fn function_members(
     object: &mut ObjectWriter<'_>,
     entry: &Entry,
     strict_by_default: bool,
+    always_strict_member: bool,
     fallbacks: &mut Vec<SchemaFallback>,
 ) {
     let choice = strict_choice(entry, Dialect::OpenAiStrict, strict_by_default);
@@ -43,8 +46,10 @@ fn function_members(
     object
         .string("name", entry.name())
         .string("description", entry.description())
-        .raw("parameters", &choice.parameters)
-        .raw("strict", if choice.strict { "true" } else { "false" });
+        .raw("parameters", &choice.parameters);
+    if choice.strict || always_strict_member {
+        object.raw("strict", if choice.strict { "true" } else { "false" });
+    }
 }
 
 /// The API key as a bearer token, as both APIs take it.

@@ -9,8 +9,8 @@ use super::super::stream::{PartialCalls, event, unfinished};
 use super::super::turn::{Envelope, answer_schema, put_tools};
 use super::super::wire::Wire;
 use super::super::{
-    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, StopReason, StreamReader,
-    ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
+    Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, StopReason,
+    StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
 };
 use super::function_members;
 use crate::content::{Content, Resource, ResourceContents};
@@ -19,12 +19,21 @@ use crate::registry::{Entry, Registry};
 use crate::render::Dialect;
 use crate::schema::Schema;
 
+/// Where the Responses API takes each sampling setting: it has no seed and no stop sequences.
+const SAMPLING: SamplingMembers = SamplingMembers {
+    temperature: "temperature",
+    top_p: "top_p",
+    seed: None,
+    max_tokens: "max_output_tokens",
+    stop: None,
+};
+
 /// Responses `tools`: `[{"type":"function","name":…,"parameters":…,"strict":…}]`.
 pub fn responses_tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, strict_by_default: bool) -> ToolList {
     tool_array(tools, |out, entry, fallbacks| {
         let mut object = ObjectWriter::new(out);
         object.string("type", "function");
-        function_members(&mut object, entry, strict_by_default, fallbacks);
+        function_members(&mut object, entry, strict_by_default, true, fallbacks);
         object.end();
     })
 }
@@ -222,9 +231,7 @@ impl Wire for Responses {
             body.insert("instructions".to_owned(), json!(system));
         }
         body.insert("input".to_owned(), Value::Array(request.history.to_vec()));
-        if let Some(max_tokens) = envelope.max_tokens {
-            body.insert("max_output_tokens".to_owned(), json!(max_tokens));
-        }
+        SAMPLING.put(&mut body, request.sampling, envelope.max_tokens);
         put_tools(&mut body, request);
         if envelope.stream {
             body.insert("stream".to_owned(), json!(true));
