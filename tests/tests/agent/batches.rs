@@ -16,6 +16,14 @@ fn eight(tool: &str, ms: u64) -> Vec<(String, String)> {
     (0..8).map(|_| (tool.to_owned(), format!(r#"{{"ms": {ms}}}"#))).collect()
 }
 
+/// An agent that runs a batch of identical calls: the repeat limit would refuse them.
+fn runner(
+    model: impl tool_core::agent::Model + 'static,
+    registry: impl Into<std::sync::Arc<tool_core::Registry>>,
+) -> Agent {
+    Agent::new(model, registry).max_repeats(usize::MAX)
+}
+
 fn script(batch: &[(String, String)]) -> ScriptedModel {
     let pairs: Vec<(&str, &str)> = batch.iter().map(|(n, a)| (n.as_str(), a.as_str())).collect();
     ScriptedModel::new(Api::OpenAiChat, [calls(&pairs), answer("done")])
@@ -30,7 +38,7 @@ fn script(batch: &[(String, String)]) -> ScriptedModel {
 async fn eight_async_calls_of_100_ms_run_together_in_order() {
     let mut batch = eight("nap", 100);
     batch[3] = ("crash".to_owned(), "{}".to_owned());
-    let agent = Agent::new(script(&batch), registry());
+    let agent = runner(script(&batch), registry());
     let started = Instant::now();
     let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     // One after another, seven naps would take 700 ms.
@@ -44,8 +52,7 @@ async fn eight_plain_calls_run_together_in_order() {
     // Seven calls wait for each other on the blocking pool: they meet only if all run at once.
     let mut batch: Vec<(String, String)> = (0..8).map(|_| ("meet".to_owned(), r#"{"expect": 7}"#.to_owned())).collect();
     batch[3] = ("crash".to_owned(), "{}".to_owned());
-    let outcome =
-        Agent::new(script(&batch), registry()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let outcome = runner(script(&batch), registry()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     in_order_with_the_crash_answered(&outcome);
     assert!(outcome.tool_runs.iter().enumerate().all(|(i, run)| i == 3 || run.result.text() == "met 7"));
 }
@@ -63,7 +70,7 @@ fn in_order_with_the_crash_answered(outcome: &tool_core::agent::RunOutcome) {
 
 #[tokio::test(start_paused = true)]
 async fn sequential_runs_one_call_at_a_time() {
-    let agent = Agent::new(script(&eight("nap", 30)), registry()).sequential(true);
+    let agent = runner(script(&eight("nap", 30)), registry()).sequential(true);
     let started = Instant::now();
     agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     let elapsed = started.elapsed();
@@ -73,13 +80,13 @@ async fn sequential_runs_one_call_at_a_time() {
     let mut batch = eight("ledger", 20);
     batch.push(("nap".to_owned(), r#"{"ms": 1}"#.to_owned()));
     LEDGER_PEAK.store(0, Ordering::SeqCst);
-    Agent::new(script(&batch), registry()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    runner(script(&batch), registry()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     assert_eq!(LEDGER_PEAK.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test(start_paused = true)]
 async fn the_bound_limits_calls_at_once() {
-    let agent = Agent::new(script(&eight("nap", 100)), registry()).max_concurrency(2);
+    let agent = runner(script(&eight("nap", 100)), registry()).max_concurrency(2);
     let started = Instant::now();
     agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     let elapsed = started.elapsed();
@@ -89,7 +96,7 @@ async fn the_bound_limits_calls_at_once() {
 #[tokio::test(start_paused = true)]
 async fn a_slow_call_times_out_and_the_run_goes_on() {
     let batch = vec![("nap".to_owned(), r#"{"ms": 10000}"#.to_owned()), ("nap".to_owned(), r#"{"ms": 1}"#.to_owned())];
-    let agent = Agent::new(script(&batch), registry()).call_timeout(Duration::from_millis(100));
+    let agent = runner(script(&batch), registry()).call_timeout(Duration::from_millis(100));
     let started = Instant::now();
     let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     // Not the 10 s nap: the first call was stopped at its timeout.
@@ -106,7 +113,7 @@ async fn cancelling_mid_batch_answers_every_call() {
     let mut batch = eight("nap", 10_000);
     // Long enough that no stall of the machine lets it finish within the grace.
     batch.push(("doze".to_owned(), r#"{"ms": 4000}"#.to_owned()));
-    let agent = Agent::new(script(&batch), registry()).cancel_grace(Duration::from_millis(300));
+    let agent = runner(script(&batch), registry()).cancel_grace(Duration::from_millis(300));
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
@@ -133,8 +140,7 @@ async fn registry_layers_wrap_the_agents_calls() {
     let mut registry = registry();
     registry.layer_tool("nap", tower::ServiceBuilder::new().load_shed().concurrency_limit(0));
     let batch = [("nap", r#"{"ms": 1}"#), ("doze", r#"{"ms": 1}"#)].map(|(n, a)| (n.to_owned(), a.to_owned()));
-    let outcome =
-        Agent::new(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let outcome = runner(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     let shed = &outcome.tool_runs[0].result;
     assert!(shed.is_error() && shed.text().contains("was turned away (service overloaded)"), "{}", shed.text());
     assert!(!outcome.tool_runs[1].result.is_error(), "{}", outcome.tool_runs[1].result.text());
@@ -158,8 +164,7 @@ async fn an_inline_plain_fn_runs_on_the_callers_task() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereInlineTool).unwrap().add(WherePooledTool).unwrap();
     let batch = [("where_inline", "{}"), ("where_pooled", "{}")].map(|(n, a)| (n.to_owned(), a.to_owned()));
-    let outcome =
-        Agent::new(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
+    let outcome = runner(script(&batch), registry).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
     let here = format!("{:?}", std::thread::current().id());
     assert_eq!(outcome.tool_runs[0].result.text(), here);
     assert_ne!(outcome.tool_runs[1].result.text(), here);
@@ -203,7 +208,7 @@ async fn in_place_by_run(tool: &str, runs: usize, agent: impl Fn(ScriptedModel) 
 async fn a_plain_fn_that_always_returns_at_once_comes_to_the_runs_task() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereQuickTool).unwrap();
-    let seen = in_place_by_run("where_quick", 40, |model| Agent::new(model, registry.clone())).await;
+    let seen = in_place_by_run("where_quick", 40, |model| runner(model, registry.clone())).await;
     assert_eq!(seen[..4], [false; 4], "the first four runs are on the pool");
     // Each later run comes in place unless the machine paused a run on the pool beyond the
     // bound, which only restarts the streak.
@@ -217,11 +222,11 @@ async fn a_plain_fn_that_always_returns_at_once_comes_to_the_runs_task() {
 async fn a_slow_run_in_place_or_a_near_deadline_sends_the_fn_to_the_pool() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereAtTimesSlowTool).unwrap();
-    let agent = |model| Agent::new(model, registry.clone());
+    let agent = |model| runner(model, registry.clone());
     let seen = in_place_by_run("where_at_times_slow", 40, agent).await;
     assert!(seen.contains(&true), "quick: it comes in place ({seen:?})");
     // A deadline of 100 µs, the bound itself: on the pool (or timed out), never here.
-    let near = |model| Agent::new(model, registry.clone()).call_timeout(Duration::from_micros(100));
+    let near = |model| runner(model, registry.clone()).call_timeout(Duration::from_micros(100));
     assert_eq!(in_place_by_run("where_at_times_slow", 1, near).await, [false]);
     // One slow run in place, then the next run is on the pool again. (Rarely, a pause of the
     // machine restarts the streak just before; then the slow run is on the pool: try again.)
@@ -267,10 +272,8 @@ async fn a_plain_fn_in_place_may_still_block_as_on_the_pool() {
     let mut in_place = 0;
     for _ in 0..40 {
         let batch = [("count_under_lock".to_owned(), "{}".to_owned())];
-        let outcome = Agent::new(script(&batch), registry.clone())
-            .run(&mut Conversation::new(Api::OpenAiChat), "go")
-            .await
-            .unwrap();
+        let outcome =
+            runner(script(&batch), registry.clone()).run(&mut Conversation::new(Api::OpenAiChat), "go").await.unwrap();
         let result = &outcome.tool_runs[0].result;
         assert!(!result.is_error(), "{}", result.text());
         in_place += usize::from(result.text() == here);
@@ -284,7 +287,7 @@ async fn a_plain_fn_in_place_may_still_block_as_on_the_pool() {
 async fn on_a_current_thread_runtime_a_plain_fn_stays_on_the_pool() {
     let mut registry = tool_core::Registry::new();
     registry.add(WhereOnOneThreadTool).unwrap();
-    let seen = in_place_by_run("where_on_one_thread", 20, |model| Agent::new(model, registry.clone())).await;
+    let seen = in_place_by_run("where_on_one_thread", 20, |model| runner(model, registry.clone())).await;
     assert_eq!(seen, [false; 20]);
 }
 
@@ -301,7 +304,7 @@ fn where_in_a_batch() -> String {
 async fn a_batch_of_quick_plain_fns_on_a_worker_runs_beside_async_calls() {
     let mut registry = registry();
     registry.add(WhereInABatchTool).unwrap().add(CountUnderLockTool).unwrap();
-    let warmed = in_place_by_run("where_in_a_batch", 40, |model| Agent::new(model, registry.clone())).await;
+    let warmed = in_place_by_run("where_in_a_batch", 40, |model| runner(model, registry.clone())).await;
     assert!(warmed.contains(&true), "{warmed:?}");
     let batch = [
         ("where_in_a_batch", "{}"),
@@ -312,7 +315,7 @@ async fn a_batch_of_quick_plain_fns_on_a_worker_runs_beside_async_calls() {
     ]
     .map(|(n, a)| (n.to_owned(), a.to_owned()));
     for _ in 0..5 {
-        let agent = Agent::new(script(&batch), registry.clone());
+        let agent = runner(script(&batch), registry.clone());
         // Spawned, so the run is polled by a worker thread, whose other tasks tokio hands over.
         let outcome = tokio::spawn(async move { agent.run(&mut Conversation::new(Api::OpenAiChat), "go").await })
             .await

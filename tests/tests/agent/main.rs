@@ -16,4 +16,5 @@ mod shapes;
 mod streaming;
 mod subagent;
 mod traces;
+mod turns;
 mod typed;

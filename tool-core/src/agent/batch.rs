@@ -148,7 +148,7 @@ async fn gate(settings: &Settings, registry: &Registry, call: ToolCall, cancel: 
     settle(settings, call, entry, Some(verdict))
 }
 
-/// Phase 1 up to approval: `prepare`, the lookup, `authorize`, and whether the call needs a
+/// Phase 1 up to approval: `prepare`, the lookup, `authorize`, the repeat limit, and whether the call needs a
 /// verdict.
 pub(super) fn screen(
     settings: &Settings,
@@ -166,6 +166,10 @@ pub(super) fn screen(
         Err(unknown) => return Screened::Answered(call, unknown),
     };
     if let Err(reason) = settings.hooks.authorize(&call) {
+        let error = denied(&call, reason);
+        return Screened::Answered(call, error);
+    }
+    if let Some(reason) = settings.repeats.refuse(&call, settings.max_repeats) {
         let error = denied(&call, reason);
         return Screened::Answered(call, error);
     }

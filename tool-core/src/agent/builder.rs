@@ -31,6 +31,8 @@ impl Agent {
                 hooks: Arc::new(NoHooks),
                 events: None,
                 background_after: None,
+                max_repeats: 3,
+                repeats: super::repeats::Repeats::default(),
             },
             handoffs: Arc::new(Vec::new()),
         }
@@ -90,6 +92,15 @@ impl Agent {
     #[must_use]
     pub fn background_after(mut self, after: Duration) -> Self {
         self.settings.background_after = Some(after);
+        self
+    }
+
+    /// How many times one call (the same tool with the same arguments) may run in a run:
+    /// after that, the model gets a result telling it it has the answer already, and the call
+    /// does not run. 3 unless set.
+    #[must_use]
+    pub fn max_repeats(mut self, runs: usize) -> Self {
+        self.settings.max_repeats = runs;
         self
     }
 

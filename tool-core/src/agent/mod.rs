@@ -26,12 +26,14 @@ mod events;
 mod handoff;
 mod hooks;
 mod model;
+mod repeats;
 mod rounds;
 mod run;
 mod scripted;
 mod subagent;
 mod telemetry;
 mod typed;
+mod unusable;
 
 use core::time::Duration;
 use std::sync::Arc;
@@ -101,6 +103,9 @@ pub struct RunOutcome {
     pub tool_runs: Vec<ToolRun>,
     /// The agents the run was handed to ([`Agent::handoff`]), in order: the last answered.
     pub handoffs: Vec<String>,
+    /// Why the model's last turn ended: [`StopReason::MaxTokens`] when its answer was cut off
+    /// at the output limit.
+    pub stop: StopReason,
 }
 
 /// Why a run did not end with an answer.
@@ -118,6 +123,9 @@ pub enum RunError {
     Cancelled,
     /// The tool choice names a tool the registry lacks.
     InvalidToolChoice(crate::ToolError),
+    /// The tool choice asks for a call ([`ToolChoice::Required`], a tool, a list of tools)
+    /// but the agent has no tools to offer.
+    ToolChoiceWithoutTools,
     /// A typed run ([`Agent::run_for`]) never got a valid answer.
     InvalidOutput {
         /// Answers checked.
@@ -130,7 +138,7 @@ pub enum RunError {
 
 impl RunError {
     /// The variant's name in `snake_case` (`model`, `round_limit`, `cancelled`,
-    /// `invalid_tool_choice`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
+    /// `invalid_tool_choice`, `tool_choice_without_tools`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
@@ -138,6 +146,7 @@ impl RunError {
             RunError::RoundLimit { .. } => "round_limit",
             RunError::Cancelled => "cancelled",
             RunError::InvalidToolChoice(_) => "invalid_tool_choice",
+            RunError::ToolChoiceWithoutTools => "tool_choice_without_tools",
             RunError::InvalidOutput { .. } => "invalid_output",
         }
     }
@@ -150,6 +159,9 @@ impl core::fmt::Display for RunError {
             RunError::RoundLimit { rounds } => write!(f, "the model still called tools after {rounds} rounds"),
             RunError::Cancelled => f.write_str("the run was cancelled"),
             RunError::InvalidToolChoice(error) => write!(f, "invalid tool choice: {error}"),
+            RunError::ToolChoiceWithoutTools => {
+                f.write_str("the tool choice asks for a tool call, but there are no tools")
+            }
             RunError::InvalidOutput { attempts, error } => {
                 write!(f, "the model gave no valid answer in {attempts} attempt(s); the last: {error}")
             }
@@ -174,9 +186,17 @@ pub(crate) struct Settings {
     hooks: Arc<dyn Hooks>,
     events: Option<EventSink>,
     background_after: Option<Duration>,
+    max_repeats: usize,
+    /// The run's calls so far (see [`Settings::for_run`]).
+    repeats: repeats::Repeats,
 }
 
 impl Settings {
+    /// These settings for a new run: its own count of repeated calls.
+    fn for_run(&self) -> Settings {
+        Settings { repeats: repeats::Repeats::default(), ..self.clone() }
+    }
+
     fn emit(&self, event: Event) {
         if let Some(events) = &self.events {
             events(&event);

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::background::Pending;
-use super::model::{Delta, ModelRequest, ModelTurn, Usage};
+use super::model::{Delta, ModelRequest, ModelTurn, StopReason, Usage};
 use super::telemetry::chat_span;
 use super::typed::{self, Expected};
-use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch};
+use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch, unusable};
 use crate::context::CancellationToken;
-use crate::provider::{CallResult, ToolCall};
+use crate::provider::{CallResult, ToolCall, ToolChoice};
 use crate::registry::Registry;
 
 /// A boxed future the loop awaits.
@@ -63,6 +63,7 @@ pub(super) trait Steps: Sync {
     fn settings(&self, agent: &Agent, run: &Settings) -> Settings {
         let mut settings = agent.settings.clone();
         settings.events.clone_from(&run.events);
+        settings.repeats = run.repeats.clone();
         settings
     }
 
@@ -108,6 +109,8 @@ pub(super) struct Progress<R> {
     pub(super) calls: Vec<R>,
     /// The agents the run was handed to.
     pub(super) handoffs: Vec<String>,
+    /// Why the model's last turn ended.
+    pub(super) stop: StopReason,
 }
 
 impl<R> Default for Progress<R> {
@@ -119,6 +122,7 @@ impl<R> Default for Progress<R> {
             terminated: false,
             calls: Vec::new(),
             handoffs: Vec::new(),
+            stop: StopReason::EndTurn,
         }
     }
 }
@@ -184,7 +188,13 @@ impl Agent {
                 };
                 let turn = run.steps.model(self, settings, request, round, run.cancel).await?;
                 progress.usage += turn.usage;
-                let calls = settings.take_turn(api, run.conversation, &mut progress.text, round, turn, last_answer);
+                let Some(calls) = settings.take_turn(api, run.conversation, &mut progress, round, turn, last_answer)
+                else {
+                    if last_answer {
+                        return Ok(progress);
+                    }
+                    continue;
+                };
                 if calls.is_empty() && !last_answer && !run.pending.is_empty() {
                     // An answer while results are still to come: the model hears of the next one.
                     if !run.pending.any_ended(run.cancel).await {
@@ -237,8 +247,11 @@ impl Agent {
         let api = self.model.api();
         let tools = (!registry.is_empty()).then(|| api.tools(registry, self.strict));
         let tool_choice = match &self.tool_choice {
-            Some(choice) => Some(api.tool_choice(choice, registry).map_err(RunError::InvalidToolChoice)?),
             None => None,
+            // Without tools there is nothing to choose among, and nothing to send.
+            Some(ToolChoice::Auto | ToolChoice::None) if tools.is_none() => None,
+            Some(_) if tools.is_none() => return Err(RunError::ToolChoiceWithoutTools),
+            Some(choice) => Some(api.tool_choice(choice, registry).map_err(RunError::InvalidToolChoice)?),
         };
         Ok((tools, tool_choice))
     }
@@ -256,30 +269,39 @@ impl Agent {
 }
 
 impl Settings {
-    /// Takes a model's turn into the run: its event, its items into the history, its text as
-    /// the run's last. In the last round the model was offered no tools; any calls it made
-    /// anyway each get a denial as their result and none is returned. Returns the calls to
-    /// run.
-    fn take_turn(
+    /// Takes a model's turn into the run: its event, its items into the history, its text
+    /// and stop reason as the run's last. Returns the calls to run; `None` for a turn the loop
+    /// cannot act on ([`unusable`]), which is not kept: the model is told why instead. In
+    /// the last round the model was offered no tools; any calls it made anyway each get a
+    /// denial as their result and none is returned.
+    fn take_turn<R>(
         &self,
         api: super::Api,
         conversation: &mut Conversation,
-        text: &mut String,
+        progress: &mut Progress<R>,
         round: usize,
         turn: ModelTurn,
         last_answer: bool,
-    ) -> Vec<ToolCall> {
+    ) -> Option<Vec<ToolCall>> {
         self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
+        progress.stop = turn.stop.clone();
+        let mut turn = turn;
+        let note = unusable::note(&turn);
+        unusable::mend(api, &mut turn);
+        progress.text = turn.text;
+        if let Some(note) = note {
+            conversation.items.push(api.user(&note));
+            return None;
+        }
         conversation.items.extend(turn.items);
-        *text = turn.text;
         if !last_answer {
-            return turn.calls;
+            return Some(turn.calls);
         }
         if !turn.calls.is_empty() {
             let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
             conversation.items.extend(api.results(&denied));
         }
-        Vec::new()
+        Some(Vec::new())
     }
 }
 

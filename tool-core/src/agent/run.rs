@@ -47,6 +47,7 @@ impl Agent {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
         let span = invoke_agent_span(self.model.api());
+        let settings = &settings.for_run();
         let run = async {
             conversation.items.push(self.model.api().user(user));
             settings.emit(Event::RunStarted);
@@ -62,6 +63,7 @@ impl Agent {
                 terminated: progress.terminated,
                 tool_runs: progress.calls,
                 handoffs: progress.handoffs,
+                stop: progress.stop,
             })
         };
         let outcome = tracing::Instrument::instrument(run, span.clone()).await;

@@ -66,6 +66,12 @@ impl Api {
         self.wire().join_results(per_call)
     }
 
+    /// Sets the argument text of the call `id` in a turn's history `items`.
+    #[cfg(feature = "agent")]
+    pub(crate) fn mend_arguments(self, items: &mut [Value], id: &str, arguments: &str) {
+        self.wire().mend_arguments(items, id, arguments);
+    }
+
     /// The tool list for a request.
     #[must_use]
     pub fn tools(self, registry: &Registry, strict_by_default: bool) -> Value {

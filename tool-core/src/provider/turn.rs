@@ -130,13 +130,14 @@ pub enum StopReason {
 
 impl StopReason {
     /// The reason a provider gave (`finish_reason`, `stop_reason`, `status`, `finishReason`);
-    /// a turn with calls stopped for them, whatever it says.
+    /// a turn with calls stopped for them, whatever it says, unless it was cut off at the
+    /// output limit (its last call may be incomplete).
     pub(crate) fn of(reason: Option<&str>, calls: bool) -> StopReason {
         match reason {
+            Some("length" | "max_tokens" | "MAX_TOKENS" | "incomplete") => StopReason::MaxTokens,
             _ if calls => StopReason::ToolUse,
             None | Some("stop" | "end_turn" | "STOP" | "completed" | "stop_sequence") => StopReason::EndTurn,
             Some("tool_calls" | "tool_use") => StopReason::ToolUse,
-            Some("length" | "max_tokens" | "MAX_TOKENS" | "incomplete") => StopReason::MaxTokens,
             Some("content_filter" | "refusal" | "SAFETY") => StopReason::Refusal,
             Some(other) => StopReason::Other(other.to_owned()),
         }

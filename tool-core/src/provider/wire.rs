@@ -34,6 +34,12 @@ pub(crate) trait Wire: Sync {
     fn tools(&self, registry: &Registry, strict_by_default: bool) -> ToolList;
     /// The tool choice of a request, its named tools checked against `registry`.
     fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError>;
+    /// Sets the argument text of the call `id` in a turn's history `items` to `arguments`
+    /// (the model wrote text that is not JSON). Nothing to do where the items hold arguments
+    /// as objects.
+    fn mend_arguments(&self, items: &mut [Value], id: &str, arguments: &str) {
+        let _ = (items, id, arguments);
+    }
     /// A whole (unstreamed) response as a turn.
     fn turn(&self, response: &Value) -> Result<ModelTurn, ResponseError>;
     /// A reader of its streamed responses.

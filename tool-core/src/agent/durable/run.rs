@@ -47,7 +47,7 @@ impl Agent {
         // replays (their `chat` and `execute_tool` spans) are read from the journal, not run.
         let span = invoke_agent_span(api);
         let steps = Journaled { ctx };
-        let settings = steps.settings(self, &self.settings);
+        let settings = steps.settings(self, &self.settings.for_run());
         // Restate's cancellation reaches the run at its next step: no token fires.
         let cancel = CancellationToken::new();
         let run =
@@ -103,6 +103,7 @@ impl<C: RunContext> Steps for Journaled<'_, C> {
         let mut settings = agent.settings.clone();
         settings.background_after = None;
         settings.events.clone_from(&run.events);
+        settings.repeats = run.repeats.clone();
         settings
     }
 

@@ -108,6 +108,7 @@ impl StreamReader for MessageStream {
             return Err(unfinished());
         }
         let mut calls: BTreeMap<u64, _> = stream.calls.take().collect();
+        let cut_off = stream.stop.as_ref().is_some_and(|stop| stop == "max_tokens");
         let mut content = Vec::with_capacity(stream.blocks.len());
         for (key, block) in stream.blocks {
             content.push(match block {
@@ -115,7 +116,7 @@ impl StreamReader for MessageStream {
                 Block::Other(value) => value,
                 Block::ToolUse => {
                     let call = calls.remove(&key).unwrap_or_default();
-                    json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input(&call.arguments)?})
+                    json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input(&call.arguments, cut_off)?})
                 }
             });
         }
@@ -123,11 +124,14 @@ impl StreamReader for MessageStream {
     }
 }
 
-/// A tool's input, streamed as text: the message keeps it as an object.
-fn input(text: &str) -> Result<Value, ResponseError> {
+/// A tool's input, streamed as text: the message keeps it as an object. Input cut off at
+/// the output limit (`cut_off`) is an empty object: the turn's stop reason says what
+/// happened, and a cut-off call is never run.
+fn input(text: &str, cut_off: bool) -> Result<Value, ResponseError> {
     let parsed = parse_arguments(if text.trim().is_empty() { "{}" } else { text });
     match (parsed.mode, parsed.value) {
         (ArgumentsMode::Strict | ArgumentsMode::Repaired, Some(value)) => Ok(value),
+        _ if cut_off => Ok(Value::Object(serde_json::Map::new())),
         _ => Err(malformed(format!("a tool call's input is not JSON: {text}"))),
     }
 }

@@ -235,6 +235,13 @@ impl Wire for Chat {
         super::bearer(api_key)
     }
 
+    fn mend_arguments(&self, items: &mut [Value], id: &str, arguments: &str) {
+        let calls = items.iter_mut().filter_map(|item| item.get_mut("tool_calls")?.as_array_mut()).flatten();
+        for call in calls.filter(|call| call["id"] == id) {
+            call["function"]["arguments"] = json!(arguments);
+        }
+    }
+
     fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".to_owned(), json!(envelope.model));

@@ -224,6 +224,12 @@ impl Wire for Responses {
         super::bearer(api_key)
     }
 
+    fn mend_arguments(&self, items: &mut [Value], id: &str, arguments: &str) {
+        for item in items.iter_mut().filter(|item| item["type"] == "function_call" && item["call_id"] == id) {
+            item["arguments"] = json!(arguments);
+        }
+    }
+
     fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value> {
         let mut body = Map::new();
         body.insert("model".to_owned(), json!(envelope.model));
