@@ -8,6 +8,7 @@ mod clients;
 mod fixture;
 mod handoff;
 mod loop_semantics;
+mod output_modes;
 #[path = "../support/traces.rs"]
 mod recorder;
 mod replay;

@@ -1,12 +1,12 @@
-//! Typed final answers (`Agent::run_for`): the answer's schema in each provider's
-//! structured-output mode, the answer checked by the type's generated validator, its
-//! violations sent back until it is right, tools on the way; and the HTTP clients sending the
-//! mode in their bodies.
+//! Typed final answers (`Agent::run_for`) in their native mode: the answer's schema in each
+//! provider's structured-output mode, the answer checked by the type's generated validator,
+//! its violations sent back until it is right, tools on the way; and the HTTP clients sending
+//! the mode in their bodies. The answer tool and the prompted mode: `output_modes.rs`.
 
 use serde_json::{Value, json};
 use tool_core::ToolArgs;
 use tool_core::agent::clients::HttpModel;
-use tool_core::agent::{Agent, Api, Conversation, RunError, ScriptedModel};
+use tool_core::agent::{Agent, Api, Conversation, OutputMode, RunError, ScriptedModel};
 
 use crate::fixture::{calls, registry};
 use crate::replay::{Canned, Replay};
@@ -38,7 +38,8 @@ fn text_answer(api: Api, text: &str) -> Value {
 async fn every_provider_is_asked_in_its_own_mode_and_the_answer_is_typed() {
     for api in [Api::OpenAiChat, Api::OpenAiResponses, Api::Anthropic, Api::Gemini] {
         let model = std::sync::Arc::new(ScriptedModel::new(api, [text_answer(api, r#"{"city": "Paris", "days": 3}"#)]));
-        let agent = Agent::new(std::sync::Arc::clone(&model), tool_core::Registry::new());
+        let agent =
+            Agent::new(std::sync::Arc::clone(&model), tool_core::Registry::new()).output_mode(OutputMode::Native);
         let answer = agent.run_for::<Forecast>(&mut Conversation::new(api), "forecast", 2).await.unwrap();
         assert_eq!(answer.value, Forecast { city: "Paris".to_owned(), days: 3 });
         let output = model.seen()[0].output.clone().expect("the mode was asked for");
@@ -111,12 +112,12 @@ async fn no_valid_answer_within_the_retries_is_a_typed_error_with_the_last_viola
 }
 
 #[tokio::test]
-async fn tools_and_a_typed_answer_in_one_run() {
+async fn tools_and_a_native_answer_in_one_run() {
     let model = std::sync::Arc::new(ScriptedModel::new(
         Api::OpenAiChat,
         [calls(&[("nap", r#"{"ms": 1}"#)]), crate::fixture::answer(r#"{"city": "Lima", "days": 1}"#)],
     ));
-    let agent = Agent::new(std::sync::Arc::clone(&model), registry());
+    let agent = Agent::new(std::sync::Arc::clone(&model), registry()).output_mode(OutputMode::Native);
     let answer = agent.run_for::<Forecast>(&mut Conversation::new(Api::OpenAiChat), "forecast", 0).await.unwrap();
     assert_eq!(answer.value.city, "Lima");
     assert_eq!(answer.run.tool_runs[0].result.text(), "slept 1 ms");
@@ -135,7 +136,7 @@ async fn the_clients_send_the_mode_in_their_bodies() {
     ] {
         let replay = Replay::start([Canned::json(&text_answer(api, r#"{"city": "Bern", "days": 4}"#))]).await;
         let model = HttpModel::new(api, format!("{}/v1", replay.url()), "m").stream(false).max_tokens(100);
-        let agent = Agent::new(model, tool_core::Registry::new());
+        let agent = Agent::new(model, tool_core::Registry::new()).output_mode(OutputMode::Native);
         let answer = agent.run_for::<Forecast>(&mut Conversation::new(api), "forecast", 0).await.unwrap();
         assert_eq!(answer.value.days, 4);
         let body = &replay.received()[0].body;

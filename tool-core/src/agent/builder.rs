@@ -20,6 +20,7 @@ impl Agent {
             strict: true,
             tool_choice: None,
             sampling: None,
+            output_mode: super::OutputMode::Tool,
             settings: Settings {
                 max_concurrency: 8,
                 sequential: false,

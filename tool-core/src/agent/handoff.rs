@@ -10,7 +10,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use super::model::Api;
-use super::rounds::CallFacts;
+use super::record::CallFacts;
 use super::{Agent, Tools};
 use crate::error::{RegistryError, ToolError};
 use crate::output::ToolOutput;

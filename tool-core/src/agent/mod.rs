@@ -26,14 +26,15 @@ mod events;
 mod handoff;
 mod hooks;
 mod model;
+mod record;
 mod repeats;
 mod rounds;
 mod run;
 mod scripted;
 mod subagent;
+mod taking;
 mod telemetry;
 mod typed;
-mod unusable;
 
 use core::time::Duration;
 use std::sync::Arc;
@@ -45,7 +46,7 @@ pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use scripted::{ScriptedModel, SeenRequest};
-pub use typed::Answer;
+pub use typed::{Answer, OutputMode};
 
 use crate::provider::{Sampling, ToolChoice};
 use crate::registry::Registry;
@@ -162,6 +163,10 @@ impl core::fmt::Display for RunError {
             RunError::ToolChoiceWithoutTools => {
                 f.write_str("the tool choice asks for a tool call, but there are no tools")
             }
+            // An answer's violations, not a tool call's: no tool name, no "call it again".
+            RunError::InvalidOutput { attempts, error: crate::ToolError::InvalidArguments { violations, .. } } => {
+                write!(f, "the model gave no valid answer in {attempts} attempt(s); the last:\n{violations}")
+            }
             RunError::InvalidOutput { attempts, error } => {
                 write!(f, "the model gave no valid answer in {attempts} attempt(s); the last: {error}")
             }
@@ -230,6 +235,7 @@ pub struct Agent {
     strict: bool,
     tool_choice: Option<ToolChoice>,
     sampling: Option<Sampling>,
+    output_mode: OutputMode,
     settings: Settings,
     /// The agents the model may hand the conversation to, each with its tool.
     handoffs: Arc<Vec<handoff::Handoff>>,

@@ -11,39 +11,16 @@ use serde_json::Value;
 
 use super::background::Pending;
 use super::model::{Delta, ModelRequest, ModelTurn, StopReason, Usage};
+use super::record::CallFacts;
 use super::telemetry::chat_span;
-use super::typed::{self, Expected};
-use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch, unusable};
+use super::typed::{self, Expected, answer_calls};
+use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch};
 use crate::context::CancellationToken;
-use crate::provider::{CallResult, ToolCall, ToolChoice};
+use crate::provider::{ToolCall, ToolChoice};
 use crate::registry::Registry;
 
 /// A boxed future the loop awaits.
 pub(super) type StepFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// What the loop reads of a call's record.
-pub(super) trait CallFacts {
-    /// The tool called.
-    fn tool(&self) -> &str;
-    /// Whether the call failed in any way.
-    fn failed(&self) -> bool;
-    /// Whether its result asks to end the run.
-    fn ends_run(&self) -> bool;
-}
-
-impl CallFacts for ToolRun {
-    fn tool(&self) -> &str {
-        &self.call.name
-    }
-
-    fn failed(&self) -> bool {
-        self.result.is_error()
-    }
-
-    fn ends_run(&self) -> bool {
-        self.terminate
-    }
-}
 
 /// A batch's answers: the history items that answer its calls, each call's record, and the
 /// error that stopped it partway (every call still answered).
@@ -149,7 +126,22 @@ impl Agent {
         Box::pin(async move {
             let mut answers_checked = 0;
             let api = self.model.api();
-            let mut registry = self.tools_now();
+            let answer_tool = run.expected.and_then(Expected::tool_name);
+            let mut source = self.tools_now();
+            let with_answer = |registry: &Arc<Registry>| match run.expected {
+                Some(expected) => expected.with_tool(Arc::clone(registry)),
+                None => Arc::clone(registry),
+            };
+            let mut registry = with_answer(&source);
+            let answer_registry = run.expected.and_then(Expected::tool_only).map(Arc::new);
+            let answer_only = answer_registry.as_deref().map(|only| api.tools(only, self.strict));
+            let system = match run.expected.and_then(|expected| expected.instructions.as_deref()) {
+                Some(instructions) => Some(match &self.system {
+                    Some(system) => format!("{system}\n\n{instructions}"),
+                    None => instructions.to_owned(),
+                }),
+                None => self.system.clone(),
+            };
             let (mut tools, mut tool_choice) = self.offer(&registry)?;
             let first = progress.rounds;
             loop {
@@ -160,9 +152,10 @@ impl Agent {
                     && run.steps.rereads_tools()
                 {
                     let now = self.tools_now();
-                    if !Arc::ptr_eq(&now, &registry) {
-                        (tools, tool_choice) = self.offer(&now)?;
-                        registry = now;
+                    if !Arc::ptr_eq(&now, &source) {
+                        registry = with_answer(&now);
+                        (tools, tool_choice) = self.offer(&registry)?;
+                        source = now;
                     }
                 }
                 for (finished, note) in run.pending.finished() {
@@ -176,20 +169,23 @@ impl Agent {
                     progress.calls.push(run.steps.finished(self, finished));
                 }
                 settings.emit(Event::TurnStarted { round });
-                let offered = if last_answer { None } else { tools.as_ref() };
+                let offered = if last_answer { answer_only.as_ref() } else { tools.as_ref() };
                 settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
                 let request = ModelRequest {
-                    system: self.system.as_deref(),
+                    system: system.as_deref(),
                     history: &run.conversation.items,
                     tools: offered,
                     tool_choice: offered.and(tool_choice.as_ref()),
-                    output: run.expected.map(|expected| &expected.format),
+                    output: run.expected.and_then(|expected| expected.format.as_ref()),
                     sampling: self.sampling.as_ref(),
                 };
                 let turn = run.steps.model(self, settings, request, round, run.cancel).await?;
                 progress.usage += turn.usage;
-                let Some(calls) = settings.take_turn(api, run.conversation, &mut progress, round, turn, last_answer)
-                else {
+                // A last round of a run with an answer tool offers that tool alone, and runs
+                // the calls against it alone: a call to another tool is answered as unknown.
+                let only_answer = last_answer && answer_only.is_some();
+                let denies = last_answer && !only_answer;
+                let Some(calls) = settings.take_turn(api, run.conversation, &mut progress, round, turn, denies) else {
                     if last_answer {
                         return Ok(progress);
                     }
@@ -210,16 +206,21 @@ impl Agent {
                         if answers_checked > expected.retries || last_answer {
                             return Err(RunError::InvalidOutput { attempts: answers_checked, error });
                         }
-                        run.conversation.items.push(api.user(&typed::correction(&error)));
+                        run.conversation.items.push(api.user(&typed::correction(&error, answer_tool)));
                         continue;
                     }
                 }
                 if calls.is_empty() {
                     return Ok(progress);
                 }
-                let batch = run.steps.calls(self, settings, &registry, calls, run.cancel, &mut run.pending).await;
+                let batch_registry = match &answer_registry {
+                    Some(only) if only_answer => only,
+                    _ => &registry,
+                };
+                let batch = run.steps.calls(self, settings, batch_registry, calls, run.cancel, &mut run.pending).await;
                 run.conversation.items.extend(batch.items);
                 let terminate = batch.records.iter().all(CallFacts::ends_run);
+                let answers = answer_tool.map(|name| answer_calls(&batch.records, name)).unwrap_or_default();
                 let handoff = self.handed_to(&batch.records).cloned();
                 progress.calls.extend(batch.records);
                 if let Some(error) = batch.error {
@@ -227,6 +228,18 @@ impl Agent {
                 }
                 if run.cancel.is_cancelled() {
                     return Err(RunError::Cancelled);
+                }
+                if answers.accepted {
+                    return Ok(progress);
+                }
+                answers_checked += answers.count;
+                if let Some(error) = answers.refused
+                    && (last_answer || answers_checked > run.expected.map_or(0, |expected| expected.retries))
+                {
+                    return Err(RunError::InvalidOutput { attempts: answers_checked, error });
+                }
+                if last_answer && only_answer {
+                    return Err(RunError::RoundLimit { rounds: progress.rounds });
                 }
                 if terminate {
                     progress.terminated = true;
@@ -266,51 +279,6 @@ impl Agent {
         }
         Ok(last_answer)
     }
-}
-
-impl Settings {
-    /// Takes a model's turn into the run: its event, its items into the history, its text
-    /// and stop reason as the run's last. Returns the calls to run; `None` for a turn the loop
-    /// cannot act on ([`unusable`]), which is not kept: the model is told why instead. In
-    /// the last round the model was offered no tools; any calls it made anyway each get a
-    /// denial as their result and none is returned.
-    fn take_turn<R>(
-        &self,
-        api: super::Api,
-        conversation: &mut Conversation,
-        progress: &mut Progress<R>,
-        round: usize,
-        turn: ModelTurn,
-        last_answer: bool,
-    ) -> Option<Vec<ToolCall>> {
-        self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
-        progress.stop = turn.stop.clone();
-        let mut turn = turn;
-        let note = unusable::note(&turn);
-        unusable::mend(api, &mut turn);
-        progress.text = turn.text;
-        if let Some(note) = note {
-            conversation.items.push(api.user(&note));
-            return None;
-        }
-        conversation.items.extend(turn.items);
-        if !last_answer {
-            return Some(turn.calls);
-        }
-        if !turn.calls.is_empty() {
-            let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
-            conversation.items.extend(api.results(&denied));
-        }
-        Some(Vec::new())
-    }
-}
-
-/// The result of a call made after the round limit, when the model was offered no tools:
-/// every call still gets one result.
-fn round_limit_denial(call: &ToolCall) -> CallResult {
-    let reason = "the round limit was reached; answer without tools".to_owned();
-    let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
-    CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
 }
 
 /// The ordinary run's steps: the model asked directly (its `chat` span, cancellable), a

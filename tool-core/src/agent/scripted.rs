@@ -10,7 +10,10 @@ use super::model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelR
 
 /// A request as the scripted model saw it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SeenRequest {
+    /// The instructions sent.
+    pub system: Option<String>,
     /// The conversation sent.
     pub history: Vec<Value>,
     /// The tools offered, if any.
@@ -49,6 +52,7 @@ impl Model for ScriptedModel {
 
     fn respond<'a>(&'a self, request: ModelRequest<'a>, on_delta: DeltaSink<'a>) -> ModelFuture<'a> {
         self.seen.lock().unwrap_or_else(PoisonError::into_inner).push(SeenRequest {
+            system: request.system.map(str::to_owned),
             history: request.history.to_vec(),
             tools: request.tools.cloned(),
             tool_choice: request.tool_choice.cloned(),

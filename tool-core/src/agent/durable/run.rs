@@ -15,7 +15,8 @@ use crate::agent::background::Pending;
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::{ToolRun, Verdict};
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
-use crate::agent::rounds::{Batch, CallFacts, Progress, Run, StepFuture, Steps};
+use crate::agent::record::CallFacts;
+use crate::agent::rounds::{Batch, Progress, Run, StepFuture, Steps};
 use crate::agent::telemetry::{chat_span, invoke_agent_span};
 use crate::agent::{Agent, Api, Conversation, Event, RunError, Settings};
 use crate::context::CancellationToken;
@@ -83,6 +84,11 @@ struct Journaled<'c, C> {
 }
 
 impl CallFacts for JournaledCall {
+    fn error(&self) -> Option<&crate::ToolError> {
+        // A durable run has no typed answer to check, the one reader of the error.
+        None
+    }
+
     fn tool(&self) -> &str {
         &self.name
     }

@@ -1,0 +1,35 @@
+//! [`CallFacts`]: what the round loop reads of a call's record, whichever kind of run keeps
+//! it (the ordinary run's [`ToolRun`], the durable run's journaled call).
+
+use super::ToolRun;
+use crate::error::ToolError;
+
+/// What the loop reads of a call's record.
+pub(crate) trait CallFacts {
+    /// The tool called.
+    fn tool(&self) -> &str;
+    /// Whether the call failed in any way.
+    fn failed(&self) -> bool;
+    /// Whether its result asks to end the run.
+    fn ends_run(&self) -> bool;
+    /// Why it failed, where the record keeps it.
+    fn error(&self) -> Option<&ToolError>;
+}
+
+impl CallFacts for ToolRun {
+    fn tool(&self) -> &str {
+        &self.call.name
+    }
+
+    fn failed(&self) -> bool {
+        self.result.is_error()
+    }
+
+    fn ends_run(&self) -> bool {
+        self.terminate
+    }
+
+    fn error(&self) -> Option<&ToolError> {
+        self.result.outcome.as_ref().err()
+    }
+}
