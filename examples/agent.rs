@@ -1,6 +1,6 @@
 //! The tool loop: a model, the travel tools, the events of the run as they happen, and a
-//! typed answer (`TripPlan`), asked in the provider's structured-output mode and checked by
-//! its generated validator.
+//! typed answer (`TripPlan`), given through a final-answer tool beside the others and checked
+//! by its generated validator.
 //!
 //! ```sh
 //! cargo run -p tool-examples --bin agent                      # a scripted model, no network

@@ -79,12 +79,32 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
 
 /// Reads a streamed response: `response.output_text.delta` text, function calls from
 /// `response.output_item.added` and `response.function_call_arguments.delta` (by
-/// `output_index`), and the whole response from `response.completed` (or
-/// `response.incomplete`), which is what the turn is read from.
+/// `output_index`, or by the item's id where a server sends no index, as `llama.cpp` does),
+/// and the whole response from `response.completed` (or `response.incomplete`), which is what
+/// the turn is read from.
 #[derive(Debug, Default, Clone)]
 pub struct ResponsesStream {
     calls: PartialCalls,
     completed: Option<Value>,
+    /// The ids of the items met without an `output_index`, in order.
+    unindexed: Vec<String>,
+}
+
+impl ResponsesStream {
+    /// The key of an event's call: its `output_index`, else the place of its item's id (at
+    /// `id`) among the items met so far without one.
+    fn key(&mut self, event: &Value, id: &str) -> Result<u64, ResponseError> {
+        if let Some(index) = event.get("output_index").and_then(Value::as_u64) {
+            return Ok(index);
+        }
+        let id =
+            event.pointer(id).and_then(Value::as_str).ok_or_else(|| malformed("no output_index and no item id"))?;
+        let place = self.unindexed.iter().position(|known| known == id).unwrap_or_else(|| {
+            self.unindexed.push(id.to_owned());
+            self.unindexed.len() - 1
+        });
+        Ok(u64::try_from(place).unwrap_or(u64::MAX))
+    }
 }
 
 impl ResponsesStream {
@@ -103,12 +123,11 @@ impl StreamReader for ResponsesStream {
             self.completed = Some(event.get_mut("response").map(Value::take).unwrap_or_default());
             return Ok(());
         }
-        let index = || event.get("output_index").and_then(Value::as_u64).ok_or_else(|| malformed("no output_index"));
         match kind {
             Some("response.output_item.added")
                 if event.pointer("/item/type").and_then(Value::as_str) == Some("function_call") =>
             {
-                let key = index()?;
+                let key = self.key(&event, "/item/id")?;
                 let call = self.calls.entry(key);
                 let text = |pointer: &str| event.pointer(pointer).and_then(Value::as_str).unwrap_or_default();
                 text("/item/call_id").clone_into(&mut call.id);
@@ -117,7 +136,7 @@ impl StreamReader for ResponsesStream {
                 self.calls.hand_on(key, on_delta);
             }
             Some("response.function_call_arguments.delta") => {
-                let key = index()?;
+                let key = self.key(&event, "/item_id")?;
                 self.calls.entry(key).arguments.push_str(string_at(&event, "/delta")?);
                 self.calls.hand_on(key, on_delta);
             }
