@@ -83,7 +83,7 @@ fn print(event: &Event) {
             );
         }
         Event::ToolStarted { id, name } => println!("   -> {name} ({id})"),
-        Event::ToolFinished { id, name, is_error, elapsed } => {
+        Event::ToolFinished { id, name, is_error, elapsed, .. } => {
             let outcome = if *is_error { "error" } else { "ok" };
             println!("   <- {name} ({id}): {outcome} in {} µs", elapsed.as_micros());
         }

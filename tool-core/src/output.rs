@@ -15,8 +15,16 @@ use crate::schema::Schema;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
     blocks: Blocks,
-    // Boxed: most results have none, and an empty box is cheaper to move and drop.
-    structured: Option<Box<Value>>,
+    // Boxed: most results have none of it, and an empty box is cheaper to move and drop.
+    extra: Option<Box<Extra>>,
+}
+
+/// What a result may carry beside its blocks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Extra {
+    structured: Option<Value>,
+    details: Option<Value>,
+    terminate: bool,
 }
 
 // Most results are one text block: holding it inline keeps a call to the one allocation
@@ -31,7 +39,7 @@ impl ToolOutput {
     /// One text block.
     #[must_use]
     pub fn text(text: impl Into<String>) -> Self {
-        ToolOutput { blocks: Blocks::One(Content::Text(text.into())), structured: None }
+        ToolOutput { blocks: Blocks::One(Content::Text(text.into())), extra: None }
     }
 
     /// These blocks, in order (none is a valid, empty result).
@@ -39,13 +47,30 @@ impl ToolOutput {
     pub fn new(content: impl IntoIterator<Item = Content>) -> Self {
         let mut content: Vec<Content> = content.into_iter().collect();
         let blocks = if content.len() == 1 { Blocks::One(content.remove(0)) } else { Blocks::Many(content) };
-        ToolOutput { blocks, structured: None }
+        ToolOutput { blocks, extra: None }
     }
 
     /// Adds the result as JSON (MCP `structuredContent`).
     #[must_use]
     pub fn with_structured(mut self, value: Value) -> Self {
-        self.structured = Some(Box::new(value));
+        self.extra.get_or_insert_default().structured = Some(value);
+        self
+    }
+
+    /// Attaches details the model never sees (for a user interface, a log): the agent puts
+    /// them on the call's record ([`ToolRun`](crate::agent::ToolRun)) and on its
+    /// `ToolFinished` event. An MCP server does not send them.
+    #[must_use]
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.extra.get_or_insert_default().details = Some(details);
+        self
+    }
+
+    /// Asks the agent to end its run after this call's batch, without another model round
+    /// (the run ends when every result of the batch asks). An MCP server ignores it.
+    #[must_use]
+    pub fn terminate(mut self) -> Self {
+        self.extra.get_or_insert_default().terminate = true;
         self
     }
 
@@ -61,7 +86,19 @@ impl ToolOutput {
     /// The result as JSON, when the tool returned one.
     #[must_use]
     pub fn structured(&self) -> Option<&Value> {
-        self.structured.as_deref()
+        self.extra.as_ref()?.structured.as_ref()
+    }
+
+    /// The details attached with [`ToolOutput::with_details`].
+    #[must_use]
+    pub fn details(&self) -> Option<&Value> {
+        self.extra.as_ref()?.details.as_ref()
+    }
+
+    /// Whether the result asks to end the agent's run ([`ToolOutput::terminate`]).
+    #[must_use]
+    pub fn terminates(&self) -> bool {
+        self.extra.as_ref().is_some_and(|extra| extra.terminate)
     }
 
     /// The result for a reader of text only: the blocks joined by blank lines, binary
@@ -93,7 +130,7 @@ impl ToolOutput {
 
 impl From<Content> for ToolOutput {
     fn from(block: Content) -> Self {
-        ToolOutput { blocks: Blocks::One(block), structured: None }
+        ToolOutput { blocks: Blocks::One(block), extra: None }
     }
 }
 

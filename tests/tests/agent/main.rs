@@ -13,6 +13,7 @@ mod output_modes;
 mod recorder;
 mod replay;
 mod requests;
+mod results;
 mod shapes;
 mod streaming;
 mod subagent;

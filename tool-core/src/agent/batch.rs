@@ -57,6 +57,9 @@ pub(super) async fn run(
     for call in calls {
         gates.push(gate(settings, registry, call, cancel).await);
     }
+    for gate in &gates {
+        started(settings, gate);
+    }
     let sequential =
         settings.sequential || gates.iter().any(|gate| matches!(gate, Gate::Run(_, entry) if entry.sequential()));
     let bound = if sequential { 1 } else { settings.max_concurrency.max(1) };
@@ -110,6 +113,13 @@ pub(super) async fn run(
     runs
 }
 
+/// The event of a call through phase 1, whether it runs or was refused: every call of a
+/// batch gets one, in call order, before any runs.
+pub(super) fn started(settings: &Settings, gate: &Gate) {
+    let (Gate::Run(call, _) | Gate::Answered(call, _)) = gate;
+    settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
+}
+
 /// Phase 3 for one call: `after_call`, then the event.
 pub(super) fn finish(settings: &Settings, run: &mut ToolRun) {
     settings.hooks.after_call(run);
@@ -118,6 +128,7 @@ pub(super) fn finish(settings: &Settings, run: &mut ToolRun) {
         name: run.call.name.clone(),
         is_error: run.result.is_error(),
         elapsed: run.elapsed,
+        details: run.details.clone(),
     });
 }
 
@@ -221,7 +232,6 @@ pub(super) async fn execute(
     cancel: &CancellationToken,
 ) -> (ToolRun, Option<Moved>) {
     let started = Instant::now();
-    settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
     let token = CancellationToken::new();
     let events = settings.events.clone();
     let mut context = registry.context().with_call_id(&call.id).with_cancellation(token.clone());
@@ -275,7 +285,12 @@ fn deadline(settings: &Settings, entry: &Entry) -> Duration {
     background_after(settings, entry).unwrap_or(settings.call_timeout)
 }
 
+/// A call's record: its result, and the details and end-of-run request its tool set.
 pub(super) fn answered(call: ToolCall, outcome: Result<ToolOutput, ToolError>, elapsed: Duration) -> ToolRun {
+    let (details, terminate) = match &outcome {
+        Ok(output) => (output.details().cloned(), output.terminates()),
+        Err(_) => (None, false),
+    };
     let result = CallResult { id: call.id.clone(), name: call.name.clone(), outcome };
-    ToolRun { call, result, details: None, terminate: false, elapsed }
+    ToolRun { call, result, details, terminate, elapsed }
 }

@@ -53,7 +53,9 @@ pub enum Event {
         /// How many calls it made.
         calls: usize,
     },
-    /// A call starts running (after its hooks and approval).
+    /// A call has been through its hooks and approval: every call of a turn gets one, in
+    /// call order, before any of them runs (a refused call too; its [`Event::ToolFinished`]
+    /// carries the refusal).
     ToolStarted {
         /// The call's id.
         id: String,
@@ -89,6 +91,9 @@ pub enum Event {
         is_error: bool,
         /// How long it ran.
         elapsed: Duration,
+        /// What the program keeps about the call and never sends to the model
+        /// ([`ToolOutput::with_details`](crate::ToolOutput::with_details), or `after_call`'s).
+        details: Option<Value>,
     },
     /// The model handed the conversation to another agent ([`Agent::handoff`](super::Agent::handoff)),
     /// which answers from the next round.

@@ -165,6 +165,7 @@ impl Agent {
                         name: finished.call.name.clone(),
                         is_error: finished.result.is_error(),
                         elapsed: finished.elapsed,
+                        details: finished.details.clone(),
                     });
                     progress.calls.push(run.steps.finished(self, finished));
                 }

@@ -236,6 +236,7 @@ async fn call_step<C: RunContext>(
             batch::settle(settings, call, entry, Some(verdict))
         }
     };
+    batch::started(settings, &gate);
     let (call, entry) = match gate {
         Gate::Answered(call, error) => {
             let mut run = batch::answered(call, Err(error), Duration::ZERO);
