@@ -175,3 +175,16 @@ async fn an_authorizer_hook_checks_tool_scopes_with_the_callers_claims() {
         assert!(outcome.tool_runs[0].result.text().contains(expected), "{}", outcome.tool_runs[0].result.text());
     }
 }
+
+#[tokio::test]
+async fn only_an_explicit_override_waives_a_tools_flag() {
+    let refuse = |_: &ToolCall| async { Ok(Verdict::Deny("asked".to_owned())) };
+    let waived =
+        ApprovalPolicy::OverrideTools { required: vec!["nap".to_owned()], waived: vec!["delete_file".to_owned()] };
+    let texts = texts(Agent::new(deleting(), registry()).approval(waived, refuse, Duration::from_secs(1))).await;
+    assert_eq!(texts[0], "deleted /etc/passwd", "waived by name: it ran unasked");
+    assert!(texts[1].contains("asked"), "required by name though unmarked: {}", texts[1]);
+    for policy in [ApprovalPolicy::PerTool, ApprovalPolicy::AllowList(vec!["delete_file".to_owned()])] {
+        assert!(policy.needs_approval("delete_file", true), "{policy:?} keeps the tool's flag");
+    }
+}

@@ -39,7 +39,8 @@ pub enum Event {
         /// The argument text so far.
         arguments: String,
         /// The arguments so far as a value, closed where the text stops (`{"city": "Par` reads
-        /// as `{"city": "Par"}`); `None` while nothing can be made of them.
+        /// as `{"city": "Par"}`; a key not yet given a value is left out, so `{"ci` reads as
+        /// `{}`); `None` while nothing can be made of them.
         partial: Option<Value>,
     },
     /// The model answered.

@@ -75,6 +75,16 @@ pub enum ApprovalPolicy {
     Always,
     /// Every call, but to these tools (and still the tools marked `requires_approval`).
     AllowList(Vec<String>),
+    /// The program's word over the tools' own flags: calls to the tools in `waived` never
+    /// need approval, even when marked `requires_approval`; calls to the tools in `required`
+    /// always do; any other as its tool says. The one policy that can waive a tool's flag:
+    /// name in `waived` only tools whose calls you have made safe another way.
+    OverrideTools {
+        /// Tools whose calls need approval, marked or not.
+        required: Vec<String>,
+        /// Tools whose calls never need approval, marked or not.
+        waived: Vec<String>,
+    },
 }
 
 impl ApprovalPolicy {
@@ -85,6 +95,10 @@ impl ApprovalPolicy {
             ApprovalPolicy::PerTool => marked,
             ApprovalPolicy::Always => true,
             ApprovalPolicy::AllowList(allowed) => marked || !allowed.iter().any(|name| name == tool),
+            ApprovalPolicy::OverrideTools { required, waived } => {
+                let names = |list: &[String]| list.iter().any(|name| name == tool);
+                !names(waived) && (marked || names(required))
+            }
         }
     }
 }

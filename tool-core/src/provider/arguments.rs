@@ -106,8 +106,10 @@ fn clean(text: &str) -> String {
     out
 }
 
-/// Closes what a cut-off text left open: a string, then every bracket, innermost first.
-/// `None` when the text is not a prefix of JSON in a way closing can mend.
+/// Closes what a cut-off text left open: a string, then every bracket, innermost first. A
+/// member whose key is cut off or has no value yet is left out, so that no half-written key
+/// shows (`{"ci` is `{}`, not `{"ci": null}`). `None` when the text is not a prefix of JSON in
+/// a way closing can mend.
 fn close(text: &str) -> Option<String> {
     let mut stack = Vec::new();
     let mut in_string = false;
@@ -117,7 +119,9 @@ fn close(text: &str) -> Option<String> {
     let mut key_expected = false;
     let mut string_is_key = false;
     let mut key_pending = false;
-    for c in text.chars() {
+    // Where the last key began.
+    let mut member_start = 0;
+    for (at, c) in text.char_indices() {
         if in_string {
             match (escaped, c) {
                 (true, _) => escaped = false,
@@ -134,6 +138,9 @@ fn close(text: &str) -> Option<String> {
             '"' => {
                 in_string = true;
                 string_is_key = key_expected && stack.last() == Some(&'}');
+                if string_is_key {
+                    member_start = at;
+                }
                 key_expected = false;
             }
             '{' => {
@@ -150,23 +157,19 @@ fn close(text: &str) -> Option<String> {
         }
     }
     let mut closed = text.trim_end().to_owned();
-    if in_string {
+    let valueless = (in_string && string_is_key) || key_pending || closed.ends_with(':');
+    if valueless {
+        closed.truncate(member_start);
+    } else if in_string {
         if escaped {
             closed.pop();
         }
         closed.push('"');
-        key_pending = string_is_key;
     }
-    if key_pending {
-        closed.push_str(":null");
-    }
-    // A dangling comma or colon cannot be closed as is.
+    // A dangling comma cannot be closed as is.
     let trimmed = closed.trim_end();
     if trimmed.ends_with(',') {
         closed = trimmed.trim_end_matches(',').to_owned();
-    }
-    if closed.trim_end().ends_with(':') {
-        closed.push_str("null");
     }
     while let Some(bracket) = stack.pop() {
         closed.push(bracket);
@@ -192,10 +195,13 @@ mod tests {
         let keyed = parse_arguments(r#"{"stops":[{"city":"A"},{"ci"#);
         assert_eq!(
             (keyed.mode, keyed.value),
-            (ArgumentsMode::Partial, Some(json!({"stops": [{"city": "A"}, {"ci": null}]})))
+            (ArgumentsMode::Partial, Some(json!({"stops": [{"city": "A"}, {}]}))),
+            "no half-written key"
         );
-        assert_eq!(parse_arguments(r#"{"a": 1, "b""#).value, Some(json!({"a": 1, "b": null})));
-        assert_eq!(parse_arguments(r#"{"a":"#).value, Some(json!({"a": null})));
+        assert_eq!(parse_arguments(r#"{"a": 1, "b""#).value, Some(json!({"a": 1})));
+        assert_eq!(parse_arguments(r#"{"a": 1, "b":"#).value, Some(json!({"a": 1})));
+        assert_eq!(parse_arguments(r#"{"a":"#).value, Some(json!({})));
+        assert_eq!(parse_arguments(r#"{"a": "x\"#).value, Some(json!({"a": "x"})));
         for text in ["{'city': 'Paris'}", "city=Paris", "{\"a\":1}}", "]"] {
             let parsed = parse_arguments(text);
             assert_eq!(parsed.mode, ArgumentsMode::Invalid, "{text}: {parsed:?}");
