@@ -57,6 +57,20 @@ async fn the_answer_tool_sits_beside_the_tools_and_ends_the_run_when_valid() {
 }
 
 #[tokio::test]
+async fn an_answer_beside_other_calls_waits_for_their_results_and_is_not_counted() {
+    let script = [
+        calls(&[("nap", r#"{"ms": 1}"#), ("final_answer", r#"{"city": "Oslo", "days": 3}"#)]),
+        calls(&[("final_answer", r#"{"city": "Oslo", "days": 4}"#)]),
+    ];
+    let agent = Agent::new(ScriptedModel::new(Api::OpenAiChat, script), registry());
+    let answer = agent.run_for::<Forecast>(&mut Conversation::new(Api::OpenAiChat), "forecast", 0).await.unwrap();
+    assert_eq!(answer.value.days, 4, "the answer written after the nap's result");
+    let texts: Vec<String> = answer.run.tool_runs.iter().map(|run| run.result.text()).collect();
+    assert_eq!(texts[0], "slept 1 ms");
+    assert!(texts[1].contains("Not taken: an answer given beside other calls"), "{}", texts[1]);
+}
+
+#[tokio::test]
 async fn a_text_answer_is_taken_when_valid_and_otherwise_asked_for_through_the_tool() {
     let script = [answer("It will be sunny."), answer("```json\n{\"city\": \"Rome\", \"days\": 2}\n```")];
     let model = Arc::new(ScriptedModel::new(Api::OpenAiChat, script));

@@ -214,6 +214,16 @@ impl Agent {
                 if calls.is_empty() {
                     return Ok(progress);
                 }
+                // An answer beside other calls was written before their results: refused
+                // (by the tool), and not counted as an answer; in the last round no other
+                // call can run, and it is taken.
+                let beside_others = !only_answer
+                    && answer_tool.is_some_and(|name| {
+                        calls.iter().any(|call| call.name == name) && calls.iter().any(|call| call.name != name)
+                    });
+                if let Some(expected) = run.expected {
+                    expected.alone.store(!beside_others, core::sync::atomic::Ordering::Relaxed);
+                }
                 let batch_registry = match &answer_registry {
                     Some(only) if only_answer => only,
                     _ => &registry,
@@ -221,7 +231,10 @@ impl Agent {
                 let batch = run.steps.calls(self, settings, batch_registry, calls, run.cancel, &mut run.pending).await;
                 run.conversation.items.extend(batch.items);
                 let terminate = batch.records.iter().all(CallFacts::ends_run);
-                let answers = answer_tool.map(|name| answer_calls(&batch.records, name)).unwrap_or_default();
+                let answers = answer_tool
+                    .filter(|_| !beside_others)
+                    .map(|name| answer_calls(&batch.records, name))
+                    .unwrap_or_default();
                 let handoff = self.handed_to(&batch.records).cloned();
                 progress.calls.extend(batch.records);
                 if let Some(error) = batch.error {

@@ -4,6 +4,7 @@
 //! decoded and checked by the type's generated validator, and a wrong one goes back with
 //! every violation until it is right or the attempts run out.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::Value;
@@ -134,14 +135,29 @@ impl Agent {
         let options = DecodeOptions::default();
         let check = |text: &str| read_answer::<T>(text, &options).map(drop);
         let given: Arc<Mutex<Option<T>>> = Arc::default();
-        let mut expected = Expected { format: None, check: &check, retries, tool: None, instructions: None };
+        let mut expected = Expected {
+            format: None,
+            check: &check,
+            retries,
+            tool: None,
+            instructions: None,
+            alone: Arc::new(AtomicBool::new(true)),
+        };
         match self.output_mode {
             OutputMode::Tool => {
-                let slot = Arc::clone(&given);
+                let (slot, alone) = (Arc::clone(&given), Arc::clone(&expected.alone));
                 let name = free_name(&self.tools_now());
+                let refusal = format!(
+                    "Not taken: an answer given beside other calls was written before their results. Read \
+                     them, then call `{name}` alone."
+                );
                 let tool = DynamicTool::typed(name, ANSWER_TOOL, move |_context, answer: T| {
-                    *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
-                    async { "Answer received." }
+                    let taken = alone.load(Ordering::Relaxed);
+                    if taken {
+                        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+                    }
+                    let outcome = if taken { Ok("Answer received.") } else { Err(refusal.clone()) };
+                    async move { outcome }
                 });
                 expected.tool = Some(tool.map_err(|error| RunError::InvalidOutput {
                     attempts: 0,
@@ -179,8 +195,8 @@ impl Agent {
 }
 
 /// The answer tool's description.
-const ANSWER_TOOL: &str = "Give your final answer. Call this once you have everything the answer needs (after any \
-                           other tool calls); its arguments are the answer.";
+const ANSWER_TOOL: &str = "Give your final answer: call this alone, once you have read the results of any other \
+                           tool calls; its arguments are the answer.";
 
 /// `final_answer`, or the first of `final_answer_2`, `final_answer_3`… no tool of `registry`
 /// has.
@@ -213,6 +229,9 @@ pub(crate) struct Expected<'a> {
     pub(crate) tool: Option<DynamicTool>,
     /// What the instructions add ([`OutputMode::Prompted`]).
     pub(crate) instructions: Option<String>,
+    /// Whether the batch about to run calls the answer tool alone: an answer beside other
+    /// calls was written before their results, and is refused (without counting as one).
+    pub(crate) alone: Arc<AtomicBool>,
 }
 
 impl Expected<'_> {
