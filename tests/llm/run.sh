@@ -1,33 +1,12 @@
 #!/usr/bin/env bash
 # The agent against a real model: llama.cpp's llama-server with Qwen2.5-Coder-1.5B-Instruct
-# on 127.0.0.1 (installed and cached by setup.sh), through Chat Completions, Responses and
-# Anthropic Messages. The tests (tests/tests/real_model) assert what the crate guarantees,
-# never the model's answer; they are `#[ignore]`d in the ordinary suite and run here.
+# on 127.0.0.1 (serve.sh), through Chat Completions, Responses and Anthropic Messages. The
+# tests (tests/tests/real_model) assert what the crate guarantees, never the model's answer;
+# they are `#[ignore]`d in the ordinary suite and run here.
 #
 # Usage: bash tests/llm/run.sh [test filter]   (the first run on a machine builds the server:
 # about 10 minutes; later runs start it in a few seconds)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-here=tests/llm
-{ read -r server; read -r model; } < <(bash "$here/setup.sh")
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-log=$(mktemp)
-# One slot (requests queue), an 8k context, the chat template that makes this model's tool
-# calls parse (see the template's header), the API alone.
-"$server" --host 127.0.0.1 --port "$port" -m "$model" --alias qwen2.5-coder-1.5b-instruct \
-    --jinja --chat-template-file "$here/qwen2.5-coder-tools.jinja" -c 8192 -np 1 -t "$(nproc)" \
-    --no-webui >"$log" 2>&1 &
-pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
-for _ in $(seq 1 240); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-        tail -20 "$log" >&2
-        echo "llama-server exited during start-up" >&2
-        exit 1
-    fi
-    curl -fs "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-    sleep 0.5
-done
-curl -fs "http://127.0.0.1:$port/health" >/dev/null || { tail -20 "$log" >&2; echo "llama-server is not ready" >&2; exit 1; }
-echo "llama-server ready on 127.0.0.1:$port" >&2
-TOOL_LLM_URL="http://127.0.0.1:$port" cargo test -p tool-tests --test real_model -- --ignored --test-threads 1 "$@"
+bash tests/llm/serve.sh cargo test -p tool-tests --test real_model -- --ignored --test-threads 1 \
+    --skip the_loops_share_of_a_run "$@"

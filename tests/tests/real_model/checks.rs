@@ -3,7 +3,7 @@
 //! and the run's records say the same.
 
 use serde_json::Value;
-use tool_core::agent::{Api, Conversation, RunOutcome};
+use tool_core::agent::{Api, Conversation, RunError, RunOutcome};
 
 /// The ids of the calls the model made, in order, and of the results sent back, in order.
 pub fn calls_and_results(api: Api, conversation: &Conversation) -> (Vec<String>, Vec<String>) {
@@ -36,6 +36,21 @@ pub fn calls_and_results(api: Api, conversation: &Conversation) -> (Vec<String>,
         }
     }
     (calls, results)
+}
+
+/// A run's end, whatever the model did: on an answer, [`answered_once_in_order`]; at the
+/// round limit (a small model may call tools until then, which is the model's part), every
+/// call of the history still answered once, in order; no other error.
+pub fn settled(api: Api, conversation: &Conversation, outcome: &Result<RunOutcome, RunError>) {
+    match outcome {
+        Ok(outcome) => answered_once_in_order(api, conversation, outcome),
+        Err(RunError::RoundLimit { rounds }) => {
+            let (calls, results) = calls_and_results(api, conversation);
+            assert_eq!(calls, results, "{api:?}: every call answered once, in order");
+            println!("  {api:?}: still calling tools after {rounds} rounds ({} calls)", calls.len());
+        }
+        Err(error) => panic!("{api:?}: {error}"),
+    }
 }
 
 /// Every call in `conversation` answered once, in order, and `outcome`'s records are those

@@ -12,6 +12,7 @@
 #![allow(clippy::print_stdout, reason = "a run against a real model prints what the model did")]
 
 mod checks;
+mod figures;
 mod scenarios;
 
 use std::time::Duration;
