@@ -87,3 +87,18 @@ async fn a_tool_choice_that_asks_for_a_call_needs_tools() {
         Agent::new(ScriptedModel::new(Api::OpenAiChat, [answer("hi")]), Registry::new()).tool_choice(ToolChoice::Auto);
     assert_eq!(agent.run(&mut Conversation::new(Api::OpenAiChat), "hi").await.unwrap().text, "hi");
 }
+
+#[tokio::test]
+async fn the_agent_forgives_a_number_written_as_text_unless_told_not_to() {
+    let script = || [calls(&[("nap", r#"{"ms": "5"}"#)]), answer("done")];
+    let agent = Agent::new(ScriptedModel::new(Api::OpenAiChat, script()), registry());
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "nap").await.unwrap();
+    assert_eq!(outcome.tool_runs[0].result.text(), "slept 5 ms");
+    let strict = Agent::new(ScriptedModel::new(Api::OpenAiChat, script()), registry()).lenient(false);
+    let outcome = strict.run(&mut Conversation::new(Api::OpenAiChat), "nap").await.unwrap();
+    assert!(
+        outcome.tool_runs[0].result.text().contains("/ms: expected an integer, got a string"),
+        "{}",
+        outcome.tool_runs[0].result.text()
+    );
+}

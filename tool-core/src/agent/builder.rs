@@ -9,7 +9,8 @@ use crate::registry::Registry;
 
 impl Agent {
     /// An agent with defaults: 10 rounds, then fail; 8 calls at a time; 60 s per call; tools
-    /// marked `requires_approval` need an approver; strict schemas where they exist.
+    /// marked `requires_approval` need an approver; strict schemas where they exist; the
+    /// common model mistakes in arguments forgiven ([`Agent::lenient`]).
     pub fn new(model: impl Model + 'static, registry: impl Into<Arc<Registry>>) -> Self {
         Agent {
             model: Arc::new(model),
@@ -21,6 +22,7 @@ impl Agent {
             tool_choice: None,
             sampling: None,
             output_mode: super::OutputMode::Tool,
+            lenient: true,
             settings: Settings {
                 max_concurrency: 8,
                 sequential: false,
@@ -125,6 +127,17 @@ impl Agent {
     #[must_use]
     pub fn sampling(mut self, sampling: Sampling) -> Self {
         self.sampling = Some(sampling);
+        self
+    }
+
+    /// Whether the calls of this agent's runs forgive the common model mistakes (`"3"` for
+    /// `3`, `"true"` for `true`; see [`ToolParam::coerce`](crate::ToolParam::coerce))
+    /// before validation, whatever the registry's own [`DecodeOptions`](crate::dispatch::DecodeOptions)
+    /// say. On by default: a model's slip costs a round otherwise. `false` takes exactly
+    /// what the schema accepts, as an MCP server does by default.
+    #[must_use]
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
         self
     }
 

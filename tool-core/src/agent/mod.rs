@@ -236,6 +236,7 @@ pub struct Agent {
     tool_choice: Option<ToolChoice>,
     sampling: Option<Sampling>,
     output_mode: OutputMode,
+    lenient: bool,
     settings: Settings,
     /// The agents the model may hand the conversation to, each with its tool.
     handoffs: Arc<Vec<handoff::Handoff>>,

@@ -128,10 +128,7 @@ impl Agent {
             let api = self.model.api();
             let answer_tool = run.expected.and_then(Expected::tool_name);
             let mut source = self.tools_now();
-            let with_answer = |registry: &Arc<Registry>| match run.expected {
-                Some(expected) => expected.with_tool(Arc::clone(registry)),
-                None => Arc::clone(registry),
-            };
+            let with_answer = |registry: &Arc<Registry>| self.prepare(registry, run.expected);
             let mut registry = with_answer(&source);
             let answer_registry = run.expected.and_then(Expected::tool_only).map(Arc::new);
             let answer_only = answer_registry.as_deref().map(|only| api.tools(only, self.strict));

@@ -1,12 +1,15 @@
 //! Running an [`Agent`]: a run's entry points, its span, and the tools each round offers;
 //! the rounds themselves are [`rounds`](super::rounds)'.
 
+use std::sync::Arc;
+
 use super::background::Pending;
 use super::rounds::{Direct, Progress, Run};
 use super::telemetry::invoke_agent_span;
 use super::typed::Expected;
 use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};
 use crate::context::CancellationToken;
+use crate::registry::Registry;
 
 impl Agent {
     /// Adds `user` to the conversation and runs until the model answers without calls.
@@ -77,5 +80,21 @@ impl Agent {
             }
         }
         outcome
+    }
+
+    /// `registry` as this agent's runs call it: decoded as leniently as the agent says, and
+    /// with the answer tool of a typed run. The registry itself is cloned only where it
+    /// differs.
+    pub(super) fn prepare(&self, registry: &Arc<Registry>, expected: Option<&Expected<'_>>) -> Arc<Registry> {
+        let options = *registry.options();
+        let registry = if options.lenient == self.lenient {
+            Arc::clone(registry)
+        } else {
+            Arc::new((**registry).clone().with_options(options.lenient(self.lenient)))
+        };
+        match expected {
+            Some(expected) => expected.with_tool(registry),
+            None => registry,
+        }
     }
 }

@@ -132,7 +132,7 @@ impl Agent {
         retries: usize,
         cancel: &CancellationToken,
     ) -> Result<Answer<T>, RunError> {
-        let options = DecodeOptions::default();
+        let options = DecodeOptions::default().lenient(self.lenient);
         let check = |text: &str| read_answer::<T>(text, &options).map(drop);
         let given: Arc<Mutex<Option<T>>> = Arc::default();
         let mut expected = Expected {
