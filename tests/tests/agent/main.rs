@@ -15,6 +15,7 @@ mod replay;
 mod requests;
 mod results;
 mod shapes;
+mod snapshots;
 mod streaming;
 mod subagent;
 mod traces;

@@ -36,6 +36,8 @@ impl Agent {
                 background_after: None,
                 max_repeats: 3,
                 repeats: super::repeats::Repeats::default(),
+                snapshots: None,
+                steering: None,
             },
             handoffs: Arc::new(Vec::new()),
         }

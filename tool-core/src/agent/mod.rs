@@ -31,6 +31,7 @@ mod repeats;
 mod rounds;
 mod run;
 mod scripted;
+mod snapshot;
 mod subagent;
 mod taking;
 mod telemetry;
@@ -46,6 +47,7 @@ pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use scripted::{ScriptedModel, SeenRequest};
+pub use snapshot::{RunSnapshot, Steering};
 pub use typed::{Answer, OutputMode};
 
 use crate::provider::{Sampling, ToolChoice};
@@ -62,8 +64,9 @@ pub enum RoundLimit {
     FinalAnswer,
 }
 
-/// A conversation in one [`Api`]'s shape, kept by the agent across runs.
-#[derive(Debug, Clone, PartialEq)]
+/// A conversation in one [`Api`]'s shape, kept by the agent across runs; serializable
+/// (`{"api": "openai_chat", "items": [..]}`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Conversation {
     api: Api,
     items: Vec<Value>,
@@ -177,6 +180,7 @@ impl core::fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 type EventSink = Arc<dyn Fn(&Event) + Send + Sync>;
+type SnapshotSink = Arc<dyn Fn(&RunSnapshot) + Send + Sync>;
 
 /// What a batch needs of the agent.
 #[derive(Clone)]
@@ -194,6 +198,8 @@ pub(crate) struct Settings {
     max_repeats: usize,
     /// The run's calls so far (see [`Settings::for_run`]).
     repeats: repeats::Repeats,
+    snapshots: Option<SnapshotSink>,
+    steering: Option<Steering>,
 }
 
 impl Settings {

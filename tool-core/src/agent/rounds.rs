@@ -90,6 +90,21 @@ pub(super) struct Progress<R> {
     pub(super) stop: StopReason,
 }
 
+impl Progress<ToolRun> {
+    /// The outcome of a run that got this far.
+    pub(super) fn into_outcome(self) -> super::RunOutcome {
+        super::RunOutcome {
+            text: self.text,
+            rounds: self.rounds,
+            usage: self.usage,
+            terminated: self.terminated,
+            tool_runs: self.calls,
+            handoffs: self.handoffs,
+            stop: self.stop,
+        }
+    }
+}
+
 impl<R> Default for Progress<R> {
     fn default() -> Self {
         Progress {
@@ -166,6 +181,11 @@ impl Agent {
                     });
                     progress.calls.push(run.steps.finished(self, finished));
                 }
+                if let Some(steering) = &settings.steering {
+                    for message in steering.take() {
+                        run.conversation.items.push(api.user(&message));
+                    }
+                }
                 settings.emit(Event::TurnStarted { round });
                 let offered = if last_answer { answer_only.as_ref() } else { tools.as_ref() };
                 settings.emit(Event::ModelRequest { round, with_tools: offered.is_some() });
@@ -227,6 +247,10 @@ impl Agent {
                 };
                 let batch = run.steps.calls(self, settings, batch_registry, calls, run.cancel, &mut run.pending).await;
                 run.conversation.items.extend(batch.items);
+                if let Some(sink) = &settings.snapshots {
+                    let conversation = run.conversation.clone();
+                    sink(&super::RunSnapshot { conversation, rounds: progress.rounds, usage: progress.usage });
+                }
                 let terminate = batch.records.iter().all(CallFacts::ends_run);
                 let answers = answer_tool
                     .filter(|_| !beside_others)

@@ -7,6 +7,7 @@ use super::background::Pending;
 use super::rounds::{Direct, Progress, Run};
 use super::telemetry::invoke_agent_span;
 use super::typed::Expected;
+use super::model::Usage;
 use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};
 use crate::context::CancellationToken;
 use crate::registry::Registry;
@@ -47,27 +48,35 @@ impl Agent {
         cancel: &CancellationToken,
         expected: Option<&Expected<'_>>,
     ) -> Result<RunOutcome, RunError> {
+        self.run_from(settings, conversation, Some(user), cancel, expected, (0, Usage::default())).await
+    }
+
+    /// [`Agent::run_with`] from a run's rounds and tokens so far (a resumed run's), with a
+    /// user message first when there is one.
+    pub(super) async fn run_from(
+        &self,
+        settings: &Settings,
+        conversation: &mut Conversation,
+        user: Option<&str>,
+        cancel: &CancellationToken,
+        expected: Option<&Expected<'_>>,
+        (rounds, usage): (usize, Usage),
+    ) -> Result<RunOutcome, RunError> {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
         let span = invoke_agent_span(self.model.api());
         let settings = &settings.for_run();
         let run = async {
-            conversation.items.push(self.model.api().user(user));
+            if let Some(user) = user {
+                conversation.items.push(self.model.api().user(user));
+            }
             settings.emit(Event::RunStarted);
             // Calls moved to the background; dropped (so cancelled) however the run ends.
             let pending = Pending::new(settings.cancel_grace);
             let run = Run { steps: &Direct, conversation, cancel, expected, pending };
-            let progress = self.rounds(settings, run, Progress::default()).await?;
+            let progress = self.rounds(settings, run, Progress { rounds, usage, ..Progress::default() }).await?;
             settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
-            Ok::<_, RunError>(RunOutcome {
-                text: progress.text,
-                rounds: progress.rounds,
-                usage: progress.usage,
-                terminated: progress.terminated,
-                tool_runs: progress.calls,
-                handoffs: progress.handoffs,
-                stop: progress.stop,
-            })
+            Ok::<_, RunError>(progress.into_outcome())
         };
         let outcome = tracing::Instrument::instrument(run, span.clone()).await;
         match &outcome {

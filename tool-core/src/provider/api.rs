@@ -11,17 +11,22 @@ use crate::error::ToolError;
 use crate::registry::Registry;
 use crate::schema::Schema;
 
-/// The conversation shapes the runner speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The conversation shapes the runner speaks; serialized as `openai_chat`,
+/// `openai_responses`, `anthropic`, `gemini`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum Api {
     /// `OpenAI` Chat Completions (and every compatible server: Ollama, vLLM, `llama.cpp`, `OpenRouter`).
+    #[serde(rename = "openai_chat")]
     OpenAiChat,
     /// `OpenAI` Responses.
+    #[serde(rename = "openai_responses")]
     OpenAiResponses,
     /// Anthropic Messages.
+    #[serde(rename = "anthropic")]
     Anthropic,
     /// Gemini `generateContent`.
+    #[serde(rename = "gemini")]
     Gemini,
 }
 

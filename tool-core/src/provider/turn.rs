@@ -145,7 +145,7 @@ impl StopReason {
 }
 
 /// Tokens used by one or more model calls.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Usage {
     /// Tokens read.
