@@ -7,6 +7,7 @@ mod batches;
 mod clients;
 mod fixture;
 mod handoff;
+mod host;
 mod loop_semantics;
 mod output_modes;
 #[path = "../support/traces.rs"]

@@ -146,3 +146,21 @@ async fn the_clients_send_the_mode_in_their_bodies() {
         }
     }
 }
+
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+struct Tally {
+    /// Votes per option
+    votes: std::collections::HashMap<String, u32>,
+}
+
+#[tokio::test]
+async fn anthropic_is_asked_no_structured_output_its_strict_mode_cannot_state() {
+    let model = std::sync::Arc::new(ScriptedModel::new(
+        Api::Anthropic,
+        [text_answer(Api::Anthropic, r#"{"votes": {"a": 2}}"#)],
+    ));
+    let agent = Agent::new(std::sync::Arc::clone(&model), tool_core::Registry::new()).output_mode(OutputMode::Native);
+    let answer = agent.run_for::<Tally>(&mut Conversation::new(Api::Anthropic), "tally", 0).await.unwrap();
+    assert_eq!(answer.value.votes["a"], 2);
+    assert_eq!(model.seen()[0].output, Some(json!({})), "a map has no strict form: nothing is forced");
+}

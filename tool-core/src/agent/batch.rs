@@ -235,6 +235,9 @@ pub(super) async fn execute(
     let token = CancellationToken::new();
     let events = settings.events.clone();
     let mut context = registry.context().with_call_id(&call.id).with_cancellation(token.clone());
+    if let Some(host) = &settings.host {
+        context = context.with_host(Arc::clone(host));
+    }
     if let Some(events) = events {
         let parent = ParentRun { call_id: call.id.clone(), events: Arc::clone(&events) };
         context =

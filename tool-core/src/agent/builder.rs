@@ -38,6 +38,7 @@ impl Agent {
                 repeats: super::repeats::Repeats::default(),
                 snapshots: None,
                 steering: None,
+                host: None,
             },
             handoffs: Arc::new(Vec::new()),
         }
@@ -163,6 +164,16 @@ impl Agent {
         self.settings.approval = policy;
         self.settings.approver = Some(Arc::new(approver));
         self.settings.approval_timeout = timeout;
+        self
+    }
+
+    /// Answers what a tool asks of its caller beyond progress (which goes to the events):
+    /// elicitation (`ctx.elicit::<Form>()`, a person at the keyboard filling the tool's form),
+    /// sampling, log messages. Without one, a tool that asks is told the caller does not
+    /// support it.
+    #[must_use]
+    pub fn host(mut self, host: impl crate::context::Host + 'static) -> Self {
+        self.settings.host = Some(Arc::new(host));
         self
     }
 

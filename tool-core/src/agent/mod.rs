@@ -200,6 +200,7 @@ pub(crate) struct Settings {
     repeats: repeats::Repeats,
     snapshots: Option<SnapshotSink>,
     steering: Option<Steering>,
+    host: Option<Arc<dyn crate::context::Host>>,
 }
 
 impl Settings {

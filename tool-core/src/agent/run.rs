@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use super::background::Pending;
+use super::model::Usage;
 use super::rounds::{Direct, Progress, Run};
 use super::telemetry::invoke_agent_span;
 use super::typed::Expected;
-use super::model::Usage;
 use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};
 use crate::context::CancellationToken;
 use crate::registry::Registry;

@@ -224,8 +224,14 @@ impl Wire for Messages {
         body
     }
 
+    /// Messages' structured output is always strict: a schema its strict form cannot state
+    /// (a map, say) would be refused, so none is asked for, as `OpenAI`'s falls back to
+    /// `strict: false`. The answer is still checked against the whole schema, and a wrong one
+    /// goes back with its violations.
     fn answer_format(&self, schema: &Schema, _name: &str) -> Value {
-        let (schema, _) = answer_schema(schema, Dialect::AnthropicStrict);
-        json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}})
+        match answer_schema(schema, Dialect::AnthropicStrict) {
+            (schema, true) => json!({"output_config": {"format": {"type": "json_schema", "schema": schema}}}),
+            (_, false) => json!({}),
+        }
     }
 }
