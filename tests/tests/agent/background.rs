@@ -60,6 +60,14 @@ async fn a_long_task_capable_call_goes_on_in_the_background_and_its_result_comes
     assert_eq!((outcome.text.as_str(), outcome.rounds), ("done", 3));
 
     let asked = model.seen();
+    // The model was told which tools may answer at once and finish later.
+    let tools = asked[0].tools.clone().unwrap();
+    let description = |name: &str| {
+        let tool = tools.as_array().unwrap().iter().find(|tool| tool["function"]["name"] == name).unwrap();
+        tool["function"]["description"].as_str().unwrap().to_owned()
+    };
+    assert!(description("render").ends_with("its result comes in a later message."), "{}", description("render"));
+    assert!(!description("nap").contains("may run long"), "{}", description("nap"));
     // Round 2: the call's result says it goes on; the quick call's result is there.
     let second = texts(&asked[1].history);
     assert!(second.contains("render is still running and goes on in the background (call call_0)"), "{second}");

@@ -28,6 +28,10 @@ struct Background {
 /// A background call's end: its index among the run's background calls, and its outcome.
 type Ended = (usize, Result<ToolOutput, ToolError>);
 
+/// What a task-capable tool's description says when calls may move to the background.
+pub(super) const LONG_RUNNING_NOTE: &str = "This tool may run long: if it does, its call is answered at once with a \
+                                            note, and its result comes in a later message.";
+
 /// What the model reads for a call moved to the background.
 pub(super) fn started_note(call: &ToolCall) -> ToolOutput {
     ToolOutput::text(format!(

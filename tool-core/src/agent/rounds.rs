@@ -293,7 +293,15 @@ impl Agent {
     /// The tool definitions and tool choice a round sends, for `registry`.
     fn offer(&self, registry: &Registry) -> Result<(Option<Value>, Option<Value>), RunError> {
         let api = self.model.api();
-        let tools = (!registry.is_empty()).then(|| api.tools(registry, self.strict));
+        let mut tools = (!registry.is_empty()).then(|| api.tools(registry, self.strict));
+        // A call that may go on in the background answers at once: the model is told so.
+        if let (Some(tools), Some(_)) = (&mut tools, self.settings.background_after) {
+            let task_capable =
+                registry.iter().filter(|entry| entry.task_support() != crate::tool::TaskSupport::Forbidden);
+            for entry in task_capable {
+                api.add_to_description(tools, entry.name(), super::background::LONG_RUNNING_NOTE);
+            }
+        }
         let tool_choice = match &self.tool_choice {
             None => None,
             // Without tools there is nothing to choose among, and nothing to send.

@@ -77,6 +77,12 @@ impl Api {
         self.wire().mend_arguments(items, id, arguments);
     }
 
+    /// Adds `note` to the description of the tool `name` in a tool list of this API.
+    #[cfg(feature = "agent")]
+    pub(crate) fn add_to_description(self, tools: &mut Value, name: &str, note: &str) {
+        self.wire().add_to_description(tools, name, note);
+    }
+
     /// The tool list for a request.
     #[must_use]
     pub fn tools(self, registry: &Registry, strict_by_default: bool) -> Value {

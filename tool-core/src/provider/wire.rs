@@ -40,6 +40,13 @@ pub(crate) trait Wire: Sync {
     fn mend_arguments(&self, items: &mut [Value], id: &str, arguments: &str) {
         let _ = (items, id, arguments);
     }
+    /// Adds `note` to the description of the tool `name` in a rendered tool list: where each
+    /// element holds `name` and `description` (Responses, Anthropic) unless the API says
+    /// otherwise.
+    fn add_to_description(&self, tools: &mut Value, name: &str, note: &str) {
+        let elements = tools.as_array_mut().into_iter().flatten();
+        add_note(elements.filter(|tool| tool["name"] == name), note);
+    }
     /// A whole (unstreamed) response as a turn.
     fn turn(&self, response: &Value) -> Result<ModelTurn, ResponseError>;
     /// A reader of its streamed responses.
@@ -52,4 +59,13 @@ pub(crate) trait Wire: Sync {
     fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value>;
     /// The request fields asking for an answer of `schema`, named `name`.
     fn answer_format(&self, schema: &Schema, name: &str) -> Value;
+}
+
+/// Appends `note` to each of `tools`' `description`.
+pub(crate) fn add_note<'a>(tools: impl Iterator<Item = &'a mut Value>, note: &str) {
+    for tool in tools {
+        let description = tool["description"].as_str().unwrap_or_default();
+        let joined = if description.is_empty() { note.to_owned() } else { format!("{description}\n\n{note}") };
+        tool["description"] = Value::String(joined);
+    }
 }

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::turn::{Envelope, rendered};
-use super::wire::Wire;
+use super::wire::{Wire, add_note};
 use super::{
     Arguments, CallResult, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, SchemaFallback,
     StopReason, StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
@@ -250,6 +250,12 @@ impl Wire for Generate {
 
     fn headers(&self, api_key: Option<&str>) -> Vec<(&'static str, String)> {
         api_key.map(|key| ("x-goog-api-key", key.to_owned())).into_iter().collect()
+    }
+
+    fn add_to_description(&self, tools: &mut Value, name: &str, note: &str) {
+        let declarations = tools.as_array_mut().into_iter().flatten();
+        let functions = declarations.filter_map(|tool| tool["functionDeclarations"].as_array_mut()).flatten();
+        add_note(functions.filter(|function| function["name"] == name), note);
     }
 
     fn body(&self, request: &ModelRequest<'_>, envelope: Envelope<'_>) -> Map<String, Value> {

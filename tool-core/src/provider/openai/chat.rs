@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::stream::{PartialCalls, event, fold_usage, unfinished};
 use super::super::turn::{Envelope, answer_schema, put_tools};
-use super::super::wire::Wire;
+use super::super::wire::{Wire, add_note};
 use super::super::{
     Arguments, CallResult, Delta, ModelRequest, ModelTurn, ObjectWriter, ResponseError, SamplingMembers, StopReason,
     StreamReader, ToolCall, ToolChoice, ToolList, Usage, malformed, string_at, tool_array,
@@ -233,6 +233,11 @@ impl Wire for Chat {
 
     fn headers(&self, api_key: Option<&str>) -> Vec<(&'static str, String)> {
         super::bearer(api_key)
+    }
+
+    fn add_to_description(&self, tools: &mut Value, name: &str, note: &str) {
+        let functions = tools.as_array_mut().into_iter().flatten().map(|tool| &mut tool["function"]);
+        add_note(functions.filter(|function| function["name"] == name), note);
     }
 
     fn mend_arguments(&self, items: &mut [Value], id: &str, arguments: &str) {
