@@ -51,7 +51,7 @@ async fn the_agents_host_answers_a_tools_form() {
     let agent = Agent::new(ScriptedModel::new(Api::OpenAiChat, script()), registry()).host(keyboard.clone());
     let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "book it").await.unwrap();
     assert_eq!(outcome.tool_runs[0].result.text(), "booked");
-    let asked = keyboard.0.lock().unwrap();
+    let asked = keyboard.0.lock().unwrap().clone();
     assert_eq!(asked[0].message, "Book the trip to Rome?");
     assert_eq!(asked[0].requested_schema["properties"]["proceed"]["type"], "boolean", "the form's derived schema");
 
