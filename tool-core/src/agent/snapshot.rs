@@ -26,6 +26,15 @@ pub struct RunSnapshot {
     pub usage: Usage,
 }
 
+impl RunSnapshot {
+    /// A run that has taken no round yet on `conversation` (a history kept elsewhere, its
+    /// last message the user's), for [`Agent::resume`].
+    #[must_use]
+    pub fn new(conversation: Conversation) -> Self {
+        RunSnapshot { conversation, rounds: 0, usage: Usage::default() }
+    }
+}
+
 /// Messages for a running agent, each added to its conversation as a user message at the
 /// start of its next round (before the model is asked): "also check Tuesday". Clone it, give
 /// one to the agent ([`Agent::steering`]) and keep one.
