@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["tool"],
     &["registry"],
     &["provider"],
-    &["mcp", "agent"],
+    &["mcp", "agent", "a2a"],
     &["__private", ""],
 ];
 

@@ -2,6 +2,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The crate's own modules derive with its macros (`a2a::SkillRequest`), whose code names
+// `::tool_core`.
+#[cfg(feature = "a2a")]
+extern crate self as tool_core;
+
+#[cfg(feature = "a2a")]
+pub mod a2a;
 #[cfg(feature = "agent")]
 pub mod agent;
 pub mod auth;

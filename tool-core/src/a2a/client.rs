@@ -1,0 +1,264 @@
+//! [`RemoteAgent`]: a remote A2A agent reached from its card, and its skills as tools.
+
+use core::fmt::Write as _;
+use core::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
+
+use super::card::{AgentCard, AgentInterface};
+use super::result::to_result;
+use super::wire::{self, Reply, Version};
+use super::{A2aError, SkillFilter};
+use crate::registry::Registry;
+use crate::tool::dynamic::DynamicTool;
+
+/// The largest card or reply read, in bytes.
+const MAX_BODY: usize = 8 << 20;
+
+/// What a skill's tool takes: the message, and the ids of a task to continue (one that asked
+/// for more input).
+#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[serde(crate = "serde")]
+pub struct SkillRequest {
+    /// What to ask the remote agent, in plain words
+    #[param(min_length = 1)]
+    pub message: String,
+    /// The task to continue, when the agent asked for more input
+    pub task_id: Option<String>,
+    /// The task's context, given with its task id
+    pub context_id: Option<String>,
+}
+
+/// A remote A2A agent: its card, the interface the client speaks to it, and how requests are
+/// sent (credentials, a timeout).
+#[derive(Debug, Clone)]
+pub struct RemoteAgent {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Clone)]
+struct Inner {
+    card: AgentCard,
+    interface: AgentInterface,
+    version: Version,
+    key: String,
+    headers: Vec<(String, String)>,
+    timeout: Duration,
+    http: reqwest::Client,
+    ids: Arc<AtomicU64>,
+}
+
+impl RemoteAgent {
+    /// Fetches the card at `url` (the agent's base URL, to which
+    /// `/.well-known/agent-card.json` is added, or the card's own URL) and picks the first
+    /// interface this client speaks, which must be on the card's own origin: credentials go
+    /// nowhere else.
+    ///
+    /// # Errors
+    /// [`A2aError`]: the card could not be fetched, is not JSON or not a card, offers no
+    /// supported interface, or names one on another origin.
+    pub async fn connect(url: &str) -> Result<Self, A2aError> {
+        let card_url = if url.to_ascii_lowercase().ends_with(".json") {
+            url.to_owned()
+        } else {
+            format!("{}/.well-known/agent-card.json", url.trim_end_matches('/'))
+        };
+        let http = reqwest::Client::new();
+        let response = http.get(&card_url).send().await.map_err(|error| http_error(&card_url, &error))?;
+        let status = response.status();
+        let body = read(response, &card_url).await?;
+        if !status.is_success() {
+            return Err(A2aError::Http { url: card_url, message: format!("{status}: {}", preview(&body)) });
+        }
+        let card: Value = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
+            message: format!("the agent card at {card_url} is not JSON ({error}): {}", preview(&body)),
+        })?;
+        let card = AgentCard::from_value(card)?;
+        let interface = card.interface()?.clone();
+        if origin(&interface.url)? != origin(&card_url)? {
+            return Err(A2aError::UntrustedInterface { card: card_url, interface: interface.url });
+        }
+        Ok(Self::with(card, interface, http))
+    }
+
+    /// A remote agent from a card the program holds (from a registry, from configuration):
+    /// its first supported interface is trusted as given.
+    ///
+    /// # Errors
+    /// [`A2aError::NoSupportedInterface`].
+    pub fn from_card(card: AgentCard) -> Result<Self, A2aError> {
+        let interface = card.interface()?.clone();
+        Ok(Self::with(card, interface, reqwest::Client::new()))
+    }
+
+    fn with(card: AgentCard, interface: AgentInterface, http: reqwest::Client) -> Self {
+        let key = sanitize(&card.name.to_ascii_lowercase());
+        let version = Version::of(&interface.version);
+        let inner = Inner {
+            card,
+            interface,
+            version,
+            key,
+            headers: Vec::new(),
+            timeout: Duration::from_mins(2),
+            http,
+            ids: Arc::new(AtomicU64::new(1)),
+        };
+        RemoteAgent { inner: Arc::new(inner) }
+    }
+
+    fn inner_mut(&mut self) -> &mut Inner {
+        Arc::make_mut(&mut self.inner)
+    }
+
+    /// The card.
+    #[must_use]
+    pub fn card(&self) -> &AgentCard {
+        &self.inner.card
+    }
+
+    /// The name in its tools' names (`a2a_<key>_<skill>`): the card's name, sanitised, unless
+    /// set.
+    #[must_use]
+    pub fn key(mut self, key: &str) -> Self {
+        self.inner_mut().key = sanitize(&key.to_ascii_lowercase());
+        self
+    }
+
+    /// A bearer token sent with every request (to the card's origin only).
+    #[must_use]
+    pub fn bearer(self, token: &str) -> Self {
+        self.header("authorization", &format!("Bearer {token}"))
+    }
+
+    /// A header sent with every request (an API key the card's security scheme names).
+    #[must_use]
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.inner_mut().headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// How long a message may wait for its reply (2 minutes unless set).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.inner_mut().timeout = timeout;
+        self
+    }
+
+    /// One tool per skill `filter` lets through, named `a2a_<key>_<skill id>` (sanitised to
+    /// every provider's rules, at most 64 characters, made unique with `_2`, `_3`…),
+    /// described by the skill's description, tags and examples, taking a [`SkillRequest`].
+    ///
+    /// # Errors
+    /// A [`RegistryError`](crate::RegistryError) if a tool cannot be made.
+    pub fn tools(&self, filter: &SkillFilter) -> Result<Registry, crate::RegistryError> {
+        let mut registry = Registry::new();
+        for skill in self.inner.card.skills.iter().filter(|skill| filter.allows(&skill.id)) {
+            let base: String = sanitize(&format!("a2a_{}_{}", self.inner.key, skill.id)).chars().take(60).collect();
+            let mut name = base.clone();
+            let mut n = 1;
+            while registry.get(&name).is_some() {
+                n += 1;
+                name = format!("{base}_{n}");
+            }
+            let mut description = skill.description.clone();
+            if !skill.tags.is_empty() {
+                let _ = write!(description, "\nTags: {}.", skill.tags.join(", "));
+            }
+            if !skill.examples.is_empty() {
+                let _ = write!(description, "\nExamples: {}", skill.examples.join("; "));
+            }
+            let _ = write!(
+                description,
+                "\n(The skill \"{}\" of the remote agent \"{}\".)",
+                skill.name, self.inner.card.name
+            );
+            let agent = self.clone();
+            let tool = name.clone();
+            registry.add_dynamic(DynamicTool::typed(name, description, move |_ctx, request: SkillRequest| {
+                let (agent, tool) = (agent.clone(), tool.clone());
+                async move {
+                    let reply = agent
+                        .send(&request.message, request.task_id.as_deref(), request.context_id.as_deref())
+                        .await
+                        .map_err(|error| error.to_string())?;
+                    to_result(&tool, reply)
+                }
+            })?)?;
+        }
+        Ok(registry)
+    }
+
+    /// Sends `message` as the user (continuing `task_id` in `context_id` when given) and waits
+    /// for the reply, within the timeout.
+    pub(crate) async fn send(
+        &self,
+        message: &str,
+        task_id: Option<&str>,
+        context_id: Option<&str>,
+    ) -> Result<Reply, A2aError> {
+        let inner = &self.inner;
+        let id = inner.ids.fetch_add(1, Ordering::Relaxed);
+        let message_id = format!("tool-core-{}-{id}", std::process::id());
+        let request = wire::send_message(inner.version, id, &message_id, message, task_id, context_id);
+        let response = self.post(&request).await?;
+        wire::reply(&response)
+    }
+
+    async fn post(&self, request: &Value) -> Result<Value, A2aError> {
+        let inner = &self.inner;
+        let url = &inner.interface.url;
+        let mut builder = inner
+            .http
+            .post(url)
+            .timeout(inner.timeout)
+            .header("content-type", "application/json")
+            .header("a2a-version", inner.version.header())
+            .body(request.to_string());
+        for (name, value) in &inner.headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        let response = builder.send().await.map_err(|error| http_error(url, &error))?;
+        let status = response.status();
+        let body = read(response, url).await?;
+        serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
+            message: format!("the reply from {url} ({status}) is not JSON ({error}): {}", preview(&body)),
+        })
+    }
+}
+
+/// Reads a body of at most [`MAX_BODY`] bytes.
+async fn read(mut response: reqwest::Response, url: &str) -> Result<Vec<u8>, A2aError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|error| http_error(url, &error))? {
+        if body.len() + chunk.len() > MAX_BODY {
+            return Err(A2aError::Malformed { message: format!("the reply from {url} is over {MAX_BODY} bytes") });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+fn http_error(url: &str, error: &reqwest::Error) -> A2aError {
+    let message = if error.is_timeout() { "no reply in time".to_owned() } else { error.to_string() };
+    A2aError::Http { url: url.to_owned(), message }
+}
+
+/// The start of a body, for an error message.
+fn preview(body: &[u8]) -> String {
+    String::from_utf8_lossy(&body[..body.len().min(120)]).into_owned()
+}
+
+/// The origin (scheme, host, port) of `url`.
+fn origin(url: &str) -> Result<String, A2aError> {
+    let parsed = reqwest::Url::parse(url)
+        .map_err(|error| A2aError::Malformed { message: format!("{url} is not a URL ({error})") })?;
+    Ok(parsed.origin().ascii_serialization())
+}
+
+/// `text` with every character a provider refuses in a tool name replaced by `_`.
+fn sanitize(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+}
