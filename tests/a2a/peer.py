@@ -6,10 +6,13 @@ client maps can be asked for:
 - "data ..."        a completed task with a text artifact and a data artifact;
 - "weather"         input required ("Which city?"); the follow-up on the same task completes it;
 - "fail ..."        a failed task with a status message;
+- "steps"           two status updates ("step 1", "step 2") before its artifact;
+- "slow"            a task that works for a minute (to be canceled);
 - anything else     a completed task whose artifact echoes the text.
 
 Usage: python peer.py PORT [0.3]   (0.3: the card and the wire of protocol version 0.3)
 """
+import asyncio
 import sys
 
 import uvicorn
@@ -35,7 +38,17 @@ class Peer(AgentExecutor):
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         await updater.start_work()
-        if text.startswith("fail"):
+        if text == "steps":
+            for step in ("step 1", "step 2"):
+                await updater.start_work(updater.new_agent_message([new_text_part(step)]))
+                await asyncio.sleep(0.05)
+            await updater.add_artifact([new_text_part("stepped")], name="answer")
+            await updater.complete()
+        elif text == "slow":
+            await updater.start_work(updater.new_agent_message([new_text_part("looking at the sky")]))
+            await asyncio.sleep(60)
+            await updater.complete()
+        elif text.startswith("fail"):
             await updater.failed(updater.new_agent_message([new_text_part("the forecast service is down")]))
         elif text == "weather":
             await updater.requires_input(updater.new_agent_message([new_text_part("Which city?")]))

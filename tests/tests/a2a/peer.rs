@@ -69,3 +69,38 @@ async fn a_filter_picks_the_skills() {
     assert_eq!(agent.tools(&SkillFilter::all().allow(["echo"])).unwrap().names(), ["a2a_desk_echo"]);
     assert_eq!(agent.tools(&SkillFilter::all().block(["echo"])).unwrap().names(), ["a2a_desk_forecast"]);
 }
+
+#[tokio::test]
+#[ignore = "needs the Python SDK's server: bash tests/a2a/run.sh"]
+async fn a_streamed_task_reports_progress_and_one_left_unfinished_is_canceled() {
+    let url = peer("TOOL_A2A_V1");
+    let agent = RemoteAgent::connect(&url).await.unwrap();
+    assert!(agent.card().streaming, "the peer streams: its replies come as events");
+    let tools = agent.clone().timeout(std::time::Duration::from_secs(2)).tools(&SkillFilter::all()).unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = std::sync::Arc::clone(&seen);
+    let context = tools.context().with_progress(move |progress| sink.lock().unwrap().extend(progress.message));
+    let stepped = tools.call_async(&context, "a2a_weather_desk_echo", json!({"message": "steps"})).await.unwrap();
+    assert_eq!(stepped.to_text(), "stepped");
+    let seen = seen.lock().unwrap().clone();
+    let steps: Vec<&String> = seen.iter().filter(|text| text.starts_with("step")).collect();
+    assert_eq!(steps, ["step 1", "step 2"], "{seen:?}");
+
+    let slow = call(&tools, "a2a_weather_desk_echo", json!({"message": "slow"})).await.unwrap_err().to_string();
+    assert!(slow.contains("no reply within 2 s; the remote task "), "{slow}");
+    assert!(slow.ends_with(" was canceled"), "{slow}");
+    // The remote agent says so too.
+    let task = slow.split("the remote task ").nth(1).unwrap().split(' ').next().unwrap();
+    let asked = json!({"jsonrpc": "2.0", "id": 9, "method": "GetTask", "params": {"id": task}});
+    let reply: Value = reqwest::Client::new()
+        .post(format!("{url}/"))
+        .header("a2a-version", "1.0")
+        .json(&asked)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(reply.pointer("/result/status/state"), Some(&json!("TASK_STATE_CANCELED")), "{reply}");
+}

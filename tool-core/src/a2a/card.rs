@@ -20,6 +20,8 @@ pub struct AgentCard {
     pub skills: Vec<AgentSkill>,
     /// Where it is reached, most preferred first.
     pub interfaces: Vec<AgentInterface>,
+    /// Whether it streams its replies (`capabilities.streaming`).
+    pub streaming: bool,
 }
 
 /// One skill of a card.
@@ -78,6 +80,8 @@ struct Wire {
     protocol_version: Option<String>,
     #[serde(default)]
     additional_interfaces: Vec<WireInterface>,
+    #[serde(default)]
+    capabilities: Value,
 }
 
 #[derive(Deserialize)]
@@ -125,7 +129,8 @@ impl AgentCard {
             });
             main.into_iter().chain(others).collect()
         };
-        Ok(AgentCard { name: wire.name, description: wire.description, skills: wire.skills, interfaces })
+        let streaming = wire.capabilities["streaming"].as_bool().unwrap_or(false);
+        Ok(AgentCard { name: wire.name, description: wire.description, skills: wire.skills, interfaces, streaming })
     }
 
     /// The first interface this client speaks.

@@ -5,14 +5,21 @@ use core::time::Duration;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use eventsource_stream::Eventsource as _;
+use futures_util::StreamExt as _;
 use serde_json::Value;
 
 use super::card::{AgentCard, AgentInterface};
 use super::result::to_result;
+use super::stream::Fold;
 use super::wire::{self, Reply, Version};
 use super::{A2aError, SkillFilter};
+use crate::context::ToolContext;
 use crate::registry::Registry;
 use crate::tool::dynamic::DynamicTool;
+
+/// How long a cancellation of a remote task may take.
+const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
 /// The largest card or reply read, in bytes.
 const MAX_BODY: usize = 8 << 20;
@@ -177,50 +184,103 @@ impl RemoteAgent {
             );
             let agent = self.clone();
             let tool = name.clone();
-            registry.add_dynamic(DynamicTool::typed(name, description, move |_ctx, request: SkillRequest| {
+            registry.add_dynamic(DynamicTool::typed(name, description, move |context, request: SkillRequest| {
                 let (agent, tool) = (agent.clone(), tool.clone());
-                async move {
-                    let reply = agent
-                        .send(&request.message, request.task_id.as_deref(), request.context_id.as_deref())
-                        .await
-                        .map_err(|error| error.to_string())?;
-                    to_result(&tool, reply)
-                }
+                async move { to_result(&tool, agent.call(&context, &request).await?) }
             })?)?;
         }
         Ok(registry)
     }
 
-    /// Sends `message` as the user (continuing `task_id` in `context_id` when given) and waits
-    /// for the reply, within the timeout.
-    pub(crate) async fn send(
-        &self,
-        message: &str,
-        task_id: Option<&str>,
-        context_id: Option<&str>,
-    ) -> Result<Reply, A2aError> {
+    /// Sends a request's message and waits for the reply: streamed where the card says the
+    /// agent streams (each status update's text reported as the call's progress), within the
+    /// timeout and the call's cancellation; a task left unfinished by either is canceled on
+    /// the remote agent. `Err` is the tool's failure message.
+    async fn call(&self, context: &ToolContext, request: &SkillRequest) -> Result<Reply, String> {
         let inner = &self.inner;
         let id = inner.ids.fetch_add(1, Ordering::Relaxed);
         let message_id = format!("tool-core-{}-{id}", std::process::id());
-        let request = wire::send_message(inner.version, id, &message_id, message, task_id, context_id);
-        let response = self.post(&request).await?;
-        wire::reply(&response)
+        let (task_id, context_id) = (request.task_id.as_deref(), request.context_id.as_deref());
+        let body = wire::send_message(
+            inner.version,
+            inner.card.streaming,
+            id,
+            &message_id,
+            &request.message,
+            task_id,
+            context_id,
+        );
+        let mut fold = Fold::default();
+        let outcome = tokio::select! {
+            outcome = self.exchange(&body, &mut fold, context) => outcome.map_err(|error| error.to_string()),
+            () = tokio::time::sleep(inner.timeout) => Err(format!("no reply within {} s", inner.timeout.as_secs_f64())),
+            () = context.cancelled() => Err("the call was cancelled".to_owned()),
+        };
+        match (outcome, fold.task_id()) {
+            (Ok(reply), _) => Ok(reply),
+            (Err(stopped), Some(task)) if !task.is_empty() => {
+                let cancel = wire::cancel_task(inner.version, id, task);
+                let canceled = tokio::time::timeout(CANCEL_WAIT, self.post(&cancel)).await;
+                let how = if matches!(canceled, Ok(Ok(_))) { "was canceled" } else { "could not be canceled" };
+                Err(format!("{stopped}; the remote task {task} {how}"))
+            }
+            (Err(stopped), _) => Err(stopped),
+        }
     }
 
-    async fn post(&self, request: &Value) -> Result<Value, A2aError> {
+    /// One request and its reply, whole or streamed into `fold`.
+    async fn exchange(&self, body: &Value, fold: &mut Fold, context: &ToolContext) -> Result<Reply, A2aError> {
+        if !self.inner.card.streaming {
+            return wire::reply(&self.post(body).await?);
+        }
+        let url = &self.inner.interface.url;
+        let response = self.request(body).header("accept", "text/event-stream").send().await;
+        let response = response.map_err(|error| http_error(url, &error))?;
+        let streamed = response
+            .headers()
+            .get("content-type")
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("text/event-stream"));
+        if !streamed {
+            let status = response.status();
+            let body = read(response, url).await?;
+            let reply: Value = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
+                message: format!("the reply from {url} ({status}) is not JSON ({error}): {}", preview(&body)),
+            })?;
+            return wire::reply(&reply);
+        }
+        let mut events = response.bytes_stream().eventsource();
+        let mut updates = 0_u32;
+        while let Some(event) = events.next().await {
+            let event = event
+                .map_err(|error| A2aError::Malformed { message: format!("the stream from {url} broke: {error}") })?;
+            if let Some(text) = fold.push(&event.data)? {
+                updates += 1;
+                context.report_progress(f64::from(updates), None, Some(&text));
+            }
+        }
+        core::mem::take(fold).finish()
+    }
+
+    /// A POST of `body` to the interface, with the version and the program's headers.
+    fn request(&self, body: &Value) -> reqwest::RequestBuilder {
         let inner = &self.inner;
-        let url = &inner.interface.url;
         let mut builder = inner
             .http
-            .post(url)
-            .timeout(inner.timeout)
+            .post(&inner.interface.url)
             .header("content-type", "application/json")
             .header("a2a-version", inner.version.header())
-            .body(request.to_string());
+            .body(body.to_string());
         for (name, value) in &inner.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
-        let response = builder.send().await.map_err(|error| http_error(url, &error))?;
+        builder
+    }
+
+    /// A whole JSON-RPC exchange.
+    async fn post(&self, request: &Value) -> Result<Value, A2aError> {
+        let url = &self.inner.interface.url;
+        let response = self.request(request).send().await.map_err(|error| http_error(url, &error))?;
         let status = response.status();
         let body = read(response, url).await?;
         serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {

@@ -29,10 +29,11 @@ impl Version {
     }
 }
 
-/// A blocking `SendMessage` of `text` as the user, continuing `task_id`/`context_id` when
-/// given.
+/// A `SendMessage` of `text` as the user (blocking; streamed when `stream`), continuing
+/// `task_id`/`context_id` when given.
 pub(crate) fn send_message(
     version: Version,
+    stream: bool,
     id: u64,
     message_id: &str,
     text: &str,
@@ -61,7 +62,21 @@ pub(crate) fn send_message(
             ("message/send", json!({"blocking": true}))
         }
     };
+    let method = match (stream, version) {
+        (false, _) => method,
+        (true, Version::V1) => "SendStreamingMessage",
+        (true, Version::V03) => "message/stream",
+    };
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"message": message, "configuration": configuration}})
+}
+
+/// A `CancelTask` of `task_id`.
+pub(crate) fn cancel_task(version: Version, id: u64, task_id: &str) -> Value {
+    let method = match version {
+        Version::V1 => "CancelTask",
+        Version::V03 => "tasks/cancel",
+    };
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"id": task_id}})
 }
 
 /// What a remote agent answered a message with.
@@ -97,6 +112,11 @@ pub(crate) enum TaskState {
     AuthRequired,
     /// Submitted, working, or a state this client does not know.
     Other(String),
+}
+
+/// A task state of either version's spelling.
+pub(crate) fn state(state: &str) -> TaskState {
+    TaskState::of(state)
 }
 
 impl TaskState {
@@ -171,7 +191,7 @@ fn task(task: &Value) -> Result<Task, A2aError> {
 
 /// The parts of a `parts` array, in either version's shape; parts of no known kind are left
 /// out.
-fn parts(parts: &Value) -> Vec<Part> {
+pub(crate) fn parts(parts: &Value) -> Vec<Part> {
     let string = |value: &Value| value.as_str().map(str::to_owned);
     parts
         .as_array()
