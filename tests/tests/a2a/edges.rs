@@ -89,3 +89,45 @@ fn a_0_3_card_is_read_from_its_own_fields() {
     let not_a_card = tool_core::a2a::AgentCard::from_value(json!({"skills": 3})).unwrap_err();
     assert!(not_a_card.to_string().starts_with("the agent card is not one"), "{not_a_card}");
 }
+
+#[tokio::test]
+async fn a_card_is_kept_while_fresh_and_revalidated_after() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use axum::http::{HeaderMap, StatusCode};
+    use axum::response::IntoResponse;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let card = json!({"name": "Cached", "description": "", "version": "1", "capabilities": {},
+        "defaultInputModes": [], "defaultOutputModes": [],
+        "supportedInterfaces": [{"url": format!("{base}/rpc"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "skills": [{"id": "s", "name": "S", "description": "", "tags": []}]})
+    .to_string();
+    let (asked, revalidated) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let serve = |cache_control: &'static str| {
+        let (card, asked, revalidated) = (card.clone(), Arc::clone(&asked), Arc::clone(&revalidated));
+        move |headers: HeaderMap| async move {
+            asked.fetch_add(1, Ordering::SeqCst);
+            if headers.get("if-none-match").is_some_and(|tag| tag == "\"v1\"") {
+                revalidated.fetch_add(1, Ordering::SeqCst);
+                return StatusCode::NOT_MODIFIED.into_response();
+            }
+            ([("etag", "\"v1\""), ("cache-control", cache_control)], card).into_response()
+        }
+    };
+    let app =
+        Router::new().route("/fresh.json", get(serve("max-age=3600"))).route("/stale.json", get(serve("no-cache")));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let fresh = RemoteAgent::connect(&format!("{base}/fresh.json")).await.unwrap().bearer("t");
+    let again = fresh.refresh().await.unwrap();
+    assert_eq!((asked.load(Ordering::SeqCst), again.card().name.as_str()), (1, "Cached"), "fresh: not asked again");
+
+    let stale = RemoteAgent::connect(&format!("{base}/stale.json")).await.unwrap();
+    let again = stale.refresh().await.unwrap().refresh().await.unwrap();
+    assert_eq!(asked.load(Ordering::SeqCst), 4, "no-cache: asked each time");
+    assert_eq!(revalidated.load(Ordering::SeqCst), 2, "with its ETag, and kept on 304");
+    assert_eq!(again.card(), stale.card());
+}

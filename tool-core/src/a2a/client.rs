@@ -10,6 +10,8 @@ use futures_util::StreamExt as _;
 use serde_json::Value;
 
 use super::card::{AgentCard, AgentInterface};
+use super::fetch::{Fetched, Source, fetch};
+use super::http::{http_error, preview, read};
 use super::result::to_result;
 use super::stream::Fold;
 use super::wire::{self, Reply, Version};
@@ -20,9 +22,6 @@ use crate::tool::dynamic::DynamicTool;
 
 /// How long a cancellation of a remote task may take.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
-
-/// The largest card or reply read, in bytes.
-const MAX_BODY: usize = 8 << 20;
 
 /// What a skill's tool takes: the message, and the ids of a task to continue (one that asked
 /// for more input).
@@ -55,6 +54,8 @@ struct Inner {
     timeout: Duration,
     http: reqwest::Client,
     ids: Arc<AtomicU64>,
+    /// Where the card came from, for [`RemoteAgent::refresh`].
+    source: Option<Source>,
 }
 
 impl RemoteAgent {
@@ -73,21 +74,46 @@ impl RemoteAgent {
             format!("{}/.well-known/agent-card.json", url.trim_end_matches('/'))
         };
         let http = reqwest::Client::new();
-        let response = http.get(&card_url).send().await.map_err(|error| http_error(&card_url, &error))?;
-        let status = response.status();
-        let body = read(response, &card_url).await?;
-        if !status.is_success() {
-            return Err(A2aError::Http { url: card_url, message: format!("{status}: {}", preview(&body)) });
+        match fetch(&http, &card_url, None).await? {
+            Fetched::Card(card, source) => Self::trusted(card, source, http),
+            // Nothing was held, so nothing can be unchanged: a server that says so is wrong.
+            Fetched::Unchanged(_) => Err(A2aError::Malformed { message: format!("{card_url} answered 304 unasked") }),
         }
-        let card: Value = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
-            message: format!("the agent card at {card_url} is not JSON ({error}): {}", preview(&body)),
-        })?;
-        let card = AgentCard::from_value(card)?;
+    }
+
+    /// The agent with its card as it is now: the one held while HTTP caching says it is
+    /// fresh, else asked for again with its validators (a `304` keeps it); a card that
+    /// changed brings its new skills and interface, the credentials, key and timeout kept.
+    /// A card the program gave ([`RemoteAgent::from_card`]) is kept as it is.
+    ///
+    /// # Errors
+    /// As [`RemoteAgent::connect`].
+    pub async fn refresh(&self) -> Result<Self, A2aError> {
+        let Some(held) = self.inner.source.as_ref().filter(|held| !held.is_fresh()) else { return Ok(self.clone()) };
+        let mut agent = match fetch(&self.inner.http, &held.url, Some(held)).await? {
+            Fetched::Unchanged(source) => {
+                let mut agent = self.clone();
+                agent.inner_mut().source = Some(source);
+                return Ok(agent);
+            }
+            Fetched::Card(card, source) => Self::trusted(card, source, self.inner.http.clone())?,
+        };
+        let inner = agent.inner_mut();
+        inner.headers.clone_from(&self.inner.headers);
+        inner.timeout = self.inner.timeout;
+        inner.key.clone_from(&self.inner.key);
+        Ok(agent)
+    }
+
+    /// An agent of a fetched card, whose interface must be on the card's own origin.
+    fn trusted(card: AgentCard, source: Source, http: reqwest::Client) -> Result<Self, A2aError> {
         let interface = card.interface()?.clone();
-        if origin(&interface.url)? != origin(&card_url)? {
-            return Err(A2aError::UntrustedInterface { card: card_url, interface: interface.url });
+        if origin(&interface.url)? != origin(&source.url)? {
+            return Err(A2aError::UntrustedInterface { card: source.url, interface: interface.url });
         }
-        Ok(Self::with(card, interface, http))
+        let mut agent = Self::with(card, interface, http);
+        agent.inner_mut().source = Some(source);
+        Ok(agent)
     }
 
     /// A remote agent from a card the program holds (from a registry, from configuration):
@@ -112,6 +138,7 @@ impl RemoteAgent {
             timeout: Duration::from_mins(2),
             http,
             ids: Arc::new(AtomicU64::new(1)),
+            source: None,
         };
         RemoteAgent { inner: Arc::new(inner) }
     }
@@ -287,28 +314,6 @@ impl RemoteAgent {
             message: format!("the reply from {url} ({status}) is not JSON ({error}): {}", preview(&body)),
         })
     }
-}
-
-/// Reads a body of at most [`MAX_BODY`] bytes.
-async fn read(mut response: reqwest::Response, url: &str) -> Result<Vec<u8>, A2aError> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|error| http_error(url, &error))? {
-        if body.len() + chunk.len() > MAX_BODY {
-            return Err(A2aError::Malformed { message: format!("the reply from {url} is over {MAX_BODY} bytes") });
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
-}
-
-fn http_error(url: &str, error: &reqwest::Error) -> A2aError {
-    let message = if error.is_timeout() { "no reply in time".to_owned() } else { error.to_string() };
-    A2aError::Http { url: url.to_owned(), message }
-}
-
-/// The start of a body, for an error message.
-fn preview(body: &[u8]) -> String {
-    String::from_utf8_lossy(&body[..body.len().min(120)]).into_owned()
 }
 
 /// The origin (scheme, host, port) of `url`.

@@ -12,6 +12,8 @@
 
 mod card;
 mod client;
+mod fetch;
+mod http;
 mod result;
 mod stream;
 mod wire;
