@@ -32,6 +32,17 @@ pub fn doze(args: Nap) -> String {
     format!("dozed {} ms", args.ms)
 }
 
+/// A typed answer the output-mode tests ask for.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Forecast {
+    /// The city
+    #[param(min_length = 1)]
+    pub city: String,
+    /// Days ahead
+    #[param(minimum = 1, maximum = 10)]
+    pub days: u8,
+}
+
 #[derive(Debug, Deserialize, ToolArgs)]
 pub struct Meet {
     /// How many calls must be running at once before any goes on.

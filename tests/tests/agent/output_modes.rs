@@ -6,21 +6,11 @@
 use std::sync::Arc;
 
 use serde_json::Value;
+use tool_core::Registry;
 use tool_core::agent::{Agent, Api, Conversation, OutputMode, RoundLimit, RunError, ScriptedModel};
-use tool_core::{Registry, ToolArgs};
 
-use crate::fixture::{answer, calls, registry};
+use crate::fixture::{Forecast, answer, calls, registry};
 use crate::loop_semantics::SharedModel;
-
-#[derive(Debug, PartialEq, serde::Deserialize, ToolArgs)]
-struct Forecast {
-    /// The city
-    #[param(min_length = 1)]
-    city: String,
-    /// Days ahead
-    #[param(minimum = 1, maximum = 10)]
-    days: u8,
-}
 
 /// The names of the tools a request offered.
 fn offered(tools: Option<&Value>) -> Vec<String> {

@@ -8,18 +8,8 @@ use tool_core::ToolArgs;
 use tool_core::agent::clients::HttpModel;
 use tool_core::agent::{Agent, Api, Conversation, OutputMode, RunError, ScriptedModel};
 
-use crate::fixture::{calls, registry};
+use crate::fixture::{Forecast, calls, registry};
 use crate::replay::{Canned, Replay};
-
-#[derive(Debug, PartialEq, serde::Deserialize, ToolArgs)]
-struct Forecast {
-    /// The city
-    #[param(min_length = 1)]
-    city: String,
-    /// Days ahead
-    #[param(minimum = 1, maximum = 10)]
-    days: u8,
-}
 
 /// A final text answer in `api`'s response shape.
 fn text_answer(api: Api, text: &str) -> Value {
