@@ -4,3 +4,4 @@
 
 mod edges;
 mod peer;
+mod server;

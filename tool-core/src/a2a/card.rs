@@ -43,6 +43,33 @@ pub struct AgentSkill {
     pub examples: Vec<String>,
 }
 
+impl AgentSkill {
+    /// A skill `id`, named and described, with no tags or examples yet.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, description: impl Into<String>) -> Self {
+        AgentSkill {
+            id: id.into(),
+            name: name.into(),
+            description: description.into(),
+            tags: Vec::new(),
+            examples: Vec::new(),
+        }
+    }
+
+    /// Its keywords.
+    #[must_use]
+    pub fn with_tags<S: Into<String>>(mut self, tags: impl IntoIterator<Item = S>) -> Self {
+        self.tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Example requests.
+    #[must_use]
+    pub fn with_examples<S: Into<String>>(mut self, examples: impl IntoIterator<Item = S>) -> Self {
+        self.examples = examples.into_iter().map(Into::into).collect();
+        self
+    }
+}
+
 /// One way to reach an agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

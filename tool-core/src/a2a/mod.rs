@@ -14,7 +14,10 @@ mod card;
 mod client;
 mod fetch;
 mod http;
+mod part;
 mod result;
+#[cfg(feature = "a2a-server")]
+pub mod server;
 mod stream;
 mod wire;
 
@@ -22,6 +25,7 @@ use core::fmt;
 
 pub use card::{AgentCard, AgentInterface, AgentSkill};
 pub use client::{RemoteAgent, SkillRequest};
+pub use part::Part;
 
 /// Which skills of a card become tools: all, or those an allow list names, less those a
 /// block list names.

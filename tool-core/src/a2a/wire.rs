@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::A2aError;
+pub(crate) use super::part::{Part, parts, text};
 
 /// The protocol version an interface speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,19 +135,6 @@ impl TaskState {
     }
 }
 
-/// A part of a message or an artifact.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Part {
-    Text(String),
-    Data(Value),
-    /// A file, by reference (its bytes are not kept).
-    File {
-        name: Option<String>,
-        media_type: Option<String>,
-        url: Option<String>,
-    },
-}
-
 /// The reply of a JSON-RPC response.
 ///
 /// # Errors
@@ -187,45 +175,6 @@ fn task(task: &Value) -> Result<Task, A2aError> {
         status,
         artifacts,
     })
-}
-
-/// The parts of a `parts` array, in either version's shape; parts of no known kind are left
-/// out.
-pub(crate) fn parts(parts: &Value) -> Vec<Part> {
-    let string = |value: &Value| value.as_str().map(str::to_owned);
-    parts
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|part| {
-            if let Some(text) = part["text"].as_str() {
-                return Some(Part::Text(text.to_owned()));
-            }
-            if let Some(data) = part.get("data") {
-                return Some(Part::Data(data.clone()));
-            }
-            // 1.0: `url` or `raw` beside `filename` and `mediaType`; 0.3: a `file` object.
-            let file = part.get("file").unwrap_or(part);
-            let url = string(&file["url"]).or_else(|| string(&file["uri"]));
-            (url.is_some() || file.get("raw").is_some() || file.get("bytes").is_some()).then(|| Part::File {
-                name: string(&file["filename"]).or_else(|| string(&file["name"])),
-                media_type: string(&file["mediaType"]).or_else(|| string(&file["mimeType"])),
-                url,
-            })
-        })
-        .collect()
-}
-
-/// The text parts of `parts`, joined by newlines.
-pub(crate) fn text(parts: &[Part]) -> String {
-    let texts: Vec<&str> = parts
-        .iter()
-        .filter_map(|part| match part {
-            Part::Text(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    texts.join("\n")
 }
 
 fn malformed(message: &str) -> A2aError {

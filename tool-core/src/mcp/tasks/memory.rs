@@ -100,4 +100,11 @@ impl TaskStore for MemoryTaskStore {
         });
         Box::pin(core::future::ready(Ok(found)))
     }
+
+    fn ids<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, Vec<String>> {
+        let now = Instant::now();
+        let tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        let ids = tasks.iter().filter(|(id, slot)| id.starts_with(prefix) && slot.live(now)).map(|(id, _)| id.clone());
+        Box::pin(core::future::ready(Ok(ids.collect())))
+    }
 }

@@ -120,6 +120,18 @@ impl RedisTaskStore {
     }
 }
 
+/// `text` matched literally by a Redis glob.
+fn escape_glob(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
 fn store_error(error: redis::RedisError) -> StoreError {
     StoreError::new(format!("redis: {error}"))
 }
@@ -175,6 +187,23 @@ impl TaskStore for RedisTaskStore {
             record.owner = fields.get("owner").cloned();
             record.responses = responses;
             Ok(Some(record))
+        })
+    }
+
+    fn ids<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let head = self.key("");
+            // SCAN, not KEYS: it does not block the server while it walks the keyspace.
+            let pattern = format!("{}*", escape_glob(&self.key(prefix)));
+            let mut keys: redis::AsyncIter<String> =
+                redis::AsyncCommands::scan_match(&mut connection, pattern).await.map_err(store_error)?;
+            let mut ids = Vec::new();
+            while let Some(key) = futures_util::StreamExt::next(&mut keys).await {
+                let key = key.map_err(store_error)?;
+                ids.extend(key.strip_prefix(&head).map(str::to_owned));
+            }
+            Ok(ids)
         })
     }
 

@@ -106,6 +106,14 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Records a client's answers (key, JSON text) to the task's input requests; `false`
     /// when it does not exist.
     fn respond<'a>(&'a self, id: &'a str, responses: &'a [(String, String)]) -> StoreFuture<'a, bool>;
+
+    /// The ids of the live tasks whose id starts with `prefix`, in no particular order (A2A's
+    /// `ListTasks`). A store that cannot enumerate its tasks says so with an error, the
+    /// default.
+    fn ids<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, Vec<String>> {
+        let _ = prefix;
+        Box::pin(core::future::ready(Err(StoreError::new("this task store cannot list its tasks"))))
+    }
 }
 
 /// One store shared by several servers of a process (replicas in a test, or a server per
@@ -133,5 +141,9 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 
     fn respond<'a>(&'a self, id: &'a str, responses: &'a [(String, String)]) -> StoreFuture<'a, bool> {
         (**self).respond(id, responses)
+    }
+
+    fn ids<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, Vec<String>> {
+        (**self).ids(prefix)
     }
 }

@@ -1,0 +1,297 @@
+//! The A2A server: this crate's own client against it (a registry's tools as skills), and the
+//! JSON-RPC binding driven by hand for what a client must be told (every error code, streams,
+//! cancels, lists, continuing a task), two replicas sharing one task store, a bearer token.
+
+use core::time::Duration;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tool_core::a2a::server::{A2aServer, Artifact, Incoming, Outcome, TaskHandle};
+use tool_core::a2a::{AgentSkill, Part, RemoteAgent, SkillFilter};
+use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
+use tool_core::{Registry, ToolArgs};
+
+async fn execute(request: Incoming, task: TaskHandle) -> Outcome {
+    let text = request.text();
+    if request.continues {
+        return Outcome::Completed(vec![Artifact::new([Part::text(format!("forecast for {text}: sunny"))])]);
+    }
+    match text.as_str() {
+        "hello" => Outcome::Message(vec![Part::text("hello to you")]),
+        "weather" => Outcome::InputRequired(vec![Part::text("Which city?")]),
+        "fail" => Outcome::Failed("the forecast service is down".to_owned()),
+        "slow" => {
+            task.working([Part::text("started")]).await;
+            tokio::time::sleep(Duration::from_mins(1)).await;
+            Outcome::Completed(Vec::new())
+        }
+        _ => {
+            task.working([Part::text("working")]).await;
+            task.artifact(Artifact::new([Part::text("first")])).await;
+            Outcome::Completed(vec![Artifact::new([Part::text(format!("echo: {text}")), Part::data(json!({"n": 1}))])])
+        }
+    }
+}
+
+fn desk() -> A2aServer {
+    A2aServer::new(execute)
+        .with_info("Weather Desk", "Forecasts", "2.0.0")
+        .with_skill(AgentSkill::new("forecast", "Forecast", "Forecasts a city's weather").with_tags(["weather"]))
+}
+
+/// Serves `server` on a free port of 127.0.0.1; its base URL.
+async fn serve(server: A2aServer) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(server.serve(listener, std::future::pending()));
+    base
+}
+
+async fn rpc_with(base: &str, body: &str, version: Option<&str>) -> Value {
+    let mut request = reqwest::Client::new().post(format!("{base}/")).body(body.to_owned());
+    request = request.header("content-type", "application/json");
+    if let Some(version) = version {
+        request = request.header("A2A-Version", version);
+    }
+    request.send().await.unwrap().json().await.unwrap()
+}
+
+async fn rpc(base: &str, method: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    rpc_with(base, &body.to_string(), Some("1.0")).await
+}
+
+fn message(text: &str) -> Value {
+    json!({"messageId": uuid::Uuid::new_v4().to_string(), "role": "ROLE_USER", "parts": [{"text": text}]})
+}
+
+fn send(text: &str) -> Value {
+    json!({"message": message(text)})
+}
+
+fn code(reply: &Value) -> i64 {
+    reply["error"]["code"].as_i64().unwrap_or_else(|| panic!("not an error: {reply}"))
+}
+
+#[derive(serde::Deserialize, ToolArgs)]
+struct AddArgs {
+    /// The first term.
+    #[param(maximum = 100)]
+    a: i64,
+    /// The second term.
+    b: i64,
+}
+
+/// Adds two numbers.
+#[tool_core::tool]
+fn add(args: AddArgs) -> String {
+    (args.a + args.b).to_string()
+}
+
+#[tokio::test]
+async fn this_crates_client_calls_a_registry_served_as_an_agent() {
+    let mut registry = Registry::new();
+    registry.add(AddTool).unwrap();
+    let base = serve(A2aServer::registry(registry).with_info("Calculator", "Adds", "1.0.0")).await;
+    let card: Value = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    assert_eq!(card["skills"][0]["id"], "add");
+    assert_eq!(
+        card["supportedInterfaces"][0],
+        json!({"url": format!("{base}/"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
+    );
+
+    let agent = RemoteAgent::connect(&format!("{base}/.well-known/agent-card.json")).await.unwrap();
+    let tools = agent.tools(&SkillFilter::all()).unwrap();
+    assert_eq!(tools.names(), ["a2a_calculator_add"]);
+    let call = |arguments: Value| {
+        let tools = &tools;
+        async move {
+            let message = json!({"message": json!({"tool": "add", "arguments": arguments}).to_string()});
+            tools.call_async(&tools.context(), "a2a_calculator_add", message).await
+        }
+    };
+    let sum = call(json!({"a": 2, "b": 3})).await.unwrap();
+    assert_eq!(sum.to_text(), "5");
+    // Validated on the server as every call is: the violation named, the task rejected.
+    let refused = call(json!({"a": 200, "b": "x"})).await.unwrap_err().to_string();
+    assert!(
+        refused.contains("/a: must be <= 100, got 200") && refused.contains("/b: expected an integer"),
+        "{refused}"
+    );
+    assert!(refused.contains("rejected"), "{refused}");
+}
+
+#[tokio::test]
+async fn every_bad_request_gets_the_spec_s_code() {
+    let base = serve(desk()).await;
+    assert_eq!(code(&rpc_with(&base, "{not json", Some("1.0")).await), -32700);
+    assert_eq!(code(&rpc_with(&base, r#"{"jsonrpc": "1.0", "id": 1, "method": "GetTask"}"#, None).await), -32600);
+    assert_eq!(
+        code(&rpc_with(&base, r#"{"jsonrpc": "2.0", "id": {"a": 1}, "method": "GetTask"}"#, None).await),
+        -32600
+    );
+    assert_eq!(code(&rpc_with(&base, r#"[{"jsonrpc": "2.0", "id": 1, "method": "GetTask"}]"#, None).await), -32600);
+    assert_eq!(code(&rpc(&base, "SendMessageXXX", json!({})).await), -32601);
+    let invalid = rpc(
+        &base,
+        "SendMessage",
+        json!({"message": {"messageId": "", "role": "ROLE_USER", "parts": [{"text": "a", "data": 1}]}}),
+    )
+    .await;
+    assert_eq!(code(&invalid), -32602);
+    let text = invalid["error"]["message"].as_str().unwrap();
+    assert!(text.contains("params.message.messageId") && text.contains("params.message.parts[0]"), "{text}");
+    assert_eq!(invalid["error"]["data"][0]["reason"], "INVALID_PARAMS");
+    let unknown = rpc(&base, "GetTask", json!({"id": "nope"})).await;
+    assert_eq!((code(&unknown), &unknown["error"]["data"][0]["reason"]), (-32001, &json!("TASK_NOT_FOUND")));
+    assert_eq!(code(&rpc(&base, "CreateTaskPushNotificationConfig", json!({})).await), -32003);
+    // Another version named in the header, or 0.3's methods: VersionNotSupported.
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send("hi")}).to_string();
+    assert_eq!(code(&rpc_with(&base, &body, Some("0.3")).await), -32009);
+    assert_eq!(code(&rpc(&base, "message/send", send("hi")).await), -32009);
+    // No header but 1.0's methods: served.
+    assert_eq!(rpc_with(&base, &body, None).await["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
+}
+
+#[tokio::test]
+async fn messages_tasks_and_continuations() {
+    let base = serve(desk()).await;
+    let direct = rpc(&base, "SendMessage", send("hello")).await;
+    assert_eq!(direct["result"]["message"]["parts"][0]["text"], "hello to you");
+    assert!(direct["result"]["message"].get("taskId").is_none(), "a direct reply makes no task: {direct}");
+
+    let done = &rpc(&base, "SendMessage", send("rain")).await["result"]["task"];
+    assert_eq!(done["status"]["state"], "TASK_STATE_COMPLETED");
+    let texts: Vec<&Value> = done["artifacts"].as_array().unwrap().iter().map(|a| &a["parts"][0]["text"]).collect();
+    assert_eq!(texts, ["first", "echo: rain"]);
+    assert_eq!(done["artifacts"][1]["parts"][1]["data"], json!({"n": 1}));
+    let history = rpc(&base, "GetTask", json!({"id": done["id"], "historyLength": 1})).await;
+    assert_eq!(history["result"]["history"].as_array().unwrap().len(), 1);
+
+    let asked = rpc(&base, "SendMessage", send("weather")).await["result"]["task"].clone();
+    assert_eq!(asked["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    assert_eq!(asked["status"]["message"]["parts"][0]["text"], "Which city?");
+    let wrong_context = json!({"message": {"taskId": asked["id"], "contextId": "other", "messageId": "m", "role": "ROLE_USER", "parts": [{"text": "Oslo"}]}});
+    assert_eq!(code(&rpc(&base, "SendMessage", wrong_context).await), -32602);
+    let answer = json!({"message": {"taskId": asked["id"], "messageId": "m2", "role": "ROLE_USER", "parts": [{"text": "Oslo"}]}});
+    let answered = rpc(&base, "SendMessage", answer.clone()).await["result"]["task"].clone();
+    assert_eq!((&answered["id"], &answered["status"]["state"]), (&asked["id"], &json!("TASK_STATE_COMPLETED")));
+    assert_eq!(answered["artifacts"][0]["parts"][0]["text"], "forecast for Oslo: sunny");
+    assert_eq!(answered["history"].as_array().unwrap().len(), 3, "question, its asking, the answer: {answered}");
+    // A terminal task takes no more messages.
+    assert_eq!(code(&rpc(&base, "SendMessage", answer).await), -32004);
+
+    let failed = &rpc(&base, "SendMessage", send("fail")).await["result"]["task"];
+    assert_eq!(failed["status"]["state"], "TASK_STATE_FAILED");
+    assert_eq!(failed["status"]["message"]["parts"][0]["text"], "the forecast service is down");
+}
+
+/// The events of a streamed answer, until the server closes it.
+async fn events(base: &str, method: &str, params: Value) -> Vec<Value> {
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
+    let response = reqwest::Client::new().post(format!("{base}/")).json(&body).send().await.unwrap();
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let text = response.text().await.unwrap();
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn streams_report_each_step_and_close_at_the_end() {
+    let base = serve(desk()).await;
+    let streamed = events(&base, "SendStreamingMessage", send("rain")).await;
+    let kinds: Vec<&str> =
+        streamed.iter().map(|event| event["result"].as_object().unwrap().keys().next().unwrap().as_str()).collect();
+    assert_eq!(kinds, ["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
+    assert_eq!(streamed[1]["result"]["statusUpdate"]["status"]["state"], "TASK_STATE_WORKING");
+    assert_eq!(streamed[4]["result"]["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
+    assert!(streamed.iter().all(|event| event["id"] == 3));
+    let direct = events(&base, "SendStreamingMessage", send("hello")).await;
+    assert_eq!(direct.len(), 1);
+    assert_eq!(direct[0]["result"]["message"]["role"], "ROLE_AGENT");
+}
+
+#[tokio::test]
+async fn cancel_subscribe_and_list() {
+    let base = serve(desk()).await;
+    let params = json!({"message": message("slow"), "configuration": {"returnImmediately": true}});
+    let slow = rpc(&base, "SendMessage", params).await["result"]["task"].clone();
+    assert_eq!(slow["status"]["state"], "TASK_STATE_SUBMITTED");
+    // A subscriber sees the task, then its updates, and its stream ends with the cancel.
+    let id = slow["id"].clone();
+    let subscriber = tokio::spawn({
+        let base = base.clone();
+        async move { events(&base, "SubscribeToTask", json!({"id": id})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let canceled = rpc(&base, "CancelTask", json!({"id": slow["id"]})).await;
+    assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
+    let seen = subscriber.await.unwrap();
+    assert_eq!(seen.first().unwrap()["result"]["task"]["id"], slow["id"]);
+    assert_eq!(seen.last().unwrap()["result"]["statusUpdate"]["status"]["state"], "TASK_STATE_CANCELED");
+    let again = rpc(&base, "CancelTask", json!({"id": slow["id"]})).await;
+    assert_eq!((code(&again), &again["error"]["data"][0]["reason"]), (-32002, &json!("TASK_NOT_CANCELABLE")));
+    assert_eq!(code(&rpc(&base, "SubscribeToTask", json!({"id": slow["id"]})).await), -32004);
+
+    let asked = rpc(&base, "SendMessage", send("weather")).await["result"]["task"].clone();
+    rpc(&base, "SendMessage", send("rain")).await;
+    let all = rpc(&base, "ListTasks", json!({})).await["result"].clone();
+    assert_eq!((all["totalSize"].as_u64(), all["tasks"].as_array().unwrap().len()), (Some(3), 3));
+    assert!(all["tasks"][0].get("artifacts").is_none(), "artifacts only when asked");
+    let waiting = rpc(&base, "ListTasks", json!({"status": "TASK_STATE_INPUT_REQUIRED"})).await["result"].clone();
+    assert_eq!(waiting["tasks"][0]["id"], asked["id"]);
+    let first = rpc(&base, "ListTasks", json!({"pageSize": 2})).await["result"].clone();
+    assert_eq!((first["pageSize"].as_u64(), first["nextPageToken"].as_str()), (Some(2), Some("2")));
+    let second = rpc(&base, "ListTasks", json!({"pageSize": 2, "pageToken": "2"})).await["result"].clone();
+    assert_eq!((second["pageSize"].as_u64(), second["nextPageToken"].as_str()), (Some(1), Some("")));
+    assert_eq!(code(&rpc(&base, "ListTasks", json!({"status": "done"})).await), -32602);
+    assert_eq!(code(&rpc(&base, "ListTasks", json!({"statusTimestampAfter": "yesterday"})).await), -32602);
+    let later = rpc(&base, "ListTasks", json!({"statusTimestampAfter": "2999-01-01T00:00:00Z"})).await;
+    assert_eq!(later["result"]["totalSize"], 0);
+}
+
+#[tokio::test]
+async fn replicas_share_their_tasks_through_the_store() {
+    let store = Arc::new(MemoryTaskStore::new());
+    let mut settings = TaskSettings::default();
+    settings.poll_interval = Duration::from_millis(50);
+    let a = serve(desk().with_task_store(Arc::clone(&store), settings.clone())).await;
+    let b = serve(desk().with_task_store(Arc::clone(&store), settings)).await;
+
+    let asked = rpc(&a, "SendMessage", send("weather")).await["result"]["task"].clone();
+    assert_eq!(
+        rpc(&b, "GetTask", json!({"id": asked["id"]})).await["result"]["status"]["state"],
+        "TASK_STATE_INPUT_REQUIRED"
+    );
+    let answer =
+        json!({"message": {"taskId": asked["id"], "messageId": "m", "role": "ROLE_USER", "parts": [{"text": "Rome"}]}});
+    let answered = rpc(&b, "SendMessage", answer).await;
+    assert_eq!(answered["result"]["task"]["artifacts"][0]["parts"][0]["text"], "forecast for Rome: sunny");
+
+    // A task working on A, canceled through B: A's run sees it in the store and stops.
+    let params = json!({"message": message("slow"), "configuration": {"returnImmediately": true}});
+    let slow = rpc(&a, "SendMessage", params).await["result"]["task"].clone();
+    let canceled = rpc(&b, "CancelTask", json!({"id": slow["id"]})).await;
+    assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED", "{canceled}");
+    assert_eq!(rpc(&a, "GetTask", json!({"id": slow["id"]})).await["result"]["status"]["state"], "TASK_STATE_CANCELED");
+    assert_eq!(rpc(&b, "ListTasks", json!({})).await["result"]["totalSize"], 2);
+}
+
+#[tokio::test]
+async fn a_bearer_token_guards_everything_but_the_card() {
+    let base = serve(desk().with_bearer(|token| token == "s3cret")).await;
+    let card: Value = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    assert_eq!(card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["scheme"], "Bearer");
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send("hello")});
+    let client = reqwest::Client::new();
+    let refused = client.post(format!("{base}/")).json(&body).send().await.unwrap();
+    assert_eq!(refused.status(), 401);
+    assert_eq!(refused.headers()["www-authenticate"], "Bearer");
+    let wrong = client.post(format!("{base}/")).bearer_auth("guess").json(&body).send().await.unwrap();
+    assert_eq!(wrong.status(), 401);
+    let served: Value =
+        client.post(format!("{base}/")).bearer_auth("s3cret").json(&body).send().await.unwrap().json().await.unwrap();
+    assert_eq!(served["result"]["message"]["parts"][0]["text"], "hello to you");
+}

@@ -1,0 +1,123 @@
+//! The server's HTTP face: the card, and the JSON-RPC endpoint that checks the envelope (and
+//! the caller's token, and the protocol version) before a method runs.
+
+use core::convert::Infallible;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt as _;
+use serde_json::{Map, Value, json};
+
+use super::error::RpcError;
+use super::rpc::{self, Answer};
+use super::shared::Shared;
+
+/// The largest request read, in bytes: a message with a few files inline.
+const MAX_BODY: usize = 8 << 20;
+
+pub(super) fn router(shared: Arc<Shared>, card: Value) -> Router {
+    let card: Arc<str> = card.to_string().into();
+    Router::new()
+        .route(
+            "/.well-known/agent-card.json",
+            axum::routing::get(move || {
+                let card = Arc::clone(&card);
+                async move {
+                    let headers =
+                        [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "public, max-age=300")];
+                    (headers, card.to_string())
+                }
+            }),
+        )
+        .route(
+            "/",
+            axum::routing::post(move |headers: HeaderMap, body: Bytes| {
+                let shared = Arc::clone(&shared);
+                async move { endpoint(&shared, &headers, &body).await }
+            }),
+        )
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+}
+
+fn json_response(body: &Value) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+}
+
+async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Response {
+    if let Some(check) = &shared.bearer {
+        let token = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "));
+        if !token.is_some_and(|token| check(token)) {
+            return (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, "Bearer")],
+                "a valid bearer token is required",
+            )
+                .into_response();
+        }
+    }
+    let request: Value = match serde_json::from_slice(body) {
+        Ok(request) => request,
+        Err(error) => return json_response(&RpcError::parse(format!("not JSON: {error}")).response(&Value::Null)),
+    };
+    let Envelope { id, method, params } = match envelope(&request) {
+        Ok(envelope) => envelope,
+        Err((id, error)) => return json_response(&error.response(&id)),
+    };
+    // 1.0 requires the header; a client that omits it but calls 1.0's methods is served
+    // (0.3's methods are refused by name).
+    let version = headers.get("a2a-version").and_then(|value| value.to_str().ok()).map(str::trim);
+    if let Some(version) = version.filter(|version| !version.is_empty() && !version.starts_with("1.")) {
+        return json_response(&RpcError::version(version).response(&id));
+    }
+    match rpc::call(shared, method, &params, None).await {
+        Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
+        Ok(Answer::Stream(events)) => {
+            let events =
+                events.responses(id).map(|response| Ok::<_, Infallible>(Event::default().data(response.to_string())));
+            Sse::new(events).into_response()
+        }
+        Err(error) => json_response(&error.response(&id)),
+    }
+}
+
+/// What a JSON-RPC 2.0 request holds.
+struct Envelope<'a> {
+    id: Value,
+    method: &'a str,
+    params: Map<String, Value>,
+}
+
+/// The envelope of a JSON-RPC 2.0 request; the error, with the id to answer it under, when
+/// it is not one.
+fn envelope(request: &Value) -> Result<Envelope<'_>, (Value, RpcError)> {
+    let Some(request) = request.as_object() else {
+        return Err((Value::Null, RpcError::invalid_request("a request is a JSON object (batches are not served)")));
+    };
+    let id = match request.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_))) => id.clone(),
+        Some(Value::Null) | None => {
+            return Err((Value::Null, RpcError::invalid_request("id: every A2A request needs a string or number id")));
+        }
+        Some(_) => return Err((Value::Null, RpcError::invalid_request("id: must be a string or a number"))),
+    };
+    if request.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err((id, RpcError::invalid_request("jsonrpc: must be \"2.0\"")));
+    }
+    let Some(method) = request.get("method").and_then(Value::as_str) else {
+        return Err((id, RpcError::invalid_request("method: a string is required")));
+    };
+    let params = match request.get("params") {
+        None => Map::new(),
+        Some(Value::Object(params)) => params.clone(),
+        Some(_) => return Err((id, RpcError::invalid_params("params: must be an object"))),
+    };
+    Ok(Envelope { id, method, params })
+}
