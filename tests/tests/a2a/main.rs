@@ -2,6 +2,7 @@
 //! Python SDK's server (`bash tests/a2a/run.sh`, which starts it in protocol versions 1.0
 //! and 0.3); `edges.rs` against servers of the test's own that answer what no SDK would.
 
+mod asking;
 mod edges;
 mod peer;
 mod server;

@@ -167,6 +167,16 @@ impl Agent {
         self
     }
 
+    /// This agent for one run whose approvals and questions go to a caller of its own (the
+    /// A2A server's task), its approval policy and everything else kept.
+    #[cfg(feature = "a2a-server")]
+    pub(crate) fn asking(&self, approver: Arc<dyn Approver>, host: Arc<dyn crate::context::Host>) -> Self {
+        let mut agent = self.clone();
+        agent.settings.approver = Some(approver);
+        agent.settings.host = Some(host);
+        agent
+    }
+
     /// Answers what a tool asks of its caller beyond progress (which goes to the events):
     /// elicitation (`ctx.elicit::<Form>()`, a person at the keyboard filling the tool's form),
     /// sampling, log messages. Without one, a tool that asks is told the caller does not

@@ -14,8 +14,9 @@ use futures_util::StreamExt as _;
 use serde_json::{Map, Value, json};
 
 use super::error::RpcError;
-use super::rpc::{self, Answer};
+use super::rpc;
 use super::shared::Shared;
+use super::stream::Answer;
 
 /// The largest request read, in bytes: a message with a few files inline.
 const MAX_BODY: usize = 8 << 20;

@@ -15,7 +15,7 @@ pub(super) async fn find(
     owner: Option<&str>,
 ) -> Result<(Option<Arc<Run>>, Value), RpcError> {
     let run = shared.runs.lock().unwrap_or_else(PoisonError::into_inner).get(id).cloned();
-    if let Some(run) = run.filter(|run| run.settled.borrow().is_none()) {
+    if let Some(run) = run.filter(|run| !run.is_done()) {
         if run.owner.as_deref() != owner {
             return Err(RpcError::not_found(id));
         }

@@ -24,8 +24,11 @@
 //! # }
 //! ```
 
+#[cfg(feature = "agent")]
+mod agent;
 mod error;
 mod executor;
+mod host;
 mod http;
 mod list;
 mod lookup;
@@ -33,6 +36,7 @@ mod model;
 mod registry;
 mod rpc;
 mod run;
+mod send;
 mod shared;
 mod stream;
 

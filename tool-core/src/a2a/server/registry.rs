@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::A2aServer;
 use super::executor::{ExecuteFuture, Executor};
+use super::host::TaskHost;
 use super::model::{Artifact, Incoming, Outcome};
 use super::run::TaskHandle;
 use crate::a2a::{AgentSkill, Part};
@@ -54,6 +55,7 @@ impl Executor for Tools {
                 .context()
                 .with_call_id(request.message_id.clone())
                 .with_cancellation(task.cancellation().clone())
+                .with_host(Arc::new(TaskHost(task.clone())))
                 .with_progress(move |update| {
                     let _ = sender.send(update);
                 });

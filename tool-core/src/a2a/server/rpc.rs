@@ -2,23 +2,15 @@
 //! each method answered from a run on this replica or from the task store, errors with the
 //! spec's codes and a `google.rpc.ErrorInfo`.
 
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::error::RpcError;
 use super::lookup::{find, state, trim};
-use super::model::Incoming;
-use super::run::{Run, TaskHandle, is_settled, is_terminal, lease_until_ms, now, store_key};
+use super::run::{is_settled, is_terminal, lease_until_ms, now, store_key};
 use super::shared::Shared;
-use super::stream::Events;
-use crate::a2a::part;
-
-/// What a method answers: a result, or a stream of them.
-pub(super) enum Answer {
-    Result(Value),
-    Stream(Events),
-}
+use super::stream::{Answer, Events};
 
 /// Runs `method` with `params`, for the caller `owner`.
 pub(super) async fn call(
@@ -28,8 +20,8 @@ pub(super) async fn call(
     owner: Option<String>,
 ) -> Result<Answer, RpcError> {
     match method {
-        "SendMessage" => send(shared, params, false, owner).await,
-        "SendStreamingMessage" => send(shared, params, true, owner).await,
+        "SendMessage" => super::send::send(shared, params, false, owner).await,
+        "SendStreamingMessage" => super::send::send(shared, params, true, owner).await,
         "GetTask" => get(shared, params, owner.as_deref()).await.map(Answer::Result),
         "ListTasks" => super::list::list(shared, params, owner.as_deref()).await.map(Answer::Result),
         "CancelTask" => cancel(shared, params, owner.as_deref()).await.map(Answer::Result),
@@ -58,109 +50,6 @@ fn string<'a>(params: &'a Map<String, Value>, key: &str) -> Result<&'a str, RpcE
         .ok_or_else(|| RpcError::invalid_params(format!("params.{key}: a non-empty string is required")))
 }
 
-/// Checks a `Message` as 1.0 defines it: every violation named by its path.
-fn check_message(message: Option<&Value>) -> Result<&Map<String, Value>, RpcError> {
-    let message = message
-        .and_then(Value::as_object)
-        .ok_or_else(|| RpcError::invalid_params("params.message: a Message object is required"))?;
-    let mut problems = Vec::new();
-    if message.get("messageId").and_then(Value::as_str).is_none_or(str::is_empty) {
-        problems.push("params.message.messageId: a non-empty string is required".to_owned());
-    }
-    match message.get("role").and_then(Value::as_str) {
-        Some("ROLE_USER" | "ROLE_AGENT") => {}
-        _ => problems.push("params.message.role: must be ROLE_USER or ROLE_AGENT".to_owned()),
-    }
-    match message.get("parts").and_then(Value::as_array) {
-        Some(parts) if !parts.is_empty() => {
-            for (index, part) in parts.iter().enumerate() {
-                let kinds = ["text", "raw", "url", "data"].iter().filter(|kind| part.get(**kind).is_some()).count();
-                if kinds != 1 {
-                    problems
-                        .push(format!("params.message.parts[{index}]: must hold exactly one of text, raw, url, data"));
-                }
-            }
-        }
-        _ => problems.push("params.message.parts: a non-empty array of parts is required".to_owned()),
-    }
-    for key in ["taskId", "contextId"] {
-        if message.get(key).is_some_and(|id| !id.is_string()) {
-            problems.push(format!("params.message.{key}: must be a string"));
-        }
-    }
-    if problems.is_empty() { Ok(message) } else { Err(RpcError::invalid_params(problems.join("; "))) }
-}
-
-async fn send(
-    shared: &Arc<Shared>,
-    params: &Map<String, Value>,
-    stream: bool,
-    owner: Option<String>,
-) -> Result<Answer, RpcError> {
-    let message = check_message(params.get("message"))?;
-    let configuration = params.get("configuration").unwrap_or(&Value::Null);
-    let immediately = configuration["returnImmediately"].as_bool().unwrap_or(false);
-    let history_length = configuration["historyLength"].as_u64();
-    let asked_context = message.get("contextId").and_then(Value::as_str);
-    let (task_id, context_id, existing) = if let Some(task_id) = message.get("taskId").and_then(Value::as_str) {
-        let (run, task) = find(shared, task_id, owner.as_deref()).await?;
-        if run.is_some() {
-            return Err(RpcError::unsupported(format!("task {task_id} is still working: send when it asks for input")));
-        }
-        if is_terminal(state(&task)) {
-            return Err(RpcError::unsupported(format!("task {task_id} is in a terminal state ({})", state(&task))));
-        }
-        let context_id = task["contextId"].as_str().unwrap_or_default().to_owned();
-        if asked_context.is_some_and(|asked| asked != context_id) {
-            return Err(RpcError::invalid_params(format!(
-                "params.message.contextId: task {task_id} belongs to context {context_id}"
-            )));
-        }
-        (task_id.to_owned(), context_id, Some(task))
-    } else {
-        let context_id = asked_context.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
-        (uuid::Uuid::new_v4().to_string(), context_id, None)
-    };
-    let mut stored = message.clone();
-    stored.insert("taskId".to_owned(), json!(task_id));
-    stored.insert("contextId".to_owned(), json!(context_id));
-    let incoming = Incoming {
-        parts: part::parts(&message["parts"]),
-        message_id: message["messageId"].as_str().unwrap_or_default().to_owned(),
-        continues: existing.is_some(),
-        task_id,
-        context_id,
-        message: Value::Object(stored),
-    };
-    let run = Run::new(Arc::clone(&shared.store), shared.settings.clone(), &incoming, existing, owner);
-    shared.runs.lock().unwrap_or_else(PoisonError::into_inner).insert(run.id.clone(), Arc::clone(&run));
-    if immediately {
-        run.announce().await;
-    }
-    let events = run.events.subscribe();
-    let mut settled = run.settled.subscribe();
-    let execute = shared.executor.execute(incoming, TaskHandle { run: Arc::clone(&run) });
-    let (shared_for_run, running) = (Arc::clone(shared), Arc::clone(&run));
-    tokio::spawn(async move {
-        running.drive(execute).await;
-        shared_for_run.runs.lock().unwrap_or_else(PoisonError::into_inner).remove(&running.id);
-    });
-    if stream {
-        let first = if immediately { vec![json!({"task": run.task()})] } else { Vec::new() };
-        return Ok(Answer::Stream(Events::new(first, events)));
-    }
-    if immediately {
-        return Ok(Answer::Result(json!({"task": trim(run.task(), history_length)})));
-    }
-    let reply =
-        settled.wait_for(Option::is_some).await.map_err(|_| RpcError::internal("the run ended without a reply"))?;
-    let mut reply = reply.clone().unwrap_or_default();
-    if let Some(task) = reply.get_mut("task") {
-        *task = trim(task.take(), history_length);
-    }
-    Ok(Answer::Result(reply))
-}
-
 async fn get(shared: &Shared, params: &Map<String, Value>, owner: Option<&str>) -> Result<Value, RpcError> {
     let id = string(params, "id")?;
     let history_length = match params.get("historyLength") {
@@ -179,9 +68,9 @@ async fn cancel(shared: &Shared, params: &Map<String, Value>, owner: Option<&str
     let id = string(params, "id")?;
     let (run, task) = find(shared, id, owner).await?;
     if let Some(run) = run {
-        run.cancel.cancel();
         let mut settled = run.settled.subscribe();
-        let _ = settled.wait_for(Option::is_some).await;
+        run.cancel.cancel();
+        let _ = settled.wait_for(|_| run.is_done()).await;
         return Ok(run.task());
     }
     if is_terminal(state(&task)) {

@@ -1,10 +1,11 @@
 //! One task's run on this replica: the executor's future, what it reports (kept in the task,
 //! written to the store, sent to every stream following it), and how it ends.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 
 use super::model::{Artifact, Incoming, Outcome};
 use crate::a2a::part::Part;
@@ -50,9 +51,19 @@ pub(super) struct Run {
     task: Mutex<Held>,
     /// Every event as a stream sends it (`{"task": ..}`, `{"statusUpdate": ..}`…).
     pub(super) events: broadcast::Sender<Value>,
-    /// The blocking reply once the run stops: `{"task": ..}` or `{"message": ..}`.
+    /// The blocking reply once the run stops or asks: `{"task": ..}` or `{"message": ..}`;
+    /// `None` while it works.
     pub(super) settled: watch::Sender<Option<Value>>,
+    /// Where the client's answer goes while the executor waits for one ([`TaskHandle::ask`]).
+    waiting: Mutex<Option<oneshot::Sender<Incoming>>>,
+    /// The id of the last answer taken from the store (sent through another replica).
+    last_answer: Mutex<Option<String>>,
+    /// Whether the run has ended (it may still be in the replica's map a moment).
+    done: AtomicBool,
 }
+
+/// The task store's key of an answer sent through another replica than the one asking.
+pub(super) const ANSWER: &str = "answer";
 
 struct Held {
     task: Value,
@@ -93,7 +104,50 @@ impl Run {
             task: Mutex::new(Held { task, announced }),
             events: broadcast::channel(256).0,
             settled: watch::channel(None).0,
+            waiting: Mutex::new(None),
+            last_answer: Mutex::new(None),
+            done: AtomicBool::new(false),
         })
+    }
+
+    /// Whether the run has ended.
+    pub(super) fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    /// Whether the executor waits for the client's answer.
+    pub(super) fn is_waiting(&self) -> bool {
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_some()
+    }
+
+    /// Gives the executor waiting in [`TaskHandle::ask`] the client's answer; `false` when it
+    /// waits for none.
+    pub(super) fn resume(&self, incoming: Incoming) -> bool {
+        let Some(waiting) = self.waiting.lock().unwrap_or_else(PoisonError::into_inner).take() else {
+            return false;
+        };
+        if let Some(history) = self.held().task["history"].as_array_mut() {
+            history.push(incoming.message.clone());
+        }
+        self.settled.send_replace(None);
+        waiting.send(incoming).is_ok()
+    }
+
+    /// Asks the client: the task waits (`INPUT_REQUIRED`, a blocking reply given) until an
+    /// answer comes with the task's id, through this replica or another.
+    async fn ask(&self, question: &[Part]) -> Incoming {
+        let (sender, answer) = oneshot::channel();
+        *self.waiting.lock().unwrap_or_else(PoisonError::into_inner) = Some(sender);
+        self.status("TASK_STATE_INPUT_REQUIRED", Some(question)).await;
+        self.settled.send_replace(Some(json!({"task": self.task()})));
+        match answer.await {
+            Ok(incoming) => {
+                self.status("TASK_STATE_WORKING", None).await;
+                incoming
+            }
+            // The run is ending: its future is dropped before this is polled again.
+            Err(_) => core::future::pending().await,
+        }
     }
 
     /// The task as it stands.
@@ -128,12 +182,36 @@ impl Run {
             match self.store.load(&key).await {
                 Ok(Some(record)) if record.cancel_requested => return,
                 Ok(None) => return,
-                Ok(Some(_)) => {
+                Ok(Some(record)) => {
                     let _ = self.store.renew(&key, lease_until_ms(&self.settings)).await;
+                    if let Some(answer) = record.responses.get(ANSWER) {
+                        self.take_answer(answer);
+                    }
                 }
                 Err(error) => tracing::warn!(task = %self.id, %error, "a2a: the task store failed"),
             }
         }
+    }
+
+    /// Resumes the executor with an answer another replica wrote to the store, once.
+    fn take_answer(&self, answer: &str) {
+        let Ok(message) = serde_json::from_str::<Value>(answer) else { return };
+        let id = message["messageId"].as_str().unwrap_or_default().to_owned();
+        let mut last = self.last_answer.lock().unwrap_or_else(PoisonError::into_inner);
+        if last.as_deref() == Some(id.as_str()) || !self.is_waiting() {
+            return;
+        }
+        *last = Some(id.clone());
+        drop(last);
+        let incoming = Incoming {
+            parts: crate::a2a::part::parts(&message["parts"]),
+            message_id: id,
+            task_id: self.id.clone(),
+            context_id: self.context_id.clone(),
+            continues: true,
+            message,
+        };
+        self.resume(incoming);
     }
 
     /// Announces the task if it is not yet: stored, and sent to streams as `{"task": ..}`.
@@ -218,6 +296,7 @@ impl Run {
                 message.as_object_mut().map(|message| message.remove("taskId"));
                 let reply = json!({"message": message});
                 let _ = self.events.send(reply.clone());
+                self.done.store(true, Ordering::Release);
                 self.settled.send_replace(Some(reply));
                 return;
             }
@@ -233,6 +312,9 @@ impl Run {
             Some(Outcome::Rejected(reason)) => self.status("TASK_STATE_REJECTED", Some(&text(reason))).await,
             None => self.status("TASK_STATE_CANCELED", None).await,
         }
+        self.done.store(true, Ordering::Release);
+        // No replica holds the task any more: an answer to it starts a new run.
+        let _ = self.store.renew(&store_key(&self.id), 0).await;
         self.settled.send_replace(Some(json!({"task": self.task()})));
     }
 }
@@ -273,5 +355,15 @@ impl TaskHandle {
     /// Adds an output to the task (a stream's artifact update).
     pub async fn artifact(&self, artifact: Artifact) {
         self.run.artifact(&artifact).await;
+    }
+
+    /// Asks the client `question` and waits for the answer: the task is `INPUT_REQUIRED` (a
+    /// blocking `SendMessage` returns with it) until the client sends a message with the
+    /// task's id, through this replica or another; then it works again. Unlike
+    /// [`Outcome::InputRequired`], the executor keeps its place (an agent's run in the
+    /// middle of a tool call, say).
+    pub async fn ask(&self, question: impl IntoIterator<Item = Part>) -> Incoming {
+        let question: Vec<Part> = question.into_iter().collect();
+        self.run.ask(&question).await
     }
 }

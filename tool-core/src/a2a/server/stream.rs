@@ -53,3 +53,9 @@ fn ends(event: &Value) -> bool {
         .and_then(Value::as_str);
     event.get("message").is_some() || state.is_some_and(is_settled)
 }
+
+/// What a method answers: a result, or a stream of them.
+pub(super) enum Answer {
+    Result(Value),
+    Stream(Events),
+}

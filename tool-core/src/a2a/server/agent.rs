@@ -1,0 +1,78 @@
+//! An agent served as an A2A agent: each message a run of the agent loop in the conversation
+//! of its context, its approvals and its tools' questions asked of the client as
+//! `INPUT_REQUIRED`, its answer the task's artifact.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::json;
+
+use super::A2aServer;
+use super::executor::{ExecuteFuture, Executor};
+use super::host::{TaskHost, approval};
+use super::model::{Artifact, Incoming, Outcome};
+use super::run::TaskHandle;
+use crate::a2a::Part;
+use crate::agent::{Agent, Conversation, Verdict, VerdictFuture};
+use crate::provider::ToolCall;
+
+impl A2aServer {
+    /// `agent` served: each message runs the agent loop on its text, in the conversation its
+    /// context holds on this replica (a new context starts a new one). A call that needs
+    /// approval (the agent's [`ApprovalPolicy`](crate::agent::ApprovalPolicy)) and a tool's
+    /// elicitation ask the client: the task is `INPUT_REQUIRED` with the question (and the
+    /// call as a data part) until the client answers with the task's id ("yes", or
+    /// `{"approve": true}`; anything else denies, its text the reason the model reads). The
+    /// run's answer is the task's artifact; a run that fails fails the task; `CancelTask`
+    /// cancels the run. The agent's approval timeout bounds each question.
+    #[must_use]
+    pub fn agent(agent: Agent) -> Self {
+        A2aServer::new(Runs { agent, conversations: Arc::new(Mutex::new(HashMap::new())) })
+    }
+}
+
+struct Runs {
+    agent: Agent,
+    /// Each context's conversation, while no run holds it.
+    conversations: Arc<Mutex<HashMap<String, Conversation>>>,
+}
+
+/// Approvals asked of the task's client.
+struct TaskApprover(TaskHandle);
+
+impl crate::agent::Approver for TaskApprover {
+    fn approve<'a>(&'a self, call: &'a ToolCall) -> VerdictFuture<'a> {
+        Box::pin(async move {
+            let arguments = call.arguments.to_text().into_owned();
+            let question = [
+                Part::Text(format!("May I call the tool {} with {arguments}? Answer yes, or no and why.", call.name)),
+                Part::Data(
+                    json!({"tool": call.name, "arguments": serde_json::from_str::<serde_json::Value>(&arguments).unwrap_or_default()}),
+                ),
+            ];
+            let answer = self.0.ask(question).await;
+            Ok(match approval(&answer) {
+                Ok(()) => Verdict::Approve,
+                Err(reason) => Verdict::Deny(reason),
+            })
+        })
+    }
+}
+
+impl Executor for Runs {
+    fn execute(&self, request: Incoming, task: TaskHandle) -> ExecuteFuture {
+        let agent = self.agent.asking(Arc::new(TaskApprover(task.clone())), Arc::new(TaskHost(task.clone())));
+        let conversations = Arc::clone(&self.conversations);
+        Box::pin(async move {
+            let held = conversations.lock().unwrap_or_else(PoisonError::into_inner).remove(&request.context_id);
+            let mut conversation = held.unwrap_or_else(|| agent.conversation());
+            task.working([Part::text("working")]).await;
+            let run = agent.run_until(&mut conversation, &request.text(), task.cancellation()).await;
+            conversations.lock().unwrap_or_else(PoisonError::into_inner).insert(request.context_id, conversation);
+            match run {
+                Ok(outcome) => Outcome::Completed(vec![Artifact::new([Part::Text(outcome.text)]).with_name("answer")]),
+                Err(error) => Outcome::Failed(error.to_string()),
+            }
+        })
+    }
+}
