@@ -24,7 +24,17 @@ pub async fn holds_its_contract(store: &impl TaskStore, ttl: Duration) {
     let record = store.load("t").await.unwrap().unwrap();
     assert_eq!((record.state.as_str(), record.ended), ("{\"failed\":1}", true));
 
+    // Listed by prefix, taken literally (a `*` in it is no wildcard).
+    for id in ["a2a:1", "a2a:2", "a2b:3", "glob*x", "globZx"] {
+        store.create(id, TaskRecord::new("{}".to_owned(), 1), Some(ttl)).await.unwrap();
+    }
+    let mut ids = store.ids("a2a:").await.unwrap();
+    ids.sort();
+    assert_eq!(ids, ["a2a:1", "a2a:2"]);
+    assert_eq!(store.ids("glob*").await.unwrap(), ["glob*x"]);
+
     tokio::time::sleep(ttl + Duration::from_millis(100)).await;
+    assert_eq!(store.ids("a2a:").await.unwrap(), Vec::<String>::new(), "expired tasks are not listed");
     assert!(!store.save("t", "{}", false, 3).await.unwrap());
     assert!(!store.renew("t", 3).await.unwrap());
     assert!(!store.request_cancel("t").await.unwrap());
