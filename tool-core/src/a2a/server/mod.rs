@@ -184,6 +184,11 @@ impl A2aServer {
             let url = format!("http://{}/", listener.local_addr()?);
             server = server.with_url(url);
         }
+        // Without it a reply's body waits for the client's delayed ACK of its head: 40 ms a
+        // request against hyper's client (`bash tests/bench/a2a.sh`).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, server.router()).with_graceful_shutdown(shutdown).await
     }
 }
