@@ -7,6 +7,8 @@
 #![allow(deprecated)]
 mod blocking;
 mod calls;
+#[path = "../support/exported.rs"]
+mod exported;
 mod fixture;
 mod http;
 mod layers;

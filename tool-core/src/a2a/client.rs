@@ -289,7 +289,8 @@ impl RemoteAgent {
         core::mem::take(fold).finish()
     }
 
-    /// A POST of `body` to the interface, with the version and the program's headers.
+    /// A POST of `body` to the interface, with the version, the caller's trace context and the
+    /// program's headers.
     fn request(&self, body: &Value) -> reqwest::RequestBuilder {
         let inner = &self.inner;
         let mut builder = inner
@@ -297,6 +298,7 @@ impl RemoteAgent {
             .post(&inner.interface.url)
             .header("content-type", "application/json")
             .header("a2a-version", inner.version.header())
+            .headers(super::trace::headers())
             .body(body.to_string());
         for (name, value) in &inner.headers {
             builder = builder.header(name.as_str(), value.as_str());

@@ -19,6 +19,7 @@ mod result;
 #[cfg(feature = "a2a-server")]
 pub mod server;
 mod stream;
+mod trace;
 mod wire;
 
 use core::fmt;

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::A2aServer;
 use super::executor::{ExecuteFuture, Executor};
-use super::host::{TaskHost, approval};
+use super::host::{TaskHost, object};
 use super::model::{Artifact, Incoming, Outcome};
 use super::run::TaskHandle;
 use crate::a2a::Part;
@@ -74,5 +74,24 @@ impl Executor for Runs {
                 Err(error) => Outcome::Failed(error.to_string()),
             }
         })
+    }
+}
+
+/// Whether an answer approves: `{"approve": true}`, or text starting with yes (or approve,
+/// ok); the reason given otherwise (the answer's text, or its data's `reason`).
+fn approval(answer: &Incoming) -> Result<(), String> {
+    if let Some(data) = object(answer) {
+        if data["approve"].as_bool() == Some(true) {
+            return Ok(());
+        }
+        let reason = data["reason"].as_str().unwrap_or("the user declined the call");
+        return Err(reason.to_owned());
+    }
+    let text = answer.text();
+    let first = text.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_ascii_lowercase();
+    if matches!(first.as_str(), "yes" | "y" | "approve" | "approved" | "ok") {
+        Ok(())
+    } else {
+        Err(if text.trim().is_empty() { "the user declined the call".to_owned() } else { text })
     }
 }

@@ -35,29 +35,10 @@ fn elicitation(answer: &Incoming) -> ElicitationAnswer {
 }
 
 /// The first data part holding an object, or text that is one.
-fn object(answer: &Incoming) -> Option<Value> {
+pub(super) fn object(answer: &Incoming) -> Option<Value> {
     answer.parts.iter().find_map(|part| match part {
         Part::Data(data) if data.is_object() => Some(data.clone()),
         Part::Text(text) => serde_json::from_str::<Value>(text).ok().filter(Value::is_object),
         _ => None,
     })
-}
-
-/// Whether an answer approves: `{"approve": true}`, or text starting with yes (or approve,
-/// ok); the reason given otherwise (the answer's text, or its data's `reason`).
-pub(super) fn approval(answer: &Incoming) -> Result<(), String> {
-    if let Some(data) = object(answer) {
-        if data["approve"].as_bool() == Some(true) {
-            return Ok(());
-        }
-        let reason = data["reason"].as_str().unwrap_or("the user declined the call");
-        return Err(reason.to_owned());
-    }
-    let text = answer.text();
-    let first = text.split(|c: char| !c.is_alphanumeric()).next().unwrap_or_default().to_ascii_lowercase();
-    if matches!(first.as_str(), "yes" | "y" | "approve" | "approved" | "ok") {
-        Ok(())
-    } else {
-        Err(if text.trim().is_empty() { "the user declined the call".to_owned() } else { text })
-    }
 }

@@ -12,6 +12,7 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt as _;
 use serde_json::{Map, Value, json};
+use tracing::Instrument as _;
 
 use super::error::RpcError;
 use super::rpc;
@@ -78,7 +79,17 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
     if let Some(version) = version.filter(|version| !version.is_empty() && !version.starts_with("1.")) {
         return json_response(&RpcError::version(version).response(&id));
     }
-    match rpc::call(shared, method, &params, None).await {
+    let span = tracing::info_span!(
+        "a2a.server",
+        otel.name = %method,
+        otel.kind = "server",
+        rpc.system = "jsonrpc",
+        rpc.method = %method,
+        network.transport = "tcp",
+    );
+    crate::a2a::trace::continue_trace(&span, headers);
+    let answer = rpc::call(shared, method, &params, None).instrument(span).await;
+    match answer {
         Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
         Ok(Answer::Stream(events)) => {
             let events =

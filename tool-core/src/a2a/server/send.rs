@@ -135,10 +135,15 @@ async fn start(
     let (events, settled) = (run.events.subscribe(), run.settled.subscribe());
     let execute = shared.executor.execute(incoming, TaskHandle { run: Arc::clone(&run) });
     let (shared_for_run, running) = (Arc::clone(shared), Arc::clone(&run));
-    tokio::spawn(async move {
-        running.drive(execute).await;
-        shared_for_run.runs.lock().unwrap_or_else(PoisonError::into_inner).remove(&running.id);
-    });
+    // The run continues the request's trace (its span, and the caller's through it).
+    let run_span = tracing::Span::current();
+    tokio::spawn(tracing::Instrument::instrument(
+        async move {
+            running.drive(execute).await;
+            shared_for_run.runs.lock().unwrap_or_else(PoisonError::into_inner).remove(&running.id);
+        },
+        run_span,
+    ));
     answer(&run, events, settled, reply).await
 }
 
