@@ -1,13 +1,10 @@
 //! A2A both ways. The client, a remote agent's skills as tools: `peer.rs` runs against the
 //! official Python SDK's server (`bash tests/a2a/run.sh`, which starts it in protocol versions
 //! 1.0 and 0.3); `edges.rs` against servers of the test's own that answer what no SDK would.
-//! The server: `server.rs` drives its methods, `asking.rs` its questions to the client,
-//! `trace.rs` one trace across two agents joined by it.
+//! The server: `server.rs` drives its methods, `asking.rs` its questions to the client
+//! (`tests/a2a_trace/` holds one trace across two agents joined by it).
 
 mod asking;
 mod edges;
-#[path = "../support/exported.rs"]
-mod exported;
 mod peer;
 mod server;
-mod trace;

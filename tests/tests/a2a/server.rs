@@ -145,10 +145,10 @@ async fn every_bad_request_gets_the_spec_s_code() {
     let unknown = rpc(&base, "GetTask", json!({"id": "nope"})).await;
     assert_eq!((code(&unknown), &unknown["error"]["data"][0]["reason"]), (-32001, &json!("TASK_NOT_FOUND")));
     assert_eq!(code(&rpc(&base, "CreateTaskPushNotificationConfig", json!({})).await), -32003);
-    // Another version named in the header, or 0.3's methods: VersionNotSupported.
+    // Another version named in the header for 1.0's methods: VersionNotSupported.
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send("hi")}).to_string();
     assert_eq!(code(&rpc_with(&base, &body, Some("0.3")).await), -32009);
-    assert_eq!(code(&rpc(&base, "message/send", send("hi")).await), -32009);
+    assert_eq!(code(&rpc_with(&base, &body, Some("2.0")).await), -32009);
     // No header but 1.0's methods: served.
     assert_eq!(rpc_with(&base, &body, None).await["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED");
 }
@@ -294,4 +294,49 @@ async fn a_bearer_token_guards_everything_but_the_card() {
     let served: Value =
         client.post(format!("{base}/")).bearer_auth("s3cret").json(&body).send().await.unwrap().json().await.unwrap();
     assert_eq!(served["result"]["message"]["parts"][0]["text"], "hello to you");
+}
+
+#[tokio::test]
+async fn clients_of_0_3_are_served_in_0_3_s_shapes() {
+    let base = serve(desk()).await;
+    let legacy = |text: &str| json!({"message": {"kind": "message", "messageId": "m1", "role": "user", "parts": [{"kind": "text", "text": text}]}});
+    let asked = rpc_with(
+        &base,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": legacy("weather")}).to_string(),
+        None,
+    )
+    .await;
+    let task = &asked["result"];
+    assert_eq!((&task["kind"], &task["status"]["state"]), (&json!("task"), &json!("input-required")), "{asked}");
+    assert_eq!(task["status"]["message"]["role"], "agent");
+    assert_eq!(task["status"]["message"]["parts"][0], json!({"kind": "text", "text": "Which city?"}));
+    assert_eq!(task["history"][0]["parts"][0]["kind"], "text");
+    let got = rpc_with(
+        &base,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task["id"]}}).to_string(),
+        None,
+    )
+    .await;
+    assert_eq!(got["result"]["status"]["state"], "input-required");
+    let streamed = events(&base, "message/stream", legacy("rain")).await;
+    let kinds: Vec<&Value> = streamed.iter().map(|event| &event["result"]["kind"]).collect();
+    assert_eq!(kinds, ["task", "status-update", "artifact-update", "artifact-update", "status-update"]);
+    assert_eq!((&streamed[1]["result"]["final"], &streamed[4]["result"]["final"]), (&json!(false), &json!(true)));
+    assert_eq!(streamed[3]["result"]["artifact"]["parts"][1], json!({"kind": "data", "data": {"n": 1}}));
+
+    // This crate's client, told the card speaks 0.3 only, continues the task through it.
+    let mut card: Value =
+        reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    card["supportedInterfaces"] =
+        json!([{"url": format!("{base}/"), "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}]);
+    let agent = RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(card).unwrap()).unwrap();
+    let tools = agent.tools(&SkillFilter::all()).unwrap();
+    let context = tools.context();
+    let call = |arguments: Value| tools.call_async(&context, "a2a_weather_desk_forecast", arguments.to_string());
+    let asked = call(json!({"message": "weather"})).await.unwrap();
+    let ids = asked.structured().unwrap().clone();
+    assert_eq!(ids["state"], "input_required");
+    let done =
+        call(json!({"message": "Oslo", "task_id": ids["task_id"], "context_id": ids["context_id"]})).await.unwrap();
+    assert_eq!(done.to_text(), "forecast for Oslo: sunny");
 }

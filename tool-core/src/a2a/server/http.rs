@@ -18,6 +18,7 @@ use super::error::RpcError;
 use super::rpc;
 use super::shared::Shared;
 use super::stream::Answer;
+use super::v03;
 
 /// The largest request read, in bytes: a message with a few files inline.
 const MAX_BODY: usize = 8 << 20;
@@ -73,12 +74,18 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
         Ok(envelope) => envelope,
         Err((id, error)) => return json_response(&error.response(&id)),
     };
-    // 1.0 requires the header; a client that omits it but calls 1.0's methods is served
-    // (0.3's methods are refused by name).
+    // 0.3's methods are served in 0.3's shapes, whatever the header says (0.3's clients send
+    // none); 1.0 requires the header, and a client that omits it but calls 1.0's methods is
+    // served; a header naming another version is refused.
+    let (method, params, legacy) = match v03::method(method) {
+        Some(current) => (current, v03::params(params), true),
+        None => (method, params, false),
+    };
     let version = headers.get("a2a-version").and_then(|value| value.to_str().ok()).map(str::trim);
-    if let Some(version) = version.filter(|version| !version.is_empty() && !version.starts_with("1.")) {
+    if let Some(version) = version.filter(|version| !legacy && !version.is_empty() && !version.starts_with("1.")) {
         return json_response(&RpcError::version(version).response(&id));
     }
+    let shape = move |result: Value| if legacy { v03::result(result) } else { result };
     let span = tracing::info_span!(
         "a2a.server",
         otel.name = %method,
@@ -90,10 +97,12 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
     crate::a2a::trace::continue_trace(&span, headers);
     let answer = rpc::call(shared, method, &params, None).instrument(span).await;
     match answer {
-        Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
+        Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": shape(result)})),
         Ok(Answer::Stream(events)) => {
-            let events =
-                events.responses(id).map(|response| Ok::<_, Infallible>(Event::default().data(response.to_string())));
+            let events = events.responses(id).map(move |mut response| {
+                response["result"] = shape(response["result"].take());
+                Ok::<_, Infallible>(Event::default().data(response.to_string()))
+            });
             Sse::new(events).into_response()
         }
         Err(error) => json_response(&error.response(&id)),

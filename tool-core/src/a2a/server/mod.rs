@@ -39,6 +39,7 @@ mod run;
 mod send;
 mod shared;
 mod stream;
+mod v03;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -151,7 +152,10 @@ impl A2aServer {
             "name": shared.name,
             "description": shared.description,
             "version": shared.version,
-            "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+            "supportedInterfaces": [
+                {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            ],
             "capabilities": {"streaming": true, "pushNotifications": false},
             "defaultInputModes": ["text/plain", "application/json"],
             "defaultOutputModes": ["text/plain", "application/json"],

@@ -26,9 +26,6 @@ pub(super) async fn call(
         "ListTasks" => super::list::list(shared, params, owner.as_deref()).await.map(Answer::Result),
         "CancelTask" => cancel(shared, params, owner.as_deref()).await.map(Answer::Result),
         "SubscribeToTask" => subscribe(shared, params, owner.as_deref()).await,
-        "message/send" | "message/stream" | "tasks/get" | "tasks/cancel" | "tasks/resubscribe" => {
-            Err(RpcError::version("0.3"))
-        }
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"

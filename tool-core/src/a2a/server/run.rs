@@ -94,6 +94,10 @@ impl Run {
         if let Some(history) = task["history"].as_array_mut() {
             history.push(incoming.message.clone());
         }
+        if announced {
+            // A task continued is at work from the moment it takes the answer.
+            task["status"] = json!({"state": "TASK_STATE_WORKING", "timestamp": now()});
+        }
         Arc::new(Run {
             id: incoming.task_id.clone(),
             context_id: incoming.context_id.clone(),
@@ -108,6 +112,11 @@ impl Run {
             last_answer: Mutex::new(None),
             done: AtomicBool::new(false),
         })
+    }
+
+    /// Whether the task exists for clients yet.
+    pub(super) fn is_announced(&self) -> bool {
+        self.held().announced
     }
 
     /// Whether the run has ended.
@@ -126,8 +135,12 @@ impl Run {
         let Some(waiting) = self.waiting.lock().unwrap_or_else(PoisonError::into_inner).take() else {
             return false;
         };
-        if let Some(history) = self.held().task["history"].as_array_mut() {
-            history.push(incoming.message.clone());
+        {
+            let mut held = self.held();
+            if let Some(history) = held.task["history"].as_array_mut() {
+                history.push(incoming.message.clone());
+            }
+            held.task["status"] = json!({"state": "TASK_STATE_WORKING", "timestamp": now()});
         }
         self.settled.send_replace(None);
         waiting.send(incoming).is_ok()

@@ -135,8 +135,9 @@ async fn start(
     let (events, settled) = (run.events.subscribe(), run.settled.subscribe());
     let execute = shared.executor.execute(incoming, TaskHandle { run: Arc::clone(&run) });
     let (shared_for_run, running) = (Arc::clone(shared), Arc::clone(&run));
-    // The run continues the request's trace (its span, and the caller's through it).
-    let run_span = tracing::Span::current();
+    // The run has a span of its own, a child of the request's (and so in the caller's trace),
+    // which lasts as long as the task runs, across its questions to the client.
+    let run_span = tracing::info_span!("a2a.task", otel.name = "a2a task", a2a.task.id = %run.id);
     tokio::spawn(tracing::Instrument::instrument(
         async move {
             running.drive(execute).await;
@@ -156,7 +157,9 @@ async fn answer(
     reply: &Reply,
 ) -> Result<Answer, RpcError> {
     if reply.stream {
-        let first = if reply.immediately { vec![json!({"task": run.task()})] } else { Vec::new() };
+        // A stream opens with the task, once there is one (a new run makes it as it goes).
+        let first =
+            if reply.immediately || run.is_announced() { vec![json!({"task": run.task()})] } else { Vec::new() };
         return Ok(Answer::Stream(Events::new(first, events)));
     }
     if reply.immediately {
