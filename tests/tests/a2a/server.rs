@@ -340,3 +340,75 @@ async fn clients_of_0_3_are_served_in_0_3_s_shapes() {
         call(json!({"message": "Oslo", "task_id": ids["task_id"], "context_id": ids["context_id"]})).await.unwrap();
     assert_eq!(done.to_text(), "forecast for Oslo: sunny");
 }
+
+/// Tokens `alice` and `bob`, each its own subject.
+struct Names;
+
+impl tool_core::mcp::oauth::TokenVerifier for Names {
+    fn verify<'a>(&'a self, token: &'a str) -> tool_core::mcp::oauth::VerifyFuture<'a> {
+        let claims = match token {
+            "alice" | "bob" => {
+                let claims = json!({"iss": "https://auth.test", "sub": token});
+                Ok(tool_core::auth::Claims::from_json(claims.as_object().unwrap().clone()))
+            }
+            _ => Err(tool_core::mcp::oauth::TokenError::Malformed("not a token of this test".to_owned())),
+        };
+        Box::pin(async move { claims })
+    }
+}
+
+#[tokio::test]
+async fn oauth_callers_own_their_tasks() {
+    let oauth = tool_core::mcp::oauth::ResourceServer::new("http://127.0.0.1/", Names)
+        .unwrap()
+        .authorization_server("https://auth.test");
+    let base = serve(desk().with_oauth(oauth)).await;
+    let card: Value = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    assert!(
+        card["securitySchemes"]["bearer"]["httpAuthSecurityScheme"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("RFC 9728")
+    );
+    let metadata: Value =
+        reqwest::get(format!("{base}/.well-known/oauth-protected-resource")).await.unwrap().json().await.unwrap();
+    assert_eq!(metadata["authorization_servers"], json!(["https://auth.test"]));
+
+    let client = reqwest::Client::new();
+    let call = |token: Option<&'static str>, method: &'static str, params: Value| {
+        let mut request = client
+            .post(format!("{base}/"))
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send()
+    };
+    let refused = call(None, "SendMessage", send("weather")).await.unwrap();
+    assert_eq!(refused.status(), 401);
+    let challenge = refused.headers()["www-authenticate"].to_str().unwrap().to_owned();
+    assert!(
+        challenge.contains("resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\""),
+        "{challenge}"
+    );
+    let forged = call(Some("mallory"), "GetTask", json!({"id": "x"})).await.unwrap();
+    assert_eq!(forged.status(), 401);
+    assert!(forged.headers()["www-authenticate"].to_str().unwrap().contains("invalid_token"));
+
+    let asked: Value = call(Some("alice"), "SendMessage", send("weather")).await.unwrap().json().await.unwrap();
+    let id = asked["result"]["task"]["id"].clone();
+    let mine: Value = call(Some("alice"), "GetTask", json!({"id": id})).await.unwrap().json().await.unwrap();
+    assert_eq!(mine["result"]["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    // Another caller cannot read, answer, cancel or list it.
+    let theirs: Value = call(Some("bob"), "GetTask", json!({"id": id})).await.unwrap().json().await.unwrap();
+    assert_eq!(code(&theirs), -32001);
+    let answer = json!({"message": {"taskId": id, "messageId": "m", "role": "ROLE_USER", "parts": [{"text": "Oslo"}]}});
+    let answered: Value = call(Some("bob"), "SendMessage", answer).await.unwrap().json().await.unwrap();
+    assert_eq!(code(&answered), -32001);
+    let canceled: Value = call(Some("bob"), "CancelTask", json!({"id": id})).await.unwrap().json().await.unwrap();
+    assert_eq!(code(&canceled), -32001);
+    let listed: Value = call(Some("bob"), "ListTasks", json!({})).await.unwrap().json().await.unwrap();
+    assert_eq!(listed["result"]["totalSize"], 0);
+    let listed: Value = call(Some("alice"), "ListTasks", json!({})).await.unwrap().json().await.unwrap();
+    assert_eq!(listed["result"]["totalSize"], 1);
+}

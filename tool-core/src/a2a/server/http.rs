@@ -7,13 +7,14 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt as _;
 use serde_json::{Map, Value, json};
 use tracing::Instrument as _;
 
+use super::auth::Auth;
 use super::error::RpcError;
 use super::rpc;
 use super::shared::Shared;
@@ -25,6 +26,7 @@ const MAX_BODY: usize = 8 << 20;
 
 pub(super) fn router(shared: Arc<Shared>, card: Value) -> Router {
     let card: Arc<str> = card.to_string().into();
+    let auth = shared.auth.clone();
     Router::new()
         .route(
             "/.well-known/agent-card.json",
@@ -45,6 +47,30 @@ pub(super) fn router(shared: Arc<Shared>, card: Value) -> Router {
             }),
         )
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .merge(metadata(&auth))
+}
+
+/// The RFC 9728 metadata document of an OAuth-guarded server, outside the guard: a client
+/// reads it to learn where to get a token.
+#[cfg(feature = "oauth")]
+fn metadata(auth: &Auth) -> Router {
+    let Auth::Token(oauth) = auth else { return Router::new() };
+    let document: Arc<str> = oauth.metadata(&crate::Registry::new()).to_string().into();
+    oauth.metadata_paths().into_iter().fold(Router::new(), |router, path| {
+        let document = Arc::clone(&document);
+        router.route(
+            &path,
+            axum::routing::get(move || {
+                let document = Arc::clone(&document);
+                async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
+            }),
+        )
+    })
+}
+
+#[cfg(not(feature = "oauth"))]
+fn metadata(_: &Auth) -> Router {
+    Router::new()
 }
 
 fn json_response(body: &Value) -> Response {
@@ -52,20 +78,10 @@ fn json_response(body: &Value) -> Response {
 }
 
 async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Response {
-    if let Some(check) = &shared.bearer {
-        let token = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.strip_prefix("Bearer "));
-        if !token.is_some_and(|token| check(token)) {
-            return (
-                StatusCode::UNAUTHORIZED,
-                [(header::WWW_AUTHENTICATE, "Bearer")],
-                "a valid bearer token is required",
-            )
-                .into_response();
-        }
-    }
+    let owner = match shared.auth.caller(headers).await {
+        Ok(owner) => owner,
+        Err(refusal) => return refusal,
+    };
     let request: Value = match serde_json::from_slice(body) {
         Ok(request) => request,
         Err(error) => return json_response(&RpcError::parse(format!("not JSON: {error}")).response(&Value::Null)),
@@ -95,7 +111,7 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
         network.transport = "tcp",
     );
     crate::a2a::trace::continue_trace(&span, headers);
-    let answer = rpc::call(shared, method, &params, None).instrument(span).await;
+    let answer = rpc::call(shared, method, &params, owner).instrument(span).await;
     match answer {
         Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": shape(result)})),
         Ok(Answer::Stream(events)) => {

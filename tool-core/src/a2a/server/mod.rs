@@ -26,6 +26,7 @@
 
 #[cfg(feature = "agent")]
 mod agent;
+mod auth;
 mod error;
 mod executor;
 mod host;
@@ -52,6 +53,7 @@ pub use run::TaskHandle;
 
 use super::AgentSkill;
 use crate::mcp::tasks::{MemoryTaskStore, TaskSettings, TaskStore};
+use auth::Auth;
 use shared::Shared;
 
 /// An A2A agent served over HTTP: build it, then [`router`](A2aServer::router) (to mount
@@ -76,7 +78,7 @@ impl A2aServer {
                 version: "1.0.0".to_owned(),
                 skills: Vec::new(),
                 url: None,
-                bearer: None,
+                auth: Auth::Open,
                 executor: Box::new(executor),
                 store: Arc::new(MemoryTaskStore::new()),
                 settings: TaskSettings::default(),
@@ -133,7 +135,19 @@ impl A2aServer {
     /// but the card's; the card then names the scheme.
     #[must_use]
     pub fn with_bearer(self, check: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
-        self.with(|shared| shared.bearer = Some(Arc::new(check)))
+        self.with(|shared| shared.auth = Auth::Bearer(Arc::new(check)))
+    }
+
+    /// Requires an OAuth access token that `oauth`'s verifier accepts (the MCP server's
+    /// [`ResourceServer`](crate::mcp::oauth::ResourceServer): JWTs against the issuer's key
+    /// set, or introspection) on every request but the card's and the RFC 9728 metadata's,
+    /// which the server serves. A refusal is a `401` challenge naming that metadata. A task
+    /// belongs to the token's issuer and subject: any other caller reads it as unknown, and
+    /// `ListTasks` shows each caller its own.
+    #[cfg(feature = "oauth")]
+    #[must_use]
+    pub fn with_oauth(self, oauth: crate::mcp::oauth::ResourceServer) -> Self {
+        self.with(|shared| shared.auth = Auth::Token(oauth))
     }
 
     /// The agent card, as `/.well-known/agent-card.json` serves it.
@@ -161,9 +175,9 @@ impl A2aServer {
             "defaultOutputModes": ["text/plain", "application/json"],
             "skills": skills,
         });
-        if shared.bearer.is_some() {
-            card["securitySchemes"] = json!({"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}});
-            card["securityRequirements"] = json!([{"schemes": {"bearer": {"list": []}}}]);
+        if let Some((schemes, requirements)) = shared.auth.card_members() {
+            card["securitySchemes"] = schemes;
+            card["securityRequirements"] = requirements;
         }
         card
     }

@@ -3,13 +3,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::auth::Auth;
 use super::executor::Executor;
 use super::run::Run;
 use crate::a2a::AgentSkill;
 use crate::mcp::tasks::{TaskSettings, TaskStore};
-
-/// Checks a bearer token.
-pub(super) type TokenCheck = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
 /// What every request and run of a server shares.
 pub(super) struct Shared {
@@ -18,7 +16,7 @@ pub(super) struct Shared {
     pub(super) version: String,
     pub(super) skills: Vec<AgentSkill>,
     pub(super) url: Option<String>,
-    pub(super) bearer: Option<TokenCheck>,
+    pub(super) auth: Auth,
     pub(super) executor: Box<dyn Executor>,
     pub(super) store: Arc<dyn TaskStore>,
     pub(super) settings: TaskSettings,

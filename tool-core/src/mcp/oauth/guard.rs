@@ -105,7 +105,7 @@ fn scope_refusal(guard: &Guard, claims: &Claims, body: &[u8]) -> Option<Response
 }
 
 /// A response with a `WWW-Authenticate: Bearer` challenge naming the metadata document.
-fn challenge(oauth: &ResourceServer, status: StatusCode, params: &[(&str, &str)], body: &str) -> Response {
+pub(crate) fn challenge(oauth: &ResourceServer, status: StatusCode, params: &[(&str, &str)], body: &str) -> Response {
     let metadata = oauth.metadata_url();
     let mut value = String::from("Bearer ");
     for (name, text) in params.iter().copied().chain([("resource_metadata", metadata.as_str())]) {

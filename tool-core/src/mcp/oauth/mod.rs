@@ -30,7 +30,7 @@
 //! # }
 //! ```
 
-pub(super) mod guard;
+pub(crate) mod guard;
 mod introspect;
 mod jwt;
 mod verify;
@@ -222,7 +222,7 @@ impl ResourceServer {
         document
     }
 
-    pub(super) fn verifier(&self) -> &dyn TokenVerifier {
+    pub(crate) fn verifier(&self) -> &dyn TokenVerifier {
         &*self.verifier
     }
 }
