@@ -104,3 +104,33 @@ async fn a_streamed_task_reports_progress_and_one_left_unfinished_is_canceled() 
         .unwrap();
     assert_eq!(reply.pointer("/result/status/state"), Some(&json!("TASK_STATE_CANCELED")), "{reply}");
 }
+
+/// The peer's card at `url`, told it does not stream: every call then takes the task at once
+/// and follows it with `GetTask`.
+async fn not_streaming(url: &str) -> RemoteAgent {
+    let mut card: Value =
+        reqwest::get(format!("{url}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    card["capabilities"]["streaming"] = json!(false);
+    RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(card).unwrap()).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs the Python SDK's server: bash tests/a2a/run.sh"]
+async fn without_streaming_a_task_is_followed_and_one_left_unfinished_is_canceled() {
+    for version in ["TOOL_A2A_V1", "TOOL_A2A_V03"] {
+        let agent = not_streaming(&peer(version)).await.timeout(std::time::Duration::from_secs(2));
+        let tools = agent.tools(&SkillFilter::all()).unwrap();
+        let echoed = call(&tools, "a2a_weather_desk_echo", json!({"message": "rain"})).await.unwrap();
+        assert_eq!(echoed.to_text(), "echo: rain", "{version}");
+        let asked = call(&tools, "a2a_weather_desk_forecast", json!({"message": "weather"})).await.unwrap();
+        let ids = asked.structured().unwrap().clone();
+        let answer = json!({"message": "Oslo", "task_id": ids["task_id"], "context_id": ids["context_id"]});
+        let done = call(&tools, "a2a_weather_desk_forecast", answer).await.unwrap();
+        assert_eq!(done.to_text(), "forecast for Oslo: sunny", "{version}");
+        let slow = call(&tools, "a2a_weather_desk_echo", json!({"message": "slow"})).await.unwrap_err().to_string();
+        assert!(
+            slow.contains("no reply within 2 s; the remote task ") && slow.ends_with(" was canceled"),
+            "{version}: {slow}"
+        );
+    }
+}

@@ -412,3 +412,25 @@ async fn oauth_callers_own_their_tasks() {
     let listed: Value = call(Some("alice"), "ListTasks", json!({})).await.unwrap().json().await.unwrap();
     assert_eq!(listed["result"]["totalSize"], 1);
 }
+
+#[tokio::test]
+async fn a_call_to_an_agent_that_does_not_stream_follows_its_task_and_cancels_it_on_timeout() {
+    let base = serve(desk()).await;
+    let mut card: Value =
+        reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    card["capabilities"]["streaming"] = json!(false);
+    let card = tool_core::a2a::AgentCard::from_value(card).unwrap();
+    let agent = RemoteAgent::from_card(card).unwrap().timeout(Duration::from_millis(400));
+    let tools = agent.tools(&SkillFilter::all()).unwrap();
+    let context = tools.context();
+    let call = |message: &str| {
+        tools.call_async(&context, "a2a_weather_desk_forecast", json!({"message": message}).to_string())
+    };
+    // Answered at once with the working task, followed with GetTask to its end.
+    assert_eq!(call("rain").await.unwrap().to_text(), "first\necho: rain\n{\"n\":1}");
+    let error = call("slow").await.unwrap_err().to_string();
+    assert!(error.contains("no reply within 0.4 s") && error.contains("was canceled"), "{error}");
+    let task = error.split("the remote task ").nth(1).unwrap().split(' ').next().unwrap().to_owned();
+    let state = rpc(&base, "GetTask", json!({"id": task})).await;
+    assert_eq!(state["result"]["status"]["state"], "TASK_STATE_CANCELED");
+}

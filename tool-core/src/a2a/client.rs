@@ -14,7 +14,7 @@ use super::fetch::{Fetched, Source, fetch};
 use super::http::{http_error, preview, read};
 use super::result::to_result;
 use super::stream::Fold;
-use super::wire::{self, Reply, Version};
+use super::wire::{self, Reply, TaskState, Version};
 use super::{A2aError, SkillFilter};
 use crate::context::ToolContext;
 use crate::registry::Registry;
@@ -22,6 +22,11 @@ use crate::tool::dynamic::DynamicTool;
 
 /// How long a cancellation of a remote task may take.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a task of an agent that does not stream is left before the first `GetTask`; the
+/// wait doubles after each, up to [`POLL_MAX`].
+const POLL_FIRST: Duration = Duration::from_millis(50);
+const POLL_MAX: Duration = Duration::from_secs(1);
 
 /// What a skill's tool takes: the message, and the ids of a task to continue (one that asked
 /// for more input).
@@ -258,7 +263,21 @@ impl RemoteAgent {
     /// One request and its reply, whole or streamed into `fold`.
     async fn exchange(&self, body: &Value, fold: &mut Fold, context: &ToolContext) -> Result<Reply, A2aError> {
         if !self.inner.card.streaming {
-            return wire::reply(&self.post(body).await?);
+            // Answered at once with the task, which is then followed until it settles: its
+            // id is known from the start, so a timeout or a cancellation can cancel it.
+            let mut reply = wire::reply(&self.post(body).await?)?;
+            let mut wait = POLL_FIRST;
+            while let Reply::Task(task) = &reply {
+                if !matches!(task.state, TaskState::Other(_)) {
+                    break;
+                }
+                fold.hold(task.clone());
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(POLL_MAX);
+                let get = wire::get_task(self.inner.version, body["id"].as_u64().unwrap_or_default(), &task.id);
+                reply = Reply::Task(wire::task_reply(&self.post(&get).await?)?);
+            }
+            return Ok(reply);
         }
         let url = &self.inner.interface.url;
         let response = self.request(body).header("accept", "text/event-stream").send().await;

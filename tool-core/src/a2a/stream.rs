@@ -21,6 +21,11 @@ impl Fold {
         self.task.as_ref().map(|task| task.id.as_str())
     }
 
+    /// Holds `task` as the reply so far (a task followed with `GetTask`).
+    pub(crate) fn hold(&mut self, task: Task) {
+        self.task = Some(task);
+    }
+
     /// Takes one event's `data`; returns the text of a status update, for progress.
     pub(crate) fn push(&mut self, data: &str) -> Result<Option<String>, A2aError> {
         let response: Value = serde_json::from_str(data)

@@ -30,8 +30,9 @@ impl Version {
     }
 }
 
-/// A `SendMessage` of `text` as the user (blocking; streamed when `stream`), continuing
-/// `task_id`/`context_id` when given.
+/// A `SendMessage` of `text` as the user, continuing `task_id`/`context_id` when given:
+/// streamed when `stream`, else answered at once with the task (`returnImmediately`), which
+/// the client then follows with `GetTask` and can cancel.
 pub(crate) fn send_message(
     version: Version,
     stream: bool,
@@ -53,14 +54,13 @@ pub(crate) fn send_message(
         Version::V1 => {
             message.insert("role".to_owned(), json!("ROLE_USER"));
             message.insert("parts".to_owned(), json!([{"text": text}]));
-            // Blocking is 1.0's default: the reply comes at a terminal or interrupted state.
-            ("SendMessage", json!({"returnImmediately": false}))
+            ("SendMessage", json!({"returnImmediately": !stream}))
         }
         Version::V03 => {
             message.insert("kind".to_owned(), json!("message"));
             message.insert("role".to_owned(), json!("user"));
             message.insert("parts".to_owned(), json!([{"kind": "text", "text": text}]));
-            ("message/send", json!({"blocking": true}))
+            ("message/send", json!({"blocking": stream}))
         }
     };
     let method = match (stream, version) {
@@ -69,6 +69,27 @@ pub(crate) fn send_message(
         (true, Version::V03) => "message/stream",
     };
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"message": message, "configuration": configuration}})
+}
+
+/// A `GetTask` of `task_id`.
+pub(crate) fn get_task(version: Version, id: u64, task_id: &str) -> Value {
+    let method = match version {
+        Version::V1 => "GetTask",
+        Version::V03 => "tasks/get",
+    };
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"id": task_id}})
+}
+
+/// The task a `GetTask` response carries.
+///
+/// # Errors
+/// [`A2aError::Rpc`] for an error response, [`A2aError::Malformed`] for anything else that
+/// is not a task.
+pub(crate) fn task_reply(response: &Value) -> Result<Task, A2aError> {
+    if response.get("error").is_some() {
+        return Err(reply(response).err().unwrap_or(malformed("an error response without an error")));
+    }
+    task(response.get("result").ok_or_else(|| malformed("a response with neither result nor error"))?)
 }
 
 /// A `CancelTask` of `task_id`.
