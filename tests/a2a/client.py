@@ -2,8 +2,10 @@
 (examples/a2a_agent.rs): send, stream, get, list, cancel, input-required, failure. Each check
 prints one line; the exit status is the number of checks that failed.
 
-Usage: python client.py URL [0.3]   (0.3: the client speaks protocol 0.3, through the SDK's
-                                     compatibility transport; 0.3 has no ListTasks)
+Usage: python client.py URL [1.0 | 0.3 | rest]
+  1.0   JSON-RPC, protocol 1.0 (the default)
+  0.3   JSON-RPC, protocol 0.3, through the SDK's compatibility transport (0.3 has no ListTasks)
+  rest  the HTTP+JSON binding of 1.0
 """
 import asyncio
 import sys
@@ -47,11 +49,15 @@ async def last(client, req):
 
 async def main(url, version):
     card = httpx.get(f"{url}/.well-known/agent-card.json").json()
-    # The card lists 1.0 first, then 0.3: keep the one under test.
-    card["supportedInterfaces"] = [i for i in card["supportedInterfaces"] if i["protocolVersion"] == version]
+    # The card lists JSON-RPC 1.0, HTTP+JSON 1.0, JSON-RPC 0.3: keep the one under test.
+    binding, protocol = ("HTTP+JSON", "1.0") if version == "rest" else ("JSONRPC", version)
+    card["supportedInterfaces"] = [
+        i for i in card["supportedInterfaces"] if (i["protocolBinding"], i["protocolVersion"]) == (binding, protocol)
+    ]
     card = parse_agent_card(card)
-    blocking = await create_client(card, client_config=ClientConfig(streaming=False))
-    streaming = await create_client(card, client_config=ClientConfig(streaming=True))
+    config = lambda streaming: ClientConfig(streaming=streaming, supported_protocol_bindings=[binding])
+    blocking = await create_client(card, client_config=config(False))
+    streaming = await create_client(card, client_config=config(True))
     print(f"protocol {version}: {type(blocking._transport).__name__}")
 
     _, reply = await last(blocking, request("/hello"))

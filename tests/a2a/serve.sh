@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # This crate's A2A server (examples/a2a_agent.rs) against peers nobody here wrote:
-# - the official Python client (a2a-sdk 1.3): tests/a2a/client.py in protocol 1.0 and in 0.3
-#   (the SDK's compatibility transport), every check must pass;
+# - the official Python client (a2a-sdk 1.3): tests/a2a/client.py over JSON-RPC in protocol
+#   1.0 and in 0.3 (the SDK's compatibility transport), and over HTTP+JSON; every check must
+#   pass;
 # - the A2A TCK (../shared/a2a-tck, its Python dependencies from PyPI in a cached virtual
 #   environment), category "mandatory": every test must pass but those listed, each with its
 #   reason, in tests/a2a/tck-expected-failures.txt, and a listed test that passes is reported.
@@ -46,9 +47,10 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 
-echo "== the official Python client against this server, in protocol 1.0 and 0.3"
+echo "== the official Python client against this server: JSON-RPC 1.0 and 0.3, HTTP+JSON"
 timeout 120 "$venv/bin/python" tests/a2a/client.py "$url" 1.0
 timeout 120 "$venv/bin/python" tests/a2a/client.py "$url" 0.3
+timeout 120 "$venv/bin/python" tests/a2a/client.py "$url" rest
 
 echo "== the A2A TCK, mandatory"
 # A copy: the TCK writes its reports beside itself.

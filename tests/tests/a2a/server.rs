@@ -95,10 +95,13 @@ async fn this_crates_client_calls_a_registry_served_as_an_agent() {
     let base = serve(A2aServer::registry(registry).with_info("Calculator", "Adds", "1.0.0")).await;
     let card: Value = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
     assert_eq!(card["skills"][0]["id"], "add");
-    assert_eq!(
-        card["supportedInterfaces"][0],
-        json!({"url": format!("{base}/"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"})
-    );
+    let interface = |url: String, binding: &str, version: &str| json!({"url": url, "protocolBinding": binding, "protocolVersion": version});
+    let interfaces = [
+        interface(format!("{base}/"), "JSONRPC", "1.0"),
+        interface(base.clone(), "HTTP+JSON", "1.0"),
+        interface(format!("{base}/"), "JSONRPC", "0.3"),
+    ];
+    assert_eq!(card["supportedInterfaces"], json!(interfaces));
 
     let agent = RemoteAgent::connect(&format!("{base}/.well-known/agent-card.json")).await.unwrap();
     let tools = agent.tools(&SkillFilter::all()).unwrap();
@@ -433,4 +436,58 @@ async fn a_call_to_an_agent_that_does_not_stream_follows_its_task_and_cancels_it
     let task = error.split("the remote task ").nth(1).unwrap().split(' ').next().unwrap().to_owned();
     let state = rpc(&base, "GetTask", json!({"id": task})).await;
     assert_eq!(state["result"]["status"]["state"], "TASK_STATE_CANCELED");
+}
+
+#[tokio::test]
+async fn the_http_json_binding_serves_the_same_methods() {
+    let base = serve(desk()).await;
+    let client = reqwest::Client::new();
+    let asked = client.post(format!("{base}/message:send")).json(&send("weather")).send().await.unwrap();
+    assert_eq!(asked.status(), 200);
+    let task = asked.json::<Value>().await.unwrap()["task"].clone();
+    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    let id = task["id"].as_str().unwrap().to_owned();
+    let got: Value =
+        client.get(format!("{base}/tasks/{id}?historyLength=1")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((got["id"].as_str(), got["history"].as_array().unwrap().len()), (Some(id.as_str()), 1));
+    let listed: Value = client
+        .get(format!("{base}/tasks?status=TASK_STATE_INPUT_REQUIRED&pageSize=5"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["tasks"][0]["id"], id.as_str());
+    let canceled: Value = client.post(format!("{base}/tasks/{id}:cancel")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+
+    // Errors: an HTTP status and a google.rpc.Status with the same ErrorInfo.
+    let again = client.post(format!("{base}/tasks/{id}:cancel")).send().await.unwrap();
+    assert_eq!(again.status(), 400);
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(
+        (&again["error"]["status"], &again["error"]["details"][0]["reason"]),
+        (&json!("FAILED_PRECONDITION"), &json!("TASK_NOT_CANCELABLE"))
+    );
+    let missing = client.get(format!("{base}/tasks/nope")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+    let bad = client.post(format!("{base}/message:send")).body("{\"message\": {\"parts\": []}}").send().await.unwrap();
+    assert_eq!(bad.status(), 400);
+    let bad: Value = bad.json().await.unwrap();
+    assert!(bad["error"]["message"].as_str().unwrap().contains("params.message.messageId"), "{bad}");
+    let paged = client.get(format!("{base}/tasks?pageSize=lots")).send().await.unwrap();
+    assert_eq!(paged.status(), 400);
+
+    // A stream's events are the bare results.
+    let streamed =
+        client.post(format!("{base}/message:stream")).json(&send("rain")).send().await.unwrap().text().await.unwrap();
+    let events: Vec<Value> = streamed
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .map(|data| serde_json::from_str(data).unwrap())
+        .collect();
+    assert_eq!(events.len(), 5);
+    assert_eq!(events[0]["task"]["status"]["state"], "TASK_STATE_SUBMITTED");
+    assert_eq!(events[4]["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
 }

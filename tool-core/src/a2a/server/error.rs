@@ -57,4 +57,22 @@ impl RpcError {
         });
         json!({"jsonrpc": "2.0", "id": id, "error": {"code": self.code, "message": self.message, "data": [info]}})
     }
+
+    /// The error as the HTTP+JSON binding answers it: an HTTP status, and a
+    /// `google.rpc.Status` body carrying the same `ErrorInfo`.
+    pub(super) fn http(&self) -> (u16, Value) {
+        let (status, name) = match self.code {
+            -32001 | -32601 => (404, "NOT_FOUND"),
+            -32002 | -32004 => (400, "FAILED_PRECONDITION"),
+            -32003 | -32007 => (501, "UNIMPLEMENTED"),
+            -32603 => (500, "INTERNAL"),
+            _ => (400, "INVALID_ARGUMENT"),
+        };
+        let info = json!({
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            "reason": self.reason,
+            "domain": "a2a-protocol.org",
+        });
+        (status, json!({"error": {"code": status, "status": name, "message": self.message, "details": [info]}}))
+    }
 }

@@ -27,6 +27,7 @@ const MAX_BODY: usize = 8 << 20;
 pub(super) fn router(shared: Arc<Shared>, card: Value) -> Router {
     let card: Arc<str> = card.to_string().into();
     let auth = shared.auth.clone();
+    let rest = Arc::clone(&shared);
     Router::new()
         .route(
             "/.well-known/agent-card.json",
@@ -46,6 +47,7 @@ pub(super) fn router(shared: Arc<Shared>, card: Value) -> Router {
                 async move { endpoint(&shared, &headers, &body).await }
             }),
         )
+        .merge(super::rest::routes(&rest))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .merge(metadata(&auth))
 }

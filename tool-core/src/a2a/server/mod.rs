@@ -1,6 +1,6 @@
 //! An A2A server (feature `a2a-server`): a registry's tools or any [`Executor`] served as an
-//! A2A agent over the JSON-RPC binding of protocol 1.0, with its card at
-//! `/.well-known/agent-card.json`.
+//! A2A agent over the JSON-RPC and HTTP+JSON bindings of protocol 1.0 (and JSON-RPC 0.3), with
+//! its card at `/.well-known/agent-card.json`.
 //!
 //! Every method of the binding but push notifications: `SendMessage` (blocking, or at once
 //! with `returnImmediately`), `SendStreamingMessage` and `SubscribeToTask` over server-sent
@@ -35,6 +35,7 @@ mod list;
 mod lookup;
 mod model;
 mod registry;
+mod rest;
 mod rpc;
 mod run;
 mod send;
@@ -168,6 +169,7 @@ impl A2aServer {
             "version": shared.version,
             "supportedInterfaces": [
                 {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
                 {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
             ],
             "capabilities": {"streaming": true, "pushNotifications": false},

@@ -20,10 +20,9 @@ impl Events {
         Events { first: first.into(), receiver }
     }
 
-    /// The events as JSON-RPC responses to request `id`, ending after the one that settles
-    /// the task (or a direct message).
-    pub(super) fn responses(self, id: Value) -> impl Stream<Item = Value> + Send + 'static {
-        futures_util::stream::unfold((self, id, false), |(mut events, id, done)| async move {
+    /// The events, ending after the one that settles the task (or a direct message).
+    pub(super) fn results(self) -> impl Stream<Item = Value> + Send + 'static {
+        futures_util::stream::unfold((self, false), |(mut events, done)| async move {
             if done {
                 return None;
             }
@@ -39,9 +38,13 @@ impl Events {
                 },
             };
             let done = ends(&event);
-            let response = json!({"jsonrpc": "2.0", "id": id, "result": event});
-            Some((response, (events, id, done)))
+            Some((event, (events, done)))
         })
+    }
+
+    /// The events as JSON-RPC responses to request `id`.
+    pub(super) fn responses(self, id: Value) -> impl Stream<Item = Value> + Send + 'static {
+        futures_util::StreamExt::map(self.results(), move |event| json!({"jsonrpc": "2.0", "id": id, "result": event}))
     }
 }
 
