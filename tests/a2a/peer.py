@@ -10,7 +10,8 @@ client maps can be asked for:
 - "slow"            a task that works for a minute (to be canceled);
 - anything else     a completed task whose artifact echoes the text.
 
-Usage: python peer.py PORT [0.3]   (0.3: the card and the wire of protocol version 0.3)
+Usage: python peer.py PORT [0.3]   (0.3: the card and the wire of protocol version 0.3; in 1.0
+                                   the HTTP+JSON binding is served too, under /rest)
 """
 import asyncio
 import sys
@@ -22,7 +23,7 @@ from a2a.helpers import new_data_part, new_task_from_user_message, new_text_mess
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
 
@@ -77,7 +78,8 @@ def main() -> None:
         capabilities=AgentCapabilities(streaming=True),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain", "application/json"],
-        supported_interfaces=[AgentInterface(protocol_binding="JSONRPC", url=url, protocol_version=version)],
+        supported_interfaces=[AgentInterface(protocol_binding="JSONRPC", url=url, protocol_version=version)]
+        + ([AgentInterface(protocol_binding="HTTP+JSON", url=f"{url}rest", protocol_version="1.0")] if version == "1.0" else []),
         skills=[
             AgentSkill(id="forecast", name="Forecast", description="Forecasts a city's weather", tags=["weather"],
                        examples=["weather"]),
@@ -86,6 +88,8 @@ def main() -> None:
     )
     handler = DefaultRequestHandler(agent_executor=Peer(), task_store=InMemoryTaskStore(), agent_card=card)
     routes = create_agent_card_routes(card) + create_jsonrpc_routes(handler, "/", enable_v0_3_compat=version == "0.3")
+    if version == "1.0":
+        routes += create_rest_routes(handler, path_prefix="/rest")
     uvicorn.run(Starlette(routes=routes), host="127.0.0.1", port=port, log_level="warning")
 
 

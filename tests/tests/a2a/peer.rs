@@ -134,3 +134,29 @@ async fn without_streaming_a_task_is_followed_and_one_left_unfinished_is_cancele
         );
     }
 }
+
+#[tokio::test]
+#[ignore = "needs the Python SDK's server: bash tests/a2a/run.sh"]
+async fn over_http_json_streamed_or_not() {
+    let url = peer("TOOL_A2A_V1");
+    let card: Value = reqwest::get(format!("{url}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    for streaming in [true, false] {
+        let mut card = card.clone();
+        let interfaces = card["supportedInterfaces"].as_array().unwrap().clone();
+        card["supportedInterfaces"] = interfaces.into_iter().filter(|i| i["protocolBinding"] == "HTTP+JSON").collect();
+        card["capabilities"]["streaming"] = json!(streaming);
+        let agent = RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(card).unwrap()).unwrap();
+        let tools = agent.timeout(std::time::Duration::from_secs(2)).tools(&SkillFilter::all()).unwrap();
+        let echoed = call(&tools, "a2a_weather_desk_echo", json!({"message": "rain"})).await.unwrap();
+        assert_eq!(echoed.to_text(), "echo: rain", "streaming {streaming}");
+        let direct = call(&tools, "a2a_weather_desk_echo", json!({"message": "hello there"})).await.unwrap();
+        assert_eq!(direct.to_text(), "hello to you: hello there");
+        let asked = call(&tools, "a2a_weather_desk_forecast", json!({"message": "weather"})).await.unwrap();
+        let ids = asked.structured().unwrap().clone();
+        let answer = json!({"message": "Oslo", "task_id": ids["task_id"], "context_id": ids["context_id"]});
+        let done = call(&tools, "a2a_weather_desk_forecast", answer).await.unwrap();
+        assert_eq!(done.to_text(), "forecast for Oslo: sunny");
+        let slow = call(&tools, "a2a_weather_desk_echo", json!({"message": "slow"})).await.unwrap_err().to_string();
+        assert!(slow.ends_with(" was canceled"), "streaming {streaming}: {slow}");
+    }
+}

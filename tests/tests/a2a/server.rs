@@ -491,3 +491,34 @@ async fn the_http_json_binding_serves_the_same_methods() {
     assert_eq!(events[0]["task"]["status"]["state"], "TASK_STATE_SUBMITTED");
     assert_eq!(events[4]["statusUpdate"]["status"]["state"], "TASK_STATE_COMPLETED");
 }
+
+#[tokio::test]
+async fn this_crates_client_speaks_http_json_too() {
+    let base = serve(desk()).await;
+    let card: Value = reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    let rest_only = |streaming: bool| {
+        let mut card = card.clone();
+        let interfaces = card["supportedInterfaces"].as_array().unwrap().clone();
+        card["supportedInterfaces"] = interfaces.into_iter().filter(|i| i["protocolBinding"] == "HTTP+JSON").collect();
+        card["capabilities"]["streaming"] = json!(streaming);
+        let agent = RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(card).unwrap()).unwrap();
+        agent.timeout(Duration::from_millis(400)).tools(&SkillFilter::all()).unwrap()
+    };
+    for streaming in [true, false] {
+        let tools = rest_only(streaming);
+        let context = tools.context();
+        let call = |message: Value| tools.call_async(&context, "a2a_weather_desk_forecast", message.to_string());
+        let echoed = call(json!({"message": "rain"})).await.unwrap();
+        assert_eq!(echoed.to_text(), "first\necho: rain\n{\"n\":1}", "streaming {streaming}");
+        let asked = call(json!({"message": "weather"})).await.unwrap();
+        let ids = asked.structured().unwrap().clone();
+        let done =
+            call(json!({"message": "Oslo", "task_id": ids["task_id"], "context_id": ids["context_id"]})).await.unwrap();
+        assert_eq!(done.to_text(), "forecast for Oslo: sunny");
+        let slow = call(json!({"message": "slow"})).await.unwrap_err().to_string();
+        assert!(slow.contains("was canceled"), "streaming {streaming}: {slow}");
+        // An error of the binding comes back with the code its ErrorInfo names.
+        let finished = call(json!({"message": "again", "task_id": ids["task_id"]})).await.unwrap_err().to_string();
+        assert!(finished.contains("error -32004"), "{finished}");
+    }
+}

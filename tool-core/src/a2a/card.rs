@@ -85,10 +85,16 @@ pub struct AgentInterface {
 }
 
 impl AgentInterface {
-    /// Whether this client speaks it: JSON-RPC, in 1.0 or 0.3.
+    /// Whether this client speaks it: JSON-RPC in 1.0 or 0.3, or HTTP+JSON in 1.0.
     #[must_use]
     pub fn is_supported(&self) -> bool {
-        self.binding.eq_ignore_ascii_case("JSONRPC") && matches!(self.version.as_str(), "1.0" | "0.3")
+        (self.binding.eq_ignore_ascii_case("JSONRPC") && matches!(self.version.as_str(), "1.0" | "0.3"))
+            || (self.is_rest() && self.version == "1.0")
+    }
+
+    /// Whether it is the HTTP+JSON binding.
+    pub(crate) fn is_rest(&self) -> bool {
+        self.binding.eq_ignore_ascii_case("HTTP+JSON")
     }
 }
 

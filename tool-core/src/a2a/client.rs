@@ -293,6 +293,8 @@ impl RemoteAgent {
             let reply: Value = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
                 message: format!("the reply from {url} ({status}) is not JSON ({error}): {}", preview(&body)),
             })?;
+            let reply =
+                if self.inner.interface.is_rest() { super::rest::response(status.as_u16(), reply) } else { reply };
             return wire::reply(&reply);
         }
         let mut events = response.bytes_stream().eventsource();
@@ -300,7 +302,8 @@ impl RemoteAgent {
         while let Some(event) = events.next().await {
             let event = event
                 .map_err(|error| A2aError::Malformed { message: format!("the stream from {url} broke: {error}") })?;
-            if let Some(text) = fold.push(&event.data)? {
+            let data = if self.inner.interface.is_rest() { super::rest::event(&event.data) } else { event.data };
+            if let Some(text) = fold.push(&data)? {
                 updates += 1;
                 context.report_progress(f64::from(updates), None, Some(&text));
             }
@@ -312,13 +315,19 @@ impl RemoteAgent {
     /// program's headers.
     fn request(&self, body: &Value) -> reqwest::RequestBuilder {
         let inner = &self.inner;
+        let (method, url, body) = if inner.interface.is_rest() {
+            super::rest::request(&inner.interface.url, body)
+        } else {
+            (reqwest::Method::POST, inner.interface.url.clone(), Some(body.clone()))
+        };
         let mut builder = inner
             .http
-            .post(&inner.interface.url)
-            .header("content-type", "application/json")
+            .request(method, url)
             .header("a2a-version", inner.version.header())
-            .headers(super::trace::headers())
-            .body(body.to_string());
+            .headers(super::trace::headers());
+        if let Some(body) = body {
+            builder = builder.header("content-type", "application/json").body(body.to_string());
+        }
         for (name, value) in &inner.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
@@ -331,9 +340,10 @@ impl RemoteAgent {
         let response = self.request(request).send().await.map_err(|error| http_error(url, &error))?;
         let status = response.status();
         let body = read(response, url).await?;
-        serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
+        let reply = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
             message: format!("the reply from {url} ({status}) is not JSON ({error}): {}", preview(&body)),
-        })
+        })?;
+        Ok(if self.inner.interface.is_rest() { super::rest::response(status.as_u16(), reply) } else { reply })
     }
 }
 

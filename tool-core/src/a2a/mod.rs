@@ -1,7 +1,8 @@
 //! A2A (`Agent2Agent`) client (feature `a2a`): a remote agent's skills as tools. From its card
 //! ([`RemoteAgent::connect`]), each skill becomes a tool `a2a_<agent>_<skill>` taking a
 //! [`SkillRequest`] (a message, and the ids of a task to continue); a call sends
-//! `SendMessage` over the card's JSON-RPC interface, in the protocol's version 1.0 or 0.3
+//! `SendMessage` over the card's first interface it speaks (JSON-RPC in the protocol's
+//! version 1.0 or 0.3, HTTP+JSON in 1.0)
 //! (streamed where the card says so, status updates becoming the call's progress; otherwise
 //! answered at once with the task, followed with `GetTask`; either way a task the call's
 //! timeout or cancellation leaves unfinished is canceled), and maps the reply back: a
@@ -18,6 +19,7 @@ mod client;
 mod fetch;
 mod http;
 mod part;
+mod rest;
 mod result;
 #[cfg(feature = "a2a-server")]
 pub mod server;
@@ -87,7 +89,8 @@ pub enum A2aError {
         /// What was wrong.
         message: String,
     },
-    /// The card offers no interface this client speaks (JSON-RPC, 1.0 or 0.3).
+    /// The card offers no interface this client speaks (JSON-RPC in 1.0 or 0.3, HTTP+JSON in
+    /// 1.0).
     NoSupportedInterface {
         /// What it offers (`GRPC 1.0`).
         offered: Vec<String>,
@@ -100,9 +103,10 @@ pub enum A2aError {
         /// The interface's URL.
         interface: String,
     },
-    /// The remote agent answered with a JSON-RPC error.
+    /// The remote agent answered with an error (JSON-RPC's, or HTTP+JSON's `google.rpc.Status`).
     Rpc {
-        /// Its code (`-32001` task not found, `-32009` version not supported…).
+        /// Its code (`-32001` task not found, `-32009` version not supported…); from
+        /// HTTP+JSON, the code its `ErrorInfo` reason names, else the HTTP status.
         code: i64,
         /// Its message.
         message: String,
@@ -115,7 +119,10 @@ impl fmt::Display for A2aError {
             A2aError::Http { url, message } => write!(f, "the request to {url} failed: {message}"),
             A2aError::Malformed { message } => f.write_str(message),
             A2aError::NoSupportedInterface { offered } => {
-                write!(f, "the agent card offers no interface this client speaks (JSONRPC 1.0 or 0.3): {offered:?}")
+                write!(
+                    f,
+                    "the agent card offers no interface this client speaks (JSONRPC 1.0 or 0.3, HTTP+JSON 1.0): {offered:?}"
+                )
             }
             A2aError::UntrustedInterface { card, interface } => {
                 write!(f, "the agent card at {card} names an interface on another origin ({interface}): refused")
