@@ -237,6 +237,19 @@ async fn cancel_subscribe_and_list() {
     let again = rpc(&base, "CancelTask", json!({"id": slow["id"]})).await;
     assert_eq!((code(&again), &again["error"]["data"][0]["reason"]), (-32002, &json!("TASK_NOT_CANCELABLE")));
     assert_eq!(code(&rpc(&base, "SubscribeToTask", json!({"id": slow["id"]})).await), -32004);
+    // Asked for as a stream, the error is the stream's one event.
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "SubscribeToTask", "params": {"id": "nope"}});
+    let streamed = reqwest::Client::new()
+        .post(format!("{base}/"))
+        .header("accept", "text/event-stream")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(streamed.headers()["content-type"], "text/event-stream");
+    let event = streamed.text().await.unwrap();
+    let event: Value = serde_json::from_str(event.trim().strip_prefix("data: ").unwrap()).unwrap();
+    assert_eq!(code(&event), -32001);
 
     let asked = rpc(&base, "SendMessage", send("weather")).await["result"]["task"].clone();
     rpc(&base, "SendMessage", send("rain")).await;

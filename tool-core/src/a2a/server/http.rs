@@ -113,6 +113,7 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
         network.transport = "tcp",
     );
     crate::a2a::trace::continue_trace(&span, headers);
+    let streaming = matches!(method, "SendStreamingMessage" | "SubscribeToTask");
     let answer = rpc::call(shared, method, &params, owner).instrument(span).await;
     match answer {
         Ok(Answer::Result(result)) => json_response(&json!({"jsonrpc": "2.0", "id": id, "result": shape(result)})),
@@ -123,8 +124,21 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
             });
             Sse::new(events).into_response()
         }
+        // A client that asked for a stream gets the error as the stream's one event.
+        Err(error) if streaming && accepts_stream(headers) => {
+            let event = Event::default().data(error.response(&id).to_string());
+            Sse::new(futures_util::stream::once(async move { Ok::<_, Infallible>(event) })).into_response()
+        }
         Err(error) => json_response(&error.response(&id)),
     }
+}
+
+/// Whether the request's `Accept` names server-sent events.
+fn accepts_stream(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/event-stream"))
 }
 
 /// What a JSON-RPC 2.0 request holds.
