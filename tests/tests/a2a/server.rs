@@ -535,3 +535,53 @@ async fn this_crates_client_speaks_http_json_too() {
         assert!(finished.contains("error -32004"), "{finished}");
     }
 }
+
+#[tokio::test]
+async fn client_credentials_bring_a_token_once_and_send_it() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // A token endpoint of the test's own: it checks the grant and the client, and counts.
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&asked);
+    let issuer = axum::Router::new().route(
+        "/token",
+        axum::routing::post(move |headers: axum::http::HeaderMap, body: String| {
+            let counter = Arc::clone(&counter);
+            async move {
+                counter.fetch_add(1, Ordering::SeqCst);
+                let basic = headers["authorization"].to_str().unwrap().to_owned();
+                // "Basic " + base64("agent-7:s3cret")
+                assert_eq!(basic, "Basic YWdlbnQtNzpzM2NyZXQ=");
+                assert_eq!(body, "grant_type=client_credentials&scope=forecasts");
+                json!({"access_token": "minted-1", "token_type": "Bearer", "expires_in": 3600}).to_string()
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let token_url = format!("http://{}/token", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, issuer).await.unwrap() });
+
+    let base = serve(desk().with_bearer(|token| token == "minted-1")).await;
+    let mut card: Value =
+        reqwest::get(format!("{base}/.well-known/agent-card.json")).await.unwrap().json().await.unwrap();
+    card["securitySchemes"]["oauth"] = json!({"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": token_url, "scopes": {"forecasts": "read"}}}}});
+    let card = tool_core::a2a::AgentCard::from_value(card).unwrap();
+    assert_eq!(card.token_url.as_deref(), Some(token_url.as_str()));
+    let agent =
+        RemoteAgent::from_card(card.clone()).unwrap().client_credentials("agent-7", "s3cret", ["forecasts"]).unwrap();
+    let tools = agent.tools(&SkillFilter::all()).unwrap();
+    for _ in 0..2 {
+        let echoed = tools.call_async(&tools.context(), "a2a_weather_desk_forecast", r#"{"message": "rain"}"#).await;
+        assert!(echoed.unwrap().to_text().contains("echo: rain"));
+    }
+    assert_eq!(asked.load(Ordering::SeqCst), 1, "one token, kept while it is valid");
+
+    // No flow named, or a token endpoint that is not HTTPS: no secret is sent.
+    let mut plain = json!({"name": "Plain", "supportedInterfaces": [{"url": format!("{base}/"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}], "skills": [], "securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": {"clientCredentials": {"tokenUrl": "http://auth.example/token"}}}}}});
+    let insecure = RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(plain.clone()).unwrap()).unwrap();
+    let refused = insecure.client_credentials("a", "b", [""; 0]).unwrap_err().to_string();
+    assert!(refused.contains("is not HTTPS"), "{refused}");
+    plain["securitySchemes"] = json!({});
+    let none = RemoteAgent::from_card(tool_core::a2a::AgentCard::from_value(plain).unwrap()).unwrap();
+    let refused = none.client_credentials("a", "b", [""; 0]).unwrap_err().to_string();
+    assert!(refused.contains("names no OAuth 2 client-credentials flow"), "{refused}");
+}

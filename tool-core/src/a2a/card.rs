@@ -22,6 +22,9 @@ pub struct AgentCard {
     pub interfaces: Vec<AgentInterface>,
     /// Whether it streams its replies (`capabilities.streaming`).
     pub streaming: bool,
+    /// The token endpoint of its OAuth 2 client-credentials flow, when its security schemes
+    /// name one (1.0's `oauth2SecurityScheme`, 0.3's `type: oauth2`).
+    pub token_url: Option<String>,
 }
 
 /// One skill of a card.
@@ -115,6 +118,8 @@ struct Wire {
     additional_interfaces: Vec<WireInterface>,
     #[serde(default)]
     capabilities: Value,
+    #[serde(default)]
+    security_schemes: Value,
 }
 
 #[derive(Deserialize)]
@@ -163,7 +168,20 @@ impl AgentCard {
             main.into_iter().chain(others).collect()
         };
         let streaming = wire.capabilities["streaming"].as_bool().unwrap_or(false);
-        Ok(AgentCard { name: wire.name, description: wire.description, skills: wire.skills, interfaces, streaming })
+        let token_url =
+            wire.security_schemes.as_object().into_iter().flat_map(|schemes| schemes.values()).find_map(|scheme| {
+                let oauth =
+                    scheme.get("oauth2SecurityScheme").or_else(|| (scheme["type"] == "oauth2").then_some(scheme))?;
+                oauth.pointer("/flows/clientCredentials/tokenUrl")?.as_str().map(str::to_owned)
+            });
+        Ok(AgentCard {
+            name: wire.name,
+            description: wire.description,
+            skills: wire.skills,
+            interfaces,
+            streaming,
+            token_url,
+        })
     }
 
     /// The first interface this client speaks.

@@ -10,6 +10,7 @@ use futures_util::StreamExt as _;
 use serde_json::Value;
 
 use super::card::{AgentCard, AgentInterface};
+use super::credentials::ClientCredentials;
 use super::fetch::{Fetched, Source, fetch};
 use super::http::{http_error, preview, read};
 use super::result::to_result;
@@ -61,6 +62,8 @@ struct Inner {
     ids: Arc<AtomicU64>,
     /// Where the card came from, for [`RemoteAgent::refresh`].
     source: Option<Source>,
+    /// OAuth 2 client credentials, when the program gave them.
+    credentials: Option<Arc<ClientCredentials>>,
 }
 
 impl RemoteAgent {
@@ -107,6 +110,7 @@ impl RemoteAgent {
         inner.headers.clone_from(&self.inner.headers);
         inner.timeout = self.inner.timeout;
         inner.key.clone_from(&self.inner.key);
+        inner.credentials.clone_from(&self.inner.credentials);
         Ok(agent)
     }
 
@@ -144,6 +148,7 @@ impl RemoteAgent {
             http,
             ids: Arc::new(AtomicU64::new(1)),
             source: None,
+            credentials: None,
         };
         RemoteAgent { inner: Arc::new(inner) }
     }
@@ -170,6 +175,29 @@ impl RemoteAgent {
     #[must_use]
     pub fn bearer(self, token: &str) -> Self {
         self.header("authorization", &format!("Bearer {token}"))
+    }
+
+    /// OAuth 2 client credentials for the token endpoint the card's client-credentials flow
+    /// names ([`AgentCard::token_url`]), asking for `scopes`: a token is asked for when first
+    /// needed and again shortly before it expires, and sent as a bearer token to the card's
+    /// origin only. The endpoint must be HTTPS (or HTTP on loopback): the secret goes there.
+    ///
+    /// # Errors
+    /// [`A2aError::Malformed`] when the card names no such flow, or its endpoint is not HTTPS.
+    pub fn client_credentials<S: Into<String>>(
+        mut self,
+        client_id: &str,
+        client_secret: &str,
+        scopes: impl IntoIterator<Item = S>,
+    ) -> Result<Self, A2aError> {
+        let Some(url) = self.inner.card.token_url.clone() else {
+            return Err(A2aError::Malformed {
+                message: format!("the card of {} names no OAuth 2 client-credentials flow", self.inner.card.name),
+            });
+        };
+        let scopes = scopes.into_iter().map(Into::into).collect();
+        self.inner_mut().credentials = Some(Arc::new(ClientCredentials::new(&url, client_id, client_secret, scopes)?));
+        Ok(self)
     }
 
     /// A header sent with every request (an API key the card's security scheme names).
@@ -280,7 +308,8 @@ impl RemoteAgent {
             return Ok(reply);
         }
         let url = &self.inner.interface.url;
-        let response = self.request(body).header("accept", "text/event-stream").send().await;
+        let token = self.token().await?;
+        let response = self.request(body, token.as_deref()).header("accept", "text/event-stream").send().await;
         let response = response.map_err(|error| http_error(url, &error))?;
         let streamed = response
             .headers()
@@ -313,7 +342,7 @@ impl RemoteAgent {
 
     /// A POST of `body` to the interface, with the version, the caller's trace context and the
     /// program's headers.
-    fn request(&self, body: &Value) -> reqwest::RequestBuilder {
+    fn request(&self, body: &Value, token: Option<&str>) -> reqwest::RequestBuilder {
         let inner = &self.inner;
         let (method, url, body) = if inner.interface.is_rest() {
             super::rest::request(&inner.interface.url, body)
@@ -328,16 +357,28 @@ impl RemoteAgent {
         if let Some(body) = body {
             builder = builder.header("content-type", "application/json").body(body.to_string());
         }
+        if let Some(token) = token {
+            builder = builder.bearer_auth(token);
+        }
         for (name, value) in &inner.headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
         builder
     }
 
+    /// The OAuth token to send, when the program gave client credentials.
+    async fn token(&self) -> Result<Option<String>, A2aError> {
+        match &self.inner.credentials {
+            Some(credentials) => Ok(Some(credentials.token(&self.inner.http).await?)),
+            None => Ok(None),
+        }
+    }
+
     /// A whole JSON-RPC exchange.
     async fn post(&self, request: &Value) -> Result<Value, A2aError> {
         let url = &self.inner.interface.url;
-        let response = self.request(request).send().await.map_err(|error| http_error(url, &error))?;
+        let token = self.token().await?;
+        let response = self.request(request, token.as_deref()).send().await.map_err(|error| http_error(url, &error))?;
         let status = response.status();
         let body = read(response, url).await?;
         let reply = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {

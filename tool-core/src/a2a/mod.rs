@@ -16,6 +16,7 @@
 
 mod card;
 mod client;
+mod credentials;
 mod fetch;
 mod http;
 mod part;
