@@ -126,3 +126,54 @@ async fn an_agent_s_approvals_are_asked_of_the_client() {
     assert_eq!(done["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(DELETED.load(Ordering::SeqCst), before + 1);
 }
+
+/// The text of every item of a Chat Completions history.
+fn texts(history: &[Value]) -> Vec<String> {
+    history.iter().filter_map(|item| item["content"].as_str().map(str::to_owned)).collect()
+}
+
+#[tokio::test]
+async fn a_context_s_conversation_is_continued_by_any_replica() {
+    let store = Arc::new(MemoryTaskStore::new());
+    let answer =
+        |text: &str| json!({"choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]});
+    let model_a = Arc::new(ScriptedModel::new(Api::OpenAiChat, [answer("Rome is sunny")]));
+    let model_b = Arc::new(ScriptedModel::new(Api::OpenAiChat, [answer("Then pack light"), answer("Hello")]));
+    let settings = TaskSettings::default();
+    let a = A2aServer::agent(Agent::new(Arc::clone(&model_a), Registry::new()))
+        .with_task_store(Arc::clone(&store), settings.clone());
+    let b = A2aServer::agent(Agent::new(Arc::clone(&model_b), Registry::new()))
+        .with_task_store(Arc::clone(&store), settings);
+    let (a, b) = (serve(a).await, serve(b).await);
+    let in_context = |text: &str, context: &str| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message":
+            {"messageId": uuid::Uuid::new_v4().to_string(), "role": "ROLE_USER", "contextId": context, "parts": [{"text": text}]}}})
+    };
+    let client = reqwest::Client::new();
+    let first: Value = client
+        .post(format!("{a}/"))
+        .json(&in_context("Weather in Rome?", "trip-1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(first["result"]["task"]["artifacts"][0]["parts"][0]["text"], "Rome is sunny");
+    let second: Value = client
+        .post(format!("{b}/"))
+        .json(&in_context("What should I pack?", "trip-1"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(second["result"]["task"]["artifacts"][0]["parts"][0]["text"], "Then pack light");
+    // B's model was sent A's exchange before the new question.
+    let seen = texts(&model_b.seen()[0].history);
+    assert_eq!(seen, ["Weather in Rome?", "Rome is sunny", "What should I pack?"]);
+    // Another context starts afresh.
+    client.post(format!("{b}/")).json(&in_context("Hi", "trip-2")).send().await.unwrap();
+    assert_eq!(texts(&model_b.seen()[1].history), ["Hi"]);
+}

@@ -1,9 +1,9 @@
 //! An agent served as an A2A agent: each message a run of the agent loop in the conversation
-//! of its context, its approvals and its tools' questions asked of the client as
-//! `INPUT_REQUIRED`, its answer the task's artifact.
+//! of its context (kept in the task store, so any replica continues it), its approvals and its
+//! tools' questions asked of the client as `INPUT_REQUIRED`, its answer the task's artifact.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use core::time::Duration;
+use std::sync::Arc;
 
 use serde_json::json;
 
@@ -14,11 +14,14 @@ use super::model::{Artifact, Incoming, Outcome};
 use super::run::TaskHandle;
 use crate::a2a::Part;
 use crate::agent::{Agent, Conversation, Verdict, VerdictFuture};
+use crate::mcp::tasks::{StoreError, TaskRecord, TaskStore};
 use crate::provider::ToolCall;
 
 impl A2aServer {
     /// `agent` served: each message runs the agent loop on its text, in the conversation its
-    /// context holds on this replica (a new context starts a new one). A call that needs
+    /// context holds (a new context starts a new one). The conversation is kept in the task
+    /// store, for the store's time to live, under the caller and the context, so whichever
+    /// replica the next message reaches continues it, and no other caller can. A call that needs
     /// approval (the agent's [`ApprovalPolicy`](crate::agent::ApprovalPolicy)) and a tool's
     /// elicitation ask the client: the task is `INPUT_REQUIRED` with the question (and the
     /// call as a data part) until the client answers with the task's id ("yes", or
@@ -27,14 +30,12 @@ impl A2aServer {
     /// cancels the run. The agent's approval timeout bounds each question.
     #[must_use]
     pub fn agent(agent: Agent) -> Self {
-        A2aServer::new(Runs { agent, conversations: Arc::new(Mutex::new(HashMap::new())) })
+        A2aServer::new(Runs { agent })
     }
 }
 
 struct Runs {
     agent: Agent,
-    /// Each context's conversation, while no run holds it.
-    conversations: Arc<Mutex<HashMap<String, Conversation>>>,
 }
 
 /// Approvals asked of the task's client.
@@ -62,19 +63,39 @@ impl crate::agent::Approver for TaskApprover {
 impl Executor for Runs {
     fn execute(&self, request: Incoming, task: TaskHandle) -> ExecuteFuture {
         let agent = self.agent.asking(Arc::new(TaskApprover(task.clone())), Arc::new(TaskHost(task.clone())));
-        let conversations = Arc::clone(&self.conversations);
         Box::pin(async move {
-            let held = conversations.lock().unwrap_or_else(PoisonError::into_inner).remove(&request.context_id);
+            let (store, ttl, owner) = task.store();
+            let key = format!("a2a-context:{}:{}", owner.unwrap_or_default(), request.context_id);
+            let held = match store.load(&key).await {
+                Ok(record) => record.and_then(|record| serde_json::from_str::<Conversation>(&record.state).ok()),
+                Err(error) => return Outcome::Failed(error.to_string()),
+            };
             let mut conversation = held.unwrap_or_else(|| agent.conversation());
             task.working([Part::text("working")]).await;
             let run = agent.run_until(&mut conversation, &request.text(), task.cancellation()).await;
-            conversations.lock().unwrap_or_else(PoisonError::into_inner).insert(request.context_id, conversation);
+            if let Err(error) = keep(store.as_ref(), &key, &conversation, ttl).await {
+                tracing::warn!(%error, "a2a: the conversation could not be kept");
+            }
             match run {
                 Ok(outcome) => Outcome::Completed(vec![Artifact::new([Part::Text(outcome.text)]).with_name("answer")]),
                 Err(error) => Outcome::Failed(error.to_string()),
             }
         })
     }
+}
+
+/// Writes `conversation` under `key`, making the record the first time.
+async fn keep(
+    store: &dyn TaskStore,
+    key: &str,
+    conversation: &Conversation,
+    ttl: Option<Duration>,
+) -> Result<(), StoreError> {
+    let text = serde_json::to_string(conversation).map_err(|error| StoreError::new(error.to_string()))?;
+    if !store.save(key, &text, false, 0).await? {
+        store.create(key, TaskRecord::new(text, 0), ttl).await?;
+    }
+    Ok(())
 }
 
 /// Whether an answer approves: `{"approve": true}`, or text starting with yes (or approve,

@@ -365,6 +365,13 @@ impl TaskHandle {
         self.run.status("TASK_STATE_WORKING", Some(&parts)).await;
     }
 
+    /// The task store, with the time to live of what goes in it, and the caller who owns the
+    /// task (for what an executor keeps beside it: an agent's conversation).
+    #[cfg(feature = "agent")]
+    pub(super) fn store(&self) -> (&Arc<dyn TaskStore>, Option<core::time::Duration>, Option<&str>) {
+        (&self.run.store, self.run.settings.ttl, self.run.owner.as_deref())
+    }
+
     /// Adds an output to the task (a stream's artifact update).
     pub async fn artifact(&self, artifact: Artifact) {
         self.run.artifact(&artifact).await;
