@@ -12,18 +12,13 @@ use tool_core::agent::{Agent, Api, ScriptedModel};
 use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs};
 
+use crate::serving::{post, serve};
+
 async fn confirm(request: Incoming, task: TaskHandle) -> Outcome {
     let first = task.ask([Part::text(format!("Sure about {}?", request.text()))]).await;
     let second = task.ask([Part::text("Really?")]).await;
     let text = format!("confirmed {}: {}, {}", request.text(), first.text(), second.text());
     Outcome::Completed(vec![Artifact::new([Part::text(text)])])
-}
-
-async fn serve(server: A2aServer) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
-    base
 }
 
 async fn send(base: &str, text: &str, task_id: Option<&Value>) -> Value {
@@ -33,9 +28,7 @@ async fn send(base: &str, text: &str, task_id: Option<&Value>) -> Value {
         message["taskId"] = task_id.clone();
     }
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": message}});
-    let reply: Value =
-        reqwest::Client::new().post(format!("{base}/")).json(&body).send().await.unwrap().json().await.unwrap();
-    reply["result"]["task"].clone()
+    post(base, &body).await["result"]["task"].clone()
 }
 
 fn question(task: &Value) -> (&str, &str) {
@@ -57,8 +50,7 @@ async fn an_executor_asks_twice_and_keeps_its_place() {
     // A task waiting for its answer is canceled with its executor.
     let waiting = send(&base, "the refund", None).await;
     let body = json!({"jsonrpc": "2.0", "id": 2, "method": "CancelTask", "params": {"id": waiting["id"]}});
-    let canceled: Value =
-        reqwest::Client::new().post(format!("{base}/")).json(&body).send().await.unwrap().json().await.unwrap();
+    let canceled = post(&base, &body).await;
     assert_eq!(canceled["result"]["status"]["state"], "TASK_STATE_CANCELED");
     let refused = send(&base, "yes", Some(&waiting["id"])).await;
     assert!(refused.is_null(), "a canceled task takes no answer");
@@ -149,31 +141,14 @@ async fn a_context_s_conversation_is_continued_by_any_replica() {
         json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message":
             {"messageId": uuid::Uuid::new_v4().to_string(), "role": "ROLE_USER", "contextId": context, "parts": [{"text": text}]}}})
     };
-    let client = reqwest::Client::new();
-    let first: Value = client
-        .post(format!("{a}/"))
-        .json(&in_context("Weather in Rome?", "trip-1"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let first = post(&a, &in_context("Weather in Rome?", "trip-1")).await;
     assert_eq!(first["result"]["task"]["artifacts"][0]["parts"][0]["text"], "Rome is sunny");
-    let second: Value = client
-        .post(format!("{b}/"))
-        .json(&in_context("What should I pack?", "trip-1"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let second = post(&b, &in_context("What should I pack?", "trip-1")).await;
     assert_eq!(second["result"]["task"]["artifacts"][0]["parts"][0]["text"], "Then pack light");
     // B's model was sent A's exchange before the new question.
     let seen = texts(&model_b.seen()[0].history);
     assert_eq!(seen, ["Weather in Rome?", "Rome is sunny", "What should I pack?"]);
     // Another context starts afresh.
-    client.post(format!("{b}/")).json(&in_context("Hi", "trip-2")).send().await.unwrap();
+    post(&b, &in_context("Hi", "trip-2")).await;
     assert_eq!(texts(&model_b.seen()[1].history), ["Hi"]);
 }

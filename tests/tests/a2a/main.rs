@@ -8,3 +8,4 @@ mod asking;
 mod edges;
 mod peer;
 mod server;
+mod serving;

@@ -11,6 +11,8 @@ use tool_core::a2a::{AgentSkill, Part, RemoteAgent, SkillFilter};
 use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs};
 
+use crate::serving::serve;
+
 async fn execute(request: Incoming, task: TaskHandle) -> Outcome {
     let text = request.text();
     if request.continues {
@@ -37,14 +39,6 @@ fn desk() -> A2aServer {
     A2aServer::new(execute)
         .with_info("Weather Desk", "Forecasts", "2.0.0")
         .with_skill(AgentSkill::new("forecast", "Forecast", "Forecasts a city's weather").with_tags(["weather"]))
-}
-
-/// Serves `server` on a free port of 127.0.0.1; its base URL.
-async fn serve(server: A2aServer) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(server.serve(listener, std::future::pending()));
-    base
 }
 
 async fn rpc_with(base: &str, body: &str, version: Option<&str>) -> Value {
