@@ -19,7 +19,7 @@ use super::schema::{Keywords, Types};
 use super::serde_attrs::{AllDefault, Search};
 
 /// Every property name in a schema, at any depth, plus one no schema has.
-fn property_names(schema: &Value, out: &mut Vec<String>) {
+pub(crate) fn property_names(schema: &Value, out: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
             if let Some(Value::Object(properties)) = map.get("properties") {
@@ -33,7 +33,7 @@ fn property_names(schema: &Value, out: &mut Vec<String>) {
 }
 
 /// Strings the schemas' `enum`s and tags use, so that generated values often hit them.
-fn enum_strings(schema: &Value, out: &mut Vec<String>) {
+pub(crate) fn enum_strings(schema: &Value, out: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
             if let Some(Value::Array(values)) = map.get("enum") {
@@ -236,6 +236,7 @@ pub(crate) struct Sample {
     pub(crate) base: Value,
     pub(crate) differential: fn(u32, &Value) -> u32,
     pub(crate) agree: fn(&Value) -> usize,
+    pub(crate) runtime: fn(u32, &Value) -> super::runtime_schema::Agreement,
 }
 
 macro_rules! sample {
@@ -245,6 +246,7 @@ macro_rules! sample {
             base: $base,
             differential: differential::<$ty>,
             agree: super::reference::agree::<$ty>,
+            runtime: super::runtime_schema::agreement::<$ty>,
         }
     };
 }

@@ -46,6 +46,48 @@ fn a_dynamic_tool_is_called_like_any_other() {
 }
 
 #[test]
+fn a_call_that_breaks_the_run_time_schema_never_reaches_the_handler() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&runs);
+    let counting = DynamicTool::new("count", "Counts its calls", SCHEMA, move |_, args| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        async move { Ok(ToolOutput::text(Value::Object(args).to_string())) }
+    })
+    .unwrap();
+    let mut strict = Registry::new();
+    strict.add_dynamic(counting.clone()).unwrap();
+    let context = strict.context();
+    let refused = block_on(strict.call_async(&context, "count", json!({"city": "", "days": 0, "unit": "C"})));
+    let Err(ToolError::InvalidArguments { tool, violations }) = refused else { panic!("{refused:?}") };
+    assert_eq!(tool, "count", "the error names the tool");
+    let found: Vec<(&str, &str, &str)> =
+        violations.iter().map(|v| (v.path.as_str(), v.keyword, v.message.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("/city", "minLength", "must be at least 1 character long, got 0: \"\""),
+            ("/days", "exclusiveMinimum", "must be > 0, got 0"),
+            ("/unit", "additionalProperties", "unknown property \"unit\"; the properties are \"city\", \"days\""),
+        ]
+    );
+    let strings = block_on(strict.call_async(&context, "count", json!({"city": "Oslo", "days": "3"})));
+    assert!(matches!(strings, Err(ToolError::InvalidArguments { .. })), "strict by default: {strings:?}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "neither call reached the handler");
+
+    // Lenient decoding coerces what the schema's types allow, then validates.
+    let mut lenient = Registry::new().with_options(tool_core::dispatch::DecodeOptions::default().lenient(true));
+    lenient.add_dynamic(counting).unwrap();
+    let context = lenient.context();
+    let output = block_on(lenient.call_async(&context, "count", json!({"city": "Oslo", "days": "3"}))).unwrap();
+    assert_eq!(output.to_text(), r#"{"city":"Oslo","days":3}"#);
+    let still = block_on(lenient.call_async(&context, "count", json!({"city": "Oslo", "days": "0"}))).unwrap_err();
+    assert!(still.to_string().contains("/days: must be > 0, got 0"), "{still}");
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+#[test]
 fn a_dynamic_tool_is_listed_in_every_dialect() {
     let registry = registry();
     let chat: Value = serde_json::from_str(&openai::chat_tools(registry.iter(), true).json).unwrap();
@@ -80,6 +122,8 @@ fn bad_names_and_schemas_are_refused() {
     let handler = |_: ToolContext, _| async { Ok(ToolOutput::text("")) };
     assert!(matches!(DynamicTool::new("has space", "", "{}", handler), Err(RegistryError::InvalidName { .. })));
     let not_object = DynamicTool::new("t", "", r#"{"type":"string"}"#, handler).unwrap_err();
+    let not_a_schema = DynamicTool::new("t", "", r#"{"type":"object","required":"city"}"#, handler).unwrap_err();
+    assert!(not_a_schema.to_string().contains("not a usable JSON Schema"), "{not_a_schema}");
     assert!(not_object.to_string().contains("object schema"), "{not_object}");
     assert!(matches!(DynamicTool::new("t", "", "{", handler), Err(RegistryError::InvalidSchema { .. })));
     let mut registry = registry();

@@ -18,6 +18,7 @@ mod hostile;
 mod plain_decoding;
 mod reference;
 mod registry;
+mod runtime_schema;
 mod schema;
 mod serde_attrs;
 mod stand_in;

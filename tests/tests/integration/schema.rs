@@ -197,7 +197,7 @@ fn every_keyword_is_checked_from_its_typed_value() {
             "/slug: must be at least 1 character long, got 0: \"\"",
             "/slug: must match the pattern \"^[a-z]+$\", got \"\"",
             "/email: must be a valid email, got \"me\"",
-            "/level: must be one of [\"low\",\"high\"], got \"mid\"",
+            "/level: must be one of [\"low\", \"high\"], got \"mid\"",
             "/tags: must have at most 4 items, got 5",
             "/tags: items must be unique, but items 0 and 1 are equal: \"a\"",
             "/retries: must be >= 1, got 0",

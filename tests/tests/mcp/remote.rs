@@ -23,7 +23,7 @@ async fn remote_tools_are_listed_and_called() {
     let context = registry.context();
     let output = registry.call_async(&context, "mcp_fixture_echo", json!({"zebra": "hi", "apple": 2})).await.unwrap();
     assert_eq!(output.to_text(), "hi 2");
-    // The remote server validated, and the model reads its words.
+    // Validated before it leaves the process, worded as for a `#[tool]`.
     let invalid = registry.call_async(&context, "mcp_fixture_echo", json!({"zebra": ""})).await.unwrap_err();
     assert!(invalid.to_string().contains("/zebra: must be at least 1 character long"), "{invalid}");
     let counted = registry.call_async(&context, "mcp_fixture_count", json!({})).await.unwrap();
@@ -86,4 +86,82 @@ async fn the_agent_uses_remote_tools_and_survives_their_server() {
     let agent = Agent::new(model, registry).call_timeout(Duration::from_secs(10));
     let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "echo").await.unwrap();
     assert!(outcome.tool_runs[0].result.is_error(), "{:?}", outcome.tool_runs[0].result);
+}
+
+mod checked {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use serde_json::json;
+    use tool_core::mcp::{HttpOptions, McpServer, RemoteServer};
+    use tool_core::{DynamicTool, Registry, Structured, ToolError, ToolSchema};
+
+    /// What the remote tool says it returns: at most 3.
+    #[derive(serde::Serialize, ToolSchema)]
+    struct Counted {
+        #[param(maximum = 3)]
+        count: u32,
+    }
+
+    /// A server whose tool states `Counted` as its output schema and answers what it is told
+    /// to (a count beyond the schema's, when asked), counting the calls that reach it.
+    async fn server(calls: Arc<AtomicUsize>) -> (String, tokio::sync::oneshot::Sender<()>) {
+        #[derive(serde::Deserialize, tool_core::ToolArgs)]
+        struct Ask {
+            #[param(minimum = 0)]
+            count: u32,
+        }
+        let tool = DynamicTool::typed("count", "Counts", move |_, ask: Ask| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            async move { Structured(Counted { count: ask.count }) }
+        })
+        .unwrap();
+        let mut registry = Registry::new();
+        registry.add_dynamic(tool).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let shutdown = async move {
+            let _ = stopped.await;
+        };
+        tokio::spawn(tool_core::mcp::serve_http_on(
+            McpServer::new(registry),
+            listener,
+            HttpOptions::default(),
+            shutdown,
+        ));
+        (url, stop)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_call_is_validated_before_it_leaves_and_its_result_against_the_output_schema() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let (url, stop) = server(Arc::clone(&calls)).await;
+        let remote = RemoteServer::http("far", url).await.unwrap();
+        let registry = remote.registry().await.unwrap();
+        let entry = registry.get("mcp_far_count").unwrap();
+        assert!(entry.output_schema().is_some_and(|schema| schema.contains(r#""maximum":3"#)), "{entry:?}");
+        let context = registry.context();
+
+        // Broken arguments never leave the process: the local check names them.
+        let refused = registry.call_async(&context, "mcp_far_count", json!({"count": -1, "extra": 1})).await;
+        let Err(ToolError::InvalidArguments { tool, violations }) = refused else { panic!("{refused:?}") };
+        assert_eq!(tool, "mcp_far_count");
+        let text = violations.to_string();
+        assert!(text.contains("/count: must be >= 0, got -1") && text.contains("unknown property \"extra\""), "{text}");
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "nothing reached the server");
+
+        let fine = registry.call_async(&context, "mcp_far_count", json!({"count": 2})).await.unwrap();
+        assert_eq!(fine.structured(), Some(&json!({"count": 2})));
+        // The server's answer breaks the schema it stated: a tool error the model can read.
+        let lying = registry.call_async(&context, "mcp_far_count", json!({"count": 7})).await.unwrap_err();
+        assert!(matches!(lying, ToolError::Failed { .. }), "{lying:?}");
+        assert!(
+            lying.to_string().contains("breaks the tool's output schema:\n- /count: must be <= 3, got 7"),
+            "{lying}"
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        remote.close().await;
+        let _ = stop.send(());
+    }
 }

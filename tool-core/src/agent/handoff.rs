@@ -17,9 +17,6 @@ use crate::output::ToolOutput;
 use crate::registry::Registry;
 use crate::tool::dynamic::DynamicTool;
 
-/// A handoff tool's parameters: none.
-const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
-
 /// One agent the model may hand the conversation to, and the tool that does it.
 #[derive(Clone)]
 pub(super) struct Handoff {
@@ -98,7 +95,7 @@ impl Agent {
         }
         let name = tool.into();
         let reply = format!("The conversation was handed over ({name}); the next agent answers from here.");
-        let tool = DynamicTool::new(name.clone(), description, NO_ARGUMENTS, move |_, _| {
+        let tool = DynamicTool::without_arguments(name.clone(), description, move |_| {
             let reply = ToolOutput::text(reply.clone());
             async move { Ok::<_, ToolError>(reply) }
         })?;

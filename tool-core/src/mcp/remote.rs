@@ -1,6 +1,8 @@
 //! [`RemoteServer`] (feature `mcp-client`): another MCP server's tools in a local
 //! [`Registry`], as `mcp_<server>_<tool>`, through rmcp's client over stdio (a child
-//! process) or streamable HTTP. Each call is forwarded; the remote server's progress reaches
+//! process) or streamable HTTP. Each call is validated against the tool's input schema before
+//! it leaves the process, and its structured result against the tool's output schema when it
+//! states one (see [`DynamicTool::new`]). Each call is forwarded; the remote server's progress reaches
 //! the call's context, a cancelled call is cancelled remotely, and a server that went away
 //! gives error results, never a hung run.
 
@@ -136,6 +138,11 @@ impl RemoteServer {
             forward(peer.clone(), Arc::clone(&tracker), Arc::clone(&remote), Arc::clone(&tool_name), context, arguments)
         };
         let mut dynamic = DynamicTool::new(local, description, &schema, handler).map_err(RemoteError::Registry)?;
+        if let Some(output) = &tool.output_schema {
+            // The server MUST answer in it, and a client SHOULD check (MCP `tools`).
+            let output = Value::Object((**output).clone()).to_string();
+            dynamic = dynamic.with_output_schema(&output).map_err(RemoteError::Registry)?;
+        }
         if let Some(title) = tool.title.clone().or_else(|| tool.annotations.as_ref().and_then(|a| a.title.clone())) {
             dynamic = dynamic.with_title(title);
         }

@@ -3,10 +3,13 @@
 //! MCP server's tool). It sits in a [`Registry`](crate::Registry) beside the `#[tool]` fns and
 //! is listed in every dialect and called the same way.
 //!
-//! What is checked for it: the schema is parsed when the tool is made and must describe an
-//! object; the arguments of each call are parsed (within the registry's size limit) and must
-//! be an object. The schema's other constraints are not checked here: there is no
-//! compile-time tree to check them with, so the handler (or the remote server) checks them.
+//! [`DynamicTool::new`] (feature `runtime-schema`) holds its JSON Schema as a
+//! [`RuntimeSchema`](crate::schema::RuntimeSchema): the schema is compiled when the tool is
+//! made (one that is not a valid draft 2020-12 object schema is a
+//! [`RegistryError::InvalidSchema`]), and every call's arguments are validated against it
+//! before the handler runs, with lenient coercion when the registry's options ask for it; a
+//! call that breaks it never reaches the handler (or the network, for a remote tool), and
+//! the model gets every violation named, worded as for a `#[tool]`.
 //!
 //! [`DynamicTool::typed`] makes one whose arguments are a type deriving `ToolArgs`: its
 //! schema is then the type's compile-time tree (every dialect, strict modes included), every
@@ -30,28 +33,11 @@ use crate::schema::Schema;
 use crate::tool::name::is_valid_tool_name;
 use crate::tool::{Annotations, TaskSupport, ToolOptions};
 
-type DynHandler = dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
+pub(super) type DynHandler =
+    dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
 
-/// A tool made at run time.
-///
-/// ```
-/// use tool_core::{DynamicTool, Registry, ToolOutput};
-///
-/// let greeting = String::from("hello");
-/// let tool = DynamicTool::new(
-///     "greet",
-///     "Greets someone",
-///     r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#,
-///     move |_ctx, args| {
-///         let text = format!("{greeting}, {}", args["name"].as_str().unwrap_or("you"));
-///         async move { Ok(ToolOutput::text(text)) }
-///     },
-/// )
-/// .unwrap();
-/// let mut registry = Registry::new();
-/// registry.add_dynamic(tool).unwrap();
-/// assert_eq!(registry.get("greet").unwrap().parameters_json(), r#"{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}"#);
-/// ```
+/// A tool made at run time: [`DynamicTool::new`] from a JSON Schema (feature
+/// `runtime-schema`), [`DynamicTool::typed`] from a type deriving `ToolArgs`.
 #[derive(Clone)]
 pub struct DynamicTool {
     pub(crate) name: Arc<str>,
@@ -69,52 +55,46 @@ pub struct DynamicTool {
     pub(crate) schema: Option<&'static Schema>,
     /// The output schema's text, when the handler's return type states one.
     pub(crate) output_schema: Option<String>,
+    /// The parameters compiled, for a tool made with [`DynamicTool::new`].
+    #[cfg(feature = "runtime-schema")]
+    pub(crate) checked: Option<crate::schema::RuntimeSchema>,
+    /// The output schema compiled, set by [`DynamicTool::with_output_schema`].
+    #[cfg(feature = "runtime-schema")]
+    pub(crate) checked_output: Option<crate::schema::RuntimeSchema>,
 }
 
 impl DynamicTool {
-    /// A tool named `name` (`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`), described for the model, whose
-    /// arguments follow the JSON Schema `parameters` (an object schema), and which `handler`
-    /// runs with the call's context and its arguments.
-    ///
-    /// # Errors
-    /// [`RegistryError::InvalidName`] for a name some provider refuses, and
-    /// [`RegistryError::InvalidSchema`] when `parameters` is not JSON describing an object.
-    pub fn new<F, Fut>(
+    /// A tool that takes no arguments: every key of a call's arguments is refused, as for a
+    /// `#[tool]` fn without parameters (a handoff's tool).
+    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
+    pub(crate) fn without_arguments<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,
-        parameters: &str,
         handler: F,
     ) -> Result<Self, RegistryError>
     where
-        F: Fn(ToolContext, Map<String, Value>) -> Fut + Send + Sync + 'static,
+        F: Fn(ToolContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
     {
+        const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
         let name = name.into();
         if !is_valid_tool_name(&name) {
             return Err(RegistryError::InvalidName { name });
         }
-        let schema: Value = serde_json::from_str(parameters)
-            .map_err(|error| RegistryError::InvalidSchema { name: name.clone(), reason: error.to_string() })?;
-        let describes_object = schema.get("type").and_then(Value::as_str) == Some("object");
-        if !describes_object {
-            return Err(RegistryError::InvalidSchema {
-                name: name.clone(),
-                reason: "a tool's parameters must be an object schema (`\"type\": \"object\"`)".to_owned(),
-            });
-        }
         let name: Arc<str> = Arc::from(name);
         let tool = Arc::clone(&name);
-        let handler: Arc<DynHandler> = Arc::new(move |context, arguments, _: &DecodeOptions| {
-            let future = handler(context, arguments);
-            let tool = Arc::clone(&tool);
-            Box::pin(async move {
-                match CatchUnwind::new(Box::pin(future)).await {
-                    Ok(result) => result,
-                    Err(payload) => Err(panicked(&tool, &*payload)),
-                }
-            }) as ToolFuture<'static>
+        let handler: Arc<DynHandler> = Arc::new(move |context, arguments: Map<String, Value>, _: &DecodeOptions| {
+            if !arguments.is_empty() {
+                let mut violations = crate::validate::violation::Violations::new();
+                let mut at = crate::validate::violation::Pointer::root();
+                crate::validate::keys::reject_unknown(&arguments, &|_| false, &[], &mut at, &mut violations);
+                return crate::dispatch::ready(Err(ToolError::InvalidArguments { tool: tool.to_string(), violations }));
+            }
+            let future = handler(context);
+            guarded(&tool, future)
         });
-        Ok(DynamicTool::with_parts(name, description.into(), parameters.to_owned(), schema, handler))
+        let parameters = serde_json::from_str(NO_ARGUMENTS).unwrap_or_default();
+        Ok(DynamicTool::with_parts(name, description.into(), NO_ARGUMENTS.to_owned(), parameters, handler))
     }
 
     /// A tool named `name` and described at run time, whose arguments are `A` (a type
@@ -198,7 +178,7 @@ impl DynamicTool {
         Ok(made)
     }
 
-    fn with_parts(
+    pub(super) fn with_parts(
         name: Arc<str>,
         description: String,
         parameters_json: String,
@@ -216,6 +196,10 @@ impl DynamicTool {
             handler,
             schema: None,
             output_schema: None,
+            #[cfg(feature = "runtime-schema")]
+            checked: None,
+            #[cfg(feature = "runtime-schema")]
+            checked_output: None,
         }
     }
 
@@ -288,9 +272,24 @@ impl DynamicTool {
         &self.parameters
     }
 
-    /// Runs the handler with already parsed arguments.
+    /// Runs the handler with already parsed arguments, once they satisfy the run-time schema
+    /// (a typed tool's handler validates them as it decodes them).
     pub(crate) fn run(&self, context: ToolContext, arguments: Value, options: &DecodeOptions) -> ToolFuture<'static> {
+        #[cfg(feature = "runtime-schema")]
+        let arguments = match self.checked_arguments(arguments, options) {
+            Ok(arguments) => arguments,
+            Err(violations) => {
+                return crate::dispatch::ready(Err(ToolError::InvalidArguments {
+                    tool: self.name.to_string(),
+                    violations,
+                }));
+            }
+        };
         match arguments {
+            #[cfg(feature = "runtime-schema")]
+            Value::Object(map) if self.checked_output.is_some() => {
+                self.checking_output((self.handler)(context, map, options))
+            }
             Value::Object(map) => (self.handler)(context, map, options),
             other => {
                 let mut violations = crate::validate::violation::Violations::new();
@@ -307,6 +306,20 @@ impl DynamicTool {
             }
         }
     }
+}
+
+/// `future`, with a panic in it turned into [`ToolError::Panicked`] naming `tool`.
+pub(super) fn guarded<Fut>(tool: &Arc<str>, future: Fut) -> ToolFuture<'static>
+where
+    Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,
+{
+    let tool = Arc::clone(tool);
+    Box::pin(async move {
+        match CatchUnwind::new(Box::pin(future)).await {
+            Ok(result) => result,
+            Err(payload) => Err(panicked(&tool, &*payload)),
+        }
+    })
 }
 
 impl fmt::Debug for DynamicTool {

@@ -4,6 +4,8 @@
 //! provider: the texts a provider sends are asked of [`ToolDef::parameters_in`].
 
 pub(crate) mod dynamic;
+#[cfg(feature = "runtime-schema")]
+mod dynamic_schema;
 pub(crate) mod name;
 #[cfg(feature = "agent")]
 pub(crate) mod pace;

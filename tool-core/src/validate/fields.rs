@@ -141,7 +141,8 @@ pub fn validate_properties(
     let accepts = |key: &str| extra.contains(&key) || accepts_key(fields, key);
     // The names are listed only when a key is refused: the valid path builds nothing.
     if map.keys().any(|key| !accepts(key)) {
-        let names: Vec<&str> = extra.iter().copied().chain(fields.object.properties.iter().map(|p| p.name)).collect();
+        let mut names: Vec<&str> = extra.to_vec();
+        property_names(fields, &mut names);
         reject_unknown(map, &accepts, &names, at, out);
     }
 }
@@ -190,6 +191,17 @@ fn coerce_fields(map: &mut Map<String, Value>, fields: &Fields) {
                 }
             }
             Field::Flatten(inner) => coerce_fields(map, inner),
+        }
+    }
+}
+
+/// The names of the properties, in order, those of flattened structs in their place.
+fn property_names(fields: &Fields, out: &mut Vec<&str>) {
+    let mut properties = fields.object.properties.iter();
+    for field in fields.fields {
+        match field {
+            Field::Own { .. } => out.extend(properties.next().map(|property| property.name)),
+            Field::Flatten(inner) => property_names(inner, out),
         }
     }
 }

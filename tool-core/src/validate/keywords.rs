@@ -217,9 +217,24 @@ impl EnumSet {
             return;
         }
         if !self.values.iter().any(|&allowed| lit_equal(allowed, value)) {
-            let list = lit_value(Lit::List(self.values));
-            out.push(at, "enum", format!("must be one of {list}, got {}", preview(value)));
+            out.push(
+                at,
+                "enum",
+                format!("must be one of {}, got {}", listed(&lit_value(Lit::List(self.values))), preview(value)),
+            );
         }
+    }
+}
+
+/// An `enum`'s values as messages list them: strings as a unit enum's variant names are
+/// listed (`["low", "high"]`), any other list as JSON (`[1,2,3]`).
+pub(crate) fn listed(values: &Value) -> String {
+    match values.as_array() {
+        Some(items) if items.iter().all(Value::is_string) => {
+            let names: Vec<String> = items.iter().map(Value::to_string).collect();
+            format!("[{}]", names.join(", "))
+        }
+        _ => values.to_string(),
     }
 }
 

@@ -11,4 +11,6 @@ pub mod fields;
 pub(crate) mod format;
 pub mod keys;
 pub mod keywords;
+#[cfg(feature = "runtime-schema")]
+pub(crate) mod runtime;
 pub(crate) mod violation;
