@@ -21,6 +21,7 @@ mod raw;
 #[path = "../support/traces.rs"]
 mod recorder;
 mod remote;
+mod remote_oauth;
 mod requests;
 #[path = "../support/task_store.rs"]
 mod task_store;

@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use axum::Router;
 use axum::routing::{get, post};
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
@@ -64,7 +63,7 @@ fn registry() -> Registry {
     registry
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs()
 }
 
@@ -77,25 +76,31 @@ fn key(name: &str) -> EncodingKey {
     EncodingKey::from_ec_pem(pem).unwrap()
 }
 
-fn public(name: &str) -> Jwk {
+pub(crate) fn public(name: &str) -> Jwk {
     let mut jwk = Jwk::from_encoding_key(&key(name), Algorithm::ES256).unwrap();
     jwk.common.key_id = Some(name.to_owned());
     jwk
 }
 
-/// The test's authorization server: a JWKS it can rotate, and introspection.
-struct Issuer {
-    url: String,
-    keys: Arc<Mutex<Vec<Jwk>>>,
+/// The test's authorization server: a JWKS it can rotate, introspection, and a token
+/// endpoint for client credentials (`remote_oauth`), with its RFC 8414 metadata.
+pub(crate) struct Issuer {
+    pub(crate) url: String,
+    pub(crate) keys: Arc<Mutex<Vec<Jwk>>>,
     fetches: Arc<AtomicUsize>,
+    /// What its token endpoint does, and what it was asked.
+    pub(crate) desk: Arc<Mutex<super::remote_oauth::TokenDesk>>,
 }
 
 impl Issuer {
     async fn start() -> Issuer {
         let keys = Arc::new(Mutex::new(vec![public("current")]));
         let fetches = Arc::new(AtomicUsize::new(0));
+        let desk = Arc::new(Mutex::new(super::remote_oauth::TokenDesk::default()));
         let (jwks_keys, jwks_fetches) = (Arc::clone(&keys), Arc::clone(&fetches));
-        let app = Router::new()
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let app = super::remote_oauth::token_routes(&url, Arc::clone(&desk))
             .route(
                 "/jwks",
                 get(move || {
@@ -105,10 +110,8 @@ impl Issuer {
                 }),
             )
             .route("/introspect", post(introspect));
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await });
-        Issuer { url, keys, fetches }
+        Issuer { url, keys, fetches, desk }
     }
 
     fn jwks(&self) -> String {
@@ -117,7 +120,7 @@ impl Issuer {
 }
 
 /// A token signed with the key `key_name`, its header naming the key id `kid`.
-fn mint(key_name: &str, kid: &str, claims: &Value) -> String {
+pub(crate) fn mint(key_name: &str, kid: &str, claims: &Value) -> String {
     let header = Header { kid: Some(kid.to_owned()), ..Header::new(Algorithm::ES256) };
     jsonwebtoken::encode(&header, claims, &key(key_name)).unwrap()
 }
@@ -140,13 +143,13 @@ async fn introspect(headers: axum::http::HeaderMap, body: String) -> (StatusCode
     (StatusCode::OK, answer.to_string())
 }
 
-struct Served {
-    resource: String,
-    issuer: Issuer,
+pub(crate) struct Served {
+    pub(crate) resource: String,
+    pub(crate) issuer: Issuer,
 }
 
 impl Served {
-    async fn start(list_every_tool: bool) -> Served {
+    pub(crate) async fn start(list_every_tool: bool) -> Served {
         let issuer = Issuer::start().await;
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let resource = format!("http://{}/mcp", listener.local_addr().unwrap());
@@ -164,7 +167,7 @@ impl Served {
         json!({"iss": self.issuer.url, "aud": self.resource, "sub": "alice", "client_id": "app-1", "scope": scope, "exp": now() + 600})
     }
 
-    fn token(&self, scope: &str) -> String {
+    pub(crate) fn token(&self, scope: &str) -> String {
         mint("current", "current", &self.claims(scope))
     }
 

@@ -35,6 +35,8 @@ mod progress;
 mod propagate;
 #[cfg(feature = "mcp-client")]
 mod remote;
+#[cfg(feature = "mcp-client")]
+pub mod remote_auth;
 mod rounds;
 mod server;
 #[cfg(feature = "redis")]

@@ -13,11 +13,13 @@ use rmcp::model::{
     Tool,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceExt as _};
 use serde_json::{Map, Value};
 
 use super::progress::{Counting, Tracker};
+use super::remote_auth::{Authorized, TokenSource};
 use crate::context::ToolContext;
 use crate::error::RegistryError;
 use crate::error::ToolError;
@@ -92,6 +94,22 @@ impl RemoteServer {
     pub async fn http(name: impl Into<String>, url: impl Into<String>) -> Result<Self, RemoteError> {
         let url: String = url.into();
         Self::connect(name.into(), StreamableHttpClientTransport::from_uri(url)).await
+    }
+
+    /// Connects to a streamable HTTP endpoint that requires a token: every request carries
+    /// the one `tokens` gives for `url` at that moment (see [`TokenSource`]).
+    ///
+    /// # Errors
+    /// [`RemoteError::Connect`] when no token can be had or the handshake fails.
+    pub async fn http_authorized(
+        name: impl Into<String>,
+        url: impl Into<String>,
+        tokens: impl TokenSource,
+    ) -> Result<Self, RemoteError> {
+        let url: Arc<str> = Arc::from(url.into());
+        let client = Authorized { inner: reqwest::Client::new(), source: Arc::new(tokens), resource: Arc::clone(&url) };
+        let config = StreamableHttpClientTransportConfig::with_uri(url);
+        Self::connect(name.into(), StreamableHttpClientTransport::with_client(client, config)).await
     }
 
     async fn connect<T, E, A>(name: String, transport: T) -> Result<Self, RemoteError>

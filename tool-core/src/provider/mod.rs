@@ -62,6 +62,51 @@ impl ToolCall {
     pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: impl Into<Arguments<'static>>) -> Self {
         ToolCall { id: id.into(), name: name.into(), arguments: arguments.into() }
     }
+
+    /// The call's arguments as `A`, the arguments of the tool named `tool`: for a program
+    /// that runs its own loop and dispatches by hand. The call must name `tool`, and its
+    /// arguments are validated and decoded as a registry's dispatch does, the error naming
+    /// the tool (what the model called), not the Rust type.
+    ///
+    /// ```
+    /// use tool_core::ToolArgs;
+    /// use tool_core::dispatch::DecodeOptions;
+    /// use tool_core::provider::ToolCall;
+    ///
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Weather {
+    ///     #[param(maximum = 10)]
+    ///     days: u8,
+    /// }
+    ///
+    /// let call = ToolCall::new("call_1", "get_weather", r#"{"days": 3}"#.to_owned());
+    /// assert_eq!(call.decode::<Weather>("get_weather", &DecodeOptions::default())?.days, 3);
+    ///
+    /// let wrong = ToolCall::new("call_2", "get_weather", r#"{"days": 30}"#.to_owned());
+    /// let error = wrong.decode::<Weather>("get_weather", &DecodeOptions::default()).err().unwrap();
+    /// assert!(error.to_string().starts_with("invalid arguments for tool \"get_weather\""));
+    /// assert!(call.decode::<Weather>("get_time", &DecodeOptions::default()).is_err());
+    /// # Ok::<(), tool_core::ToolError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ToolError::UnknownTool`] when the call names another tool; otherwise as
+    /// [`dispatch::decode`](crate::dispatch::decode).
+    pub fn decode<A: crate::param::ToolArgs>(
+        &self,
+        tool: &str,
+        options: &crate::dispatch::DecodeOptions,
+    ) -> Result<A, ToolError> {
+        if self.name != tool {
+            return Err(ToolError::UnknownTool { name: self.name.clone(), available: vec![tool.to_owned()] });
+        }
+        crate::dispatch::decode::<A>(Arguments::Text(self.arguments.to_text()), options).map_err(|error| match error {
+            ToolError::InvalidArguments { violations, .. } => {
+                ToolError::InvalidArguments { tool: tool.to_owned(), violations }
+            }
+            other => other,
+        })
+    }
 }
 
 /// One call's answer.
