@@ -100,6 +100,13 @@ async fn this_crates_client_calls_a_registry_served_as_an_agent() {
     let agent = RemoteAgent::connect(&format!("{base}/.well-known/agent-card.json")).await.unwrap();
     let tools = agent.tools(&SkillFilter::all()).unwrap();
     assert_eq!(tools.names(), ["a2a_calculator_add"]);
+    // The same skills as a tool source, resolved per run beside the program's own tools.
+    let source = agent.source(SkillFilter::all());
+    assert_eq!(tool_core::registry::ToolSource::label(&source), "a2a:calculator");
+    let mut native = Registry::new();
+    native.add(AddTool).unwrap();
+    let sources = tool_core::registry::ToolSources::new().native(native).source(source);
+    assert_eq!(sources.resolve().await.unwrap().names(), ["a2a_calculator_add", "add"]);
     let call = |arguments: Value| {
         let tools = &tools;
         async move {

@@ -17,6 +17,7 @@ mod requests;
 mod results;
 mod shapes;
 mod snapshots;
+mod sources;
 mod streaming;
 mod subagent;
 mod traces;

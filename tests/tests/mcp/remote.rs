@@ -164,4 +164,51 @@ mod checked {
         remote.close().await;
         let _ = stop.send(());
     }
+
+    /// A gateway: this crate's server re-serving another server's tools beside its own,
+    /// resolved from both sources, each call validated at the gateway before it goes on.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_gateway_re_serves_another_servers_tools_checked() {
+        use tool_core::registry::{ToolSource, ToolSources};
+
+        let calls = Arc::new(AtomicUsize::new(0));
+        let (url, stop) = server(Arc::clone(&calls)).await;
+        let remote = Arc::new(RemoteServer::http("far", url).await.unwrap());
+        assert_eq!(remote.label(), "mcp:far");
+        let mut native = Registry::new();
+        native.add(crate::fixture::EchoTool).unwrap();
+        let sources = ToolSources::new().native(native).source(Arc::clone(&remote));
+        let merged = sources.resolve().await.unwrap();
+        assert_eq!(merged.names(), ["echo", "mcp_far_count"]);
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let gateway = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let (halt, halted) = tokio::sync::oneshot::channel::<()>();
+        let shutdown = async move {
+            let _ = halted.await;
+        };
+        let served = McpServer::new((*merged).clone());
+        tokio::spawn(tool_core::mcp::serve_http_on(served, listener, HttpOptions::default(), shutdown));
+        let client = RemoteServer::http("gw", gateway.clone()).await.unwrap();
+        let through = client.registry().await.unwrap();
+        let counted = through.get("mcp_gw_mcp_far_count").unwrap();
+        assert!(counted.output_schema().is_some_and(|schema| schema.contains(r#""maximum":3"#)), "re-served as stated");
+        let context = through.context();
+        let fine = through.call_async(&context, "mcp_gw_mcp_far_count", json!({"count": 1})).await.unwrap();
+        assert_eq!(fine.structured(), Some(&json!({"count": 1})));
+        // A raw client, which checks nothing: the gateway refuses the call itself.
+        let raw = rmcp::ServiceExt::serve(
+            crate::fixture::Client::default(),
+            rmcp::transport::StreamableHttpClientTransport::from_uri(gateway.clone()),
+        )
+        .await
+        .unwrap();
+        let refused = crate::fixture::call(&raw, "mcp_far_count", json!({"count": "x"})).await.unwrap();
+        assert_eq!(refused.is_error, Some(true));
+        assert!(crate::fixture::text(&refused).contains("/count: expected an integer"), "{refused:?}");
+        raw.cancel().await.unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), 1, "only the good call reached the far server");
+        client.close().await;
+        let _ = (halt.send(()), stop.send(()));
+    }
 }

@@ -214,6 +214,11 @@ impl RemoteAgent {
         self
     }
 
+    /// The key its tools' names carry (`a2a_<key>_<skill id>`).
+    pub(crate) fn key_name(&self) -> &str {
+        &self.inner.key
+    }
+
     /// One tool per skill `filter` lets through, named `a2a_<key>_<skill id>` (sanitised to
     /// every provider's rules, at most 64 characters, made unique with `_2`, `_3`…),
     /// described by the skill's description, tags and examples, taking a [`SkillRequest`].
@@ -223,7 +228,8 @@ impl RemoteAgent {
     pub fn tools(&self, filter: &SkillFilter) -> Result<Registry, crate::RegistryError> {
         let mut registry = Registry::new();
         for skill in self.inner.card.skills.iter().filter(|skill| filter.allows(&skill.id)) {
-            let base: String = sanitize(&format!("a2a_{}_{}", self.inner.key, skill.id)).chars().take(60).collect();
+            // 60, so that a suffix making it unique still fits in 64.
+            let base = crate::tool::name::qualified("a2a", &self.inner.key, &skill.id, 60);
             let mut name = base.clone();
             let mut n = 1;
             while registry.get(&name).is_some() {

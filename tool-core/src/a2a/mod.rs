@@ -24,6 +24,7 @@ mod rest;
 mod result;
 #[cfg(feature = "a2a-server")]
 pub mod server;
+mod source;
 mod stream;
 mod trace;
 mod wire;
@@ -33,6 +34,7 @@ use core::fmt;
 pub use card::{AgentCard, AgentInterface, AgentSkill};
 pub use client::{RemoteAgent, SkillRequest};
 pub use part::Part;
+pub use source::SkillSource;
 
 /// Which skills of a card become tools: all, or those an allow list names, less those a
 /// block list names.

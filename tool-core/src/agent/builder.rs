@@ -216,4 +216,15 @@ impl Agent {
         self.tools = Tools::Live(Arc::new(source));
         self
     }
+
+    /// Resolves the tools from `sources` at the start of every run (and offers what they
+    /// resolved to at each round): a source that fails then is left out of that run with an
+    /// [`Event::ToolSourceLeftOut`], the others stay. Call
+    /// [`ToolSources::resolve`](crate::registry::ToolSources::resolve) first to fail fast
+    /// at start.
+    #[must_use]
+    pub fn sources(mut self, sources: Arc<crate::registry::ToolSources>) -> Self {
+        self.tools = Tools::Sources(sources);
+        self
+    }
 }

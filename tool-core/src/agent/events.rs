@@ -13,6 +13,12 @@ use crate::context::Progress;
 pub enum Event {
     /// The run began.
     RunStarted,
+    /// A tool source was left out of this run (it failed to list its tools, or would take a
+    /// name another source has); the other sources' tools are offered.
+    ToolSourceLeftOut {
+        /// What went wrong.
+        problem: crate::registry::ResolveError,
+    },
     /// A round began: a model request and, if it asks, a batch of calls.
     TurnStarted {
         /// The round, from 1.

@@ -14,7 +14,7 @@ use super::record::CallFacts;
 use super::{Agent, Tools};
 use crate::error::{RegistryError, ToolError};
 use crate::output::ToolOutput;
-use crate::registry::Registry;
+use crate::registry::{Registry, ResolveError};
 use crate::tool::dynamic::DynamicTool;
 
 /// One agent the model may hand the conversation to, and the tool that does it.
@@ -107,8 +107,8 @@ impl Agent {
                 *registry = Arc::new(with_handoff);
             }
             // Live ones get every handoff's each round (`tools_now`); a clash with another
-            // handoff shows now, one with a live tool keeps the live tool.
-            Tools::Live(_) => {
+            // handoff shows now, one with a live tool when a run starts (`handoff_clash`).
+            Tools::Live(_) | Tools::Sources(_) => {
                 let mut probe = Registry::new();
                 for other in self.handoffs.iter() {
                     probe.add_dynamic(other.tool.clone())?;
@@ -125,16 +125,35 @@ impl Agent {
     pub(super) fn tools_now(&self) -> Arc<Registry> {
         match &self.tools {
             Tools::Fixed(registry) => Arc::clone(registry),
-            Tools::Live(source) if self.handoffs.is_empty() => source(),
-            Tools::Live(source) => {
-                let mut with_handoffs = (*source()).clone();
+            live if self.handoffs.is_empty() => live.current(),
+            live => {
+                let mut with_handoffs = (*live.current()).clone();
                 for handoff in self.handoffs.iter() {
-                    // Refused only when a live tool has the name: the live tool stays.
+                    // Refused only when a live tool has the name, which `handoff_clash`
+                    // makes the run's error before any round.
                     let _ = with_handoffs.add_dynamic(handoff.tool.clone());
                 }
                 Arc::new(with_handoffs)
             }
         }
+    }
+
+    /// A handoff whose tool's name a live tool has taken: two sources for one name.
+    pub(super) fn handoff_clash(&self) -> Option<ResolveError> {
+        if matches!(self.tools, Tools::Fixed(_)) {
+            return None;
+        }
+        let live = self.tools.current();
+        let handoff = self.handoffs.iter().find(|handoff| live.get(&handoff.name).is_some())?;
+        let first = match &self.tools {
+            Tools::Sources(sources) => sources.labels().collect::<Vec<_>>().join(", "),
+            _ => "the live tools".to_owned(),
+        };
+        Some(ResolveError::Collision {
+            name: handoff.name.clone(),
+            first,
+            second: format!("the handoff to another agent ({})", handoff.name),
+        })
     }
 
     /// The handoff a batch made: the first call of a handoff tool that went through.

@@ -118,6 +118,9 @@ pub struct RunOutcome {
 pub enum RunError {
     /// The model failed.
     Model(ModelError),
+    /// The tools cannot be offered: a handoff's tool has the name of one of the agent's
+    /// live tools (a name belongs to one source).
+    Tools(crate::registry::ResolveError),
     /// The model still called tools after the last round.
     RoundLimit {
         /// Rounds taken.
@@ -141,12 +144,13 @@ pub enum RunError {
 }
 
 impl RunError {
-    /// The variant's name in `snake_case` (`model`, `round_limit`, `cancelled`,
+    /// The variant's name in `snake_case` (`model`, `tools`, `round_limit`, `cancelled`,
     /// `invalid_tool_choice`, `tool_choice_without_tools`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             RunError::Model(_) => "model",
+            RunError::Tools(_) => "tools",
             RunError::RoundLimit { .. } => "round_limit",
             RunError::Cancelled => "cancelled",
             RunError::InvalidToolChoice(_) => "invalid_tool_choice",
@@ -160,6 +164,7 @@ impl core::fmt::Display for RunError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             RunError::Model(error) => error.fmt(f),
+            RunError::Tools(error) => error.fmt(f),
             RunError::RoundLimit { rounds } => write!(f, "the model still called tools after {rounds} rounds"),
             RunError::Cancelled => f.write_str("the run was cancelled"),
             RunError::InvalidToolChoice(error) => write!(f, "invalid tool choice: {error}"),
@@ -254,6 +259,8 @@ pub struct Agent {
 enum Tools {
     Fixed(Arc<Registry>),
     Live(Arc<dyn Fn() -> Arc<Registry> + Send + Sync>),
+    /// Resolved from the sources at the start of each run.
+    Sources(Arc<crate::registry::ToolSources>),
 }
 
 impl Tools {
@@ -261,6 +268,7 @@ impl Tools {
         match self {
             Tools::Fixed(registry) => Arc::clone(registry),
             Tools::Live(source) => source(),
+            Tools::Sources(sources) => sources.current(),
         }
     }
 }

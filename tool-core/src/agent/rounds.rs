@@ -142,6 +142,16 @@ impl Agent {
             let mut answers_checked = 0;
             let api = self.model.api();
             let answer_tool = run.expected.and_then(Expected::tool_name);
+            if let Tools::Sources(sources) = &self.tools {
+                // A source that fails now is left out of this run, said in an event; the
+                // others' tools are offered.
+                for problem in sources.refresh().await.1 {
+                    settings.emit(Event::ToolSourceLeftOut { problem });
+                }
+            }
+            if let Some(clash) = self.handoff_clash() {
+                return Err(RunError::Tools(clash));
+            }
             let mut source = self.tools_now();
             let with_answer = |registry: &Arc<Registry>| self.prepare(registry, run.expected);
             let mut registry = with_answer(&source);
@@ -160,7 +170,7 @@ impl Agent {
                 let last_answer = self.last_round(progress.rounds - first, progress.rounds)?;
                 progress.rounds += 1;
                 let round = progress.rounds;
-                if let Tools::Live(_) = &self.tools
+                if let Tools::Live(_) | Tools::Sources(_) = &self.tools
                     && run.steps.rereads_tools()
                 {
                     let now = self.tools_now();

@@ -67,6 +67,8 @@ impl std::error::Error for RemoteError {}
 /// A connection to another MCP server.
 pub struct RemoteServer {
     name: String,
+    /// `mcp:<name>`, its label as a tool source.
+    label: String,
     service: RunningService<RoleClient, Forwarder>,
     tracker: Arc<Tracker>,
 }
@@ -121,7 +123,7 @@ impl RemoteServer {
         let tracker = Arc::clone(&forwarder.tracker);
         let transport = Counting { inner: transport.into_transport(), tracker: Arc::clone(&tracker) };
         let service = forwarder.serve(transport).await.map_err(|e| RemoteError::Connect(e.to_string()))?;
-        Ok(RemoteServer { name, service, tracker })
+        Ok(RemoteServer { label: format!("mcp:{name}"), name, service, tracker })
     }
 
     /// The server's tools, each as `mcp_<server>_<tool>` (characters providers refuse become
@@ -176,14 +178,23 @@ impl RemoteServer {
     }
 }
 
+/// Its tools, listed anew each time a run resolves its tools (`tools/list`), labelled
+/// `mcp:<name>`.
+impl crate::registry::ToolSource for RemoteServer {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn tools(&self) -> crate::registry::SourceFuture<'_> {
+        Box::pin(
+            async move { self.registry().await.map_err(|error| crate::registry::SourceError::new(error.to_string())) },
+        )
+    }
+}
+
 /// `mcp_<server>_<tool>`, within the name rule every provider accepts.
 fn local_name(server: &str, tool: &str) -> String {
-    let mut name: String = format!("mcp_{server}_{tool}")
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-        .collect();
-    name.truncate(64);
-    name
+    crate::tool::name::qualified("mcp", server, tool, 64)
 }
 
 /// One forwarded call.

@@ -13,6 +13,7 @@ mod entry;
 pub(crate) mod layer;
 mod name_hash;
 mod select;
+mod sources;
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;
 pub use select::ToolCrate;
+pub use sources::{ResolveError, SourceError, SourceFuture, ToolSource, ToolSources};
 
 use crate::context::{State, ToolContext};
 use crate::dispatch::DecodeOptions;
@@ -156,6 +158,13 @@ impl Registry {
         }
         self.set_entries(entries)?;
         Ok(self)
+    }
+
+    /// Adds every tool of `other` under its own name (a tool source's, `sources`).
+    pub(crate) fn absorb(&mut self, other: &Registry) -> Result<(), RegistryError> {
+        let mut entries = self.entries.clone();
+        entries.extend(other.entries.iter().cloned());
+        self.set_entries(entries)
     }
 
     /// Puts back an entry taken out with [`Registry::remove`] (a server's hidden tool).

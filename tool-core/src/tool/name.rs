@@ -9,3 +9,16 @@ pub fn is_valid_tool_name(name: &str) -> bool {
         && bytes.len() <= 64
         && bytes.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
 }
+
+/// The name a tool of another source is offered by, as the seeds write it:
+/// `<kind>_<source>_<tool>` (`mcp_weather_get_forecast`, `a2a_planner_plan_trip`), every
+/// character a provider refuses made `_`, cut to `max` characters (at most 64). `kind` is
+/// this crate's own (`mcp`, `a2a`), so the result always starts with a letter.
+#[cfg_attr(not(any(feature = "mcp-client", feature = "a2a")), allow(dead_code))]
+pub(crate) fn qualified(kind: &str, source: &str, tool: &str, max: usize) -> String {
+    format!("{kind}_{source}_{tool}")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .take(max.min(64))
+        .collect()
+}
