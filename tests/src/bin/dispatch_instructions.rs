@@ -28,7 +28,8 @@ fn main() {
     let mut registry = Registry::collect().expect("unique names");
     registry.add_all(Forecaster::default()).expect("unique names");
     let options = DecodeOptions::default();
-    let schema = tool_core::schema::RuntimeSchema::parse(&tool_core::render::json_schema::<WeatherArgs>()).expect("a schema");
+    let schema =
+        tool_core::schema::RuntimeSchema::parse(&tool_core::render::json_schema::<WeatherArgs>()).expect("a schema");
     let sources = three_sources(&registry);
     let mut ok = 0_usize;
     for _ in 0..iterations {
