@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::schema::{ObjectSchema, Schema};
+use crate::schema::{Keyword, ObjectSchema, Schema};
 use crate::validate::apply::{PatternCheck, apply};
 use crate::validate::keys::{missing, reject_unknown, validate_unit_variant};
 use crate::validate::violation::{Pointer, Violations, wrong_type};
@@ -156,12 +156,7 @@ fn validate_fields(map: &mut Map<String, Value>, fields: &Fields, at: &mut Point
                 match lookup(map, property.name, aliases) {
                     Some((key, value)) => {
                         let mark = at.push_key(key);
-                        let before = out.total();
-                        check.validate(value, at, out);
-                        // A value of the wrong type reports that alone, not its keywords too.
-                        if out.total() == before {
-                            apply(property.keywords, property.schema, fields.patterns, value, at, out);
-                        }
+                        checked(check, property.keywords, property.schema, fields.patterns, value, at, out);
                         at.truncate(mark);
                     }
                     None if property.required => missing(property.name, at, out),
@@ -238,11 +233,40 @@ pub fn validate_constrained(
     at: &mut Pointer,
     out: &mut Violations,
 ) {
-    let before = out.total();
+    match schema {
+        Schema::Constrained(constrained) => {
+            checked(&check, constrained.keywords, constrained.schema, patterns, value, at, out);
+        }
+        _ => check.validate(value, at, out),
+    }
+}
+
+/// The type's check of `value`, then its keywords. A value of the wrong type reports that
+/// alone, not its keywords too; a number beyond its Rust type's range reports the bound the
+/// schema states when that one is broken too (the model read `maximum: 50`, not the 255 of a
+/// `u8`).
+fn checked(
+    check: &Check,
+    keywords: &[Keyword],
+    schema: &Schema,
+    patterns: Option<PatternCheck>,
+    value: &mut Value,
+    at: &mut Pointer,
+    out: &mut Violations,
+) {
+    let (before, kept) = (out.total(), out.as_slice().len());
     check.validate(value, at, out);
-    if out.total() == before
-        && let Schema::Constrained(constrained) = schema
-    {
-        apply(constrained.keywords, constrained.schema, patterns, value, at, out);
+    if out.total() == before {
+        return apply(keywords, schema, patterns, value, at, out);
+    }
+    let new = &out.as_slice()[kept..];
+    let range = |v: &crate::Violation| matches!(v.keyword, "minimum" | "maximum") && v.path == at.as_str();
+    if out.total() - before == new.len() && new.iter().all(range) {
+        let mut stated = Violations::new();
+        apply(keywords, schema, patterns, value, at, &mut stated);
+        if new.iter().all(|v| stated.iter().any(|s| s.keyword == v.keyword)) {
+            out.truncate(kept);
+            stated.iter().for_each(|violation| out.push_violation(violation.clone()));
+        }
     }
 }

@@ -113,6 +113,12 @@ impl Violations {
         }
     }
 
+    /// Drops the violations kept after the first `len` (none was omitted since: the caller
+    /// checks).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
     /// Whether nothing was found.
     #[must_use]
     pub fn is_empty(&self) -> bool {
