@@ -25,7 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["tool"],
     &["registry"],
     &["provider"],
-    &["mcp", "agent", "a2a"],
+    &["mcp", "agent", "a2a", "retrieve", "toolbox"],
     &["__private", ""],
 ];
 

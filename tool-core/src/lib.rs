@@ -2,9 +2,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The crate's own modules derive with its macros (`a2a::SkillRequest`), whose code names
-// `::tool_core`.
-#[cfg(feature = "a2a")]
+// The crate's own modules derive with its macros (`a2a::SkillRequest`, `retrieve::Search`,
+// `toolbox::Calculation`), whose code names `::tool_core`.
+#[cfg(any(feature = "a2a", feature = "retrieval", feature = "toolbox"))]
 extern crate self as tool_core;
 
 #[cfg(feature = "a2a")]
@@ -23,8 +23,12 @@ pub mod param;
 pub mod provider;
 pub mod registry;
 pub mod render;
+#[cfg(feature = "retrieval")]
+pub mod retrieve;
 pub mod schema;
 mod tool;
+#[cfg(feature = "toolbox")]
+pub mod toolbox;
 mod validate;
 
 /// What [`Registry::layer`] wraps: a tool call as a tower service (features `mcp` or
