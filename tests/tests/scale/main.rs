@@ -299,6 +299,34 @@ async fn the_redis_store_never_brings_back_an_expired_task() {
     task_store::holds_its_contract(&store, Duration::from_millis(300)).await;
 }
 
+/// Memories in Redis, as two replicas share them: what one saves the other recalls, each
+/// scope its own, concurrent writers on both losing nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
+async fn memories_in_redis_are_shared_by_replicas_and_kept_apart_by_scope() {
+    use tool_core::retrieve::memory::{Memory, MemoryStore, RedisMemory};
+    let redis = Redis::start();
+    let one = RedisMemory::new(RedisTaskStore::connection(&redis.url()).await.unwrap()).with_prefix("memories:");
+    let two = RedisMemory::new(RedisTaskStore::connection(&redis.url()).await.unwrap()).with_prefix("memories:");
+    let fact = |text: &str| Memory { text: text.to_owned(), saved_at: 1 };
+    one.save("ann", fact("Ann prefers window seats.")).await.unwrap();
+    two.save("bob", fact("Bob prefers aisle seats.")).await.unwrap();
+    assert_eq!(two.all("ann").await.unwrap(), [fact("Ann prefers window seats.")]);
+    assert_eq!(one.all("bob").await.unwrap(), [fact("Bob prefers aisle seats.")]);
+    let mut writers = Vec::new();
+    for (n, store) in [one.clone(), two.clone(), one.clone(), two.clone()].into_iter().enumerate() {
+        writers.push(tokio::spawn(async move {
+            for i in 0..50 {
+                store.save("crowd", fact(&format!("writer {n} fact {i}"))).await.unwrap();
+            }
+        }));
+    }
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    assert_eq!(one.all("crowd").await.unwrap().len(), 200, "nothing lost");
+}
+
 /// Throughput of 1, 2 and 3 replicas through the balancer, driven by the official MCP
 /// Inspector's `--load` mode, with the machine's CPU use over each run; and what a Redis round
 /// trip costs. A benchmark, not a test: `bash tests/bench/scale.sh` runs it.
