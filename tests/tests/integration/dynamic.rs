@@ -88,6 +88,22 @@ fn a_call_that_breaks_the_run_time_schema_never_reaches_the_handler() {
 }
 
 #[test]
+fn a_run_time_schema_keeps_its_key_order_wherever_it_is_sent() {
+    // Declared zeta first: a model fills parameters in the order it reads them.
+    let schema =
+        r#"{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer"}},"required":["zeta"]}"#;
+    let tool =
+        DynamicTool::new("ordered", "Keeps its order", schema, |_, _| async { Ok(ToolOutput::text("")) }).unwrap();
+    let mut registry = Registry::new();
+    registry.add_dynamic(tool).unwrap();
+    let before = |text: &str| text.find("zeta").unwrap() < text.find("alpha").unwrap();
+    assert!(before(&openai::chat_tools(registry.iter(), true).json));
+    assert!(before(&anthropic::tools(registry.iter(), true).json));
+    assert!(before(&gemini::tools(registry.iter(), gemini::SchemaField::Parameters).json));
+    assert!(before(&mcp_json::tools_list(registry.iter()).json));
+}
+
+#[test]
 fn a_dynamic_tool_is_listed_in_every_dialect() {
     let registry = registry();
     let chat: Value = serde_json::from_str(&openai::chat_tools(registry.iter(), true).json).unwrap();

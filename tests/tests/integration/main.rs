@@ -15,6 +15,7 @@ mod enums;
 mod forms;
 mod gemini;
 mod hostile;
+mod output_checks;
 mod plain_decoding;
 mod reference;
 mod registry;

@@ -87,7 +87,8 @@ impl Registry {
         name: &str,
         arguments: impl Into<Arguments<'a>>,
     ) -> Result<ToolOutput, ToolError> {
-        match self.lookup(name)?.kind() {
+        let entry = self.lookup(name)?;
+        let result = match entry.kind() {
             Kind::Static(def) => match def.handler() {
                 Handler::Sync(shim) => self.run_plain(shim, context, arguments),
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
@@ -97,7 +98,10 @@ impl Registry {
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             },
             Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name().to_owned() }),
-        }
+        };
+        #[cfg(feature = "runtime-schema")]
+        let result = self.checked(entry, result);
+        result
     }
 
     /// Calls any tool by name; a plain tool runs at once, an async one (and a tool made at
@@ -121,6 +125,14 @@ impl Registry {
         context: &'a ToolContext,
         arguments: Arguments<'a>,
     ) -> ToolFuture<'a> {
+        let future = self.run_entry(entry, context, arguments);
+        #[cfg(feature = "runtime-schema")]
+        let future = self.checking(entry, future);
+        future
+    }
+
+    /// The call of `entry`'s tool, its result as the tool gave it.
+    fn run_entry<'a>(&'a self, entry: &'a Entry, context: &'a ToolContext, arguments: Arguments<'a>) -> ToolFuture<'a> {
         let def = match entry.kind() {
             Kind::Static(def) => def,
             Kind::Method(def, receiver) => return self.call_method(def, &**receiver, context, arguments),
@@ -218,6 +230,8 @@ impl Registry {
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             };
             let outcome = run(arguments);
+            #[cfg(feature = "runtime-schema")]
+            let outcome = registry.checked(&entry, outcome);
             #[cfg(feature = "agent")]
             def.pace().record(started.elapsed(), in_place);
             #[cfg(not(feature = "agent"))]

@@ -12,6 +12,8 @@ mod entry;
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) mod layer;
 mod name_hash;
+#[cfg(feature = "runtime-schema")]
+mod output_check;
 mod select;
 mod sources;
 
@@ -60,6 +62,9 @@ pub struct Registry {
     context: ToolContext,
     #[cfg(any(feature = "mcp", feature = "agent"))]
     layers: layer::Layers,
+    /// Set: `#[tool]` results are checked against their output schemas.
+    #[cfg(feature = "runtime-schema")]
+    output_checks: Option<Arc<output_check::OutputChecks>>,
 }
 
 impl Default for Registry {
@@ -74,6 +79,8 @@ impl Default for Registry {
             context,
             #[cfg(any(feature = "mcp", feature = "agent"))]
             layers: layer::Layers::default(),
+            #[cfg(feature = "runtime-schema")]
+            output_checks: cfg!(debug_assertions).then(Arc::default),
         }
     }
 }

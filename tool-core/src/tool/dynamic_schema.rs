@@ -132,7 +132,7 @@ impl DynamicTool {
 }
 
 /// `output` once its structured part satisfies `schema`.
-fn checked_output(schema: &RuntimeSchema, tool: &str, output: ToolOutput) -> Result<ToolOutput, ToolError> {
+pub(crate) fn checked_output(schema: &RuntimeSchema, tool: &str, output: ToolOutput) -> Result<ToolOutput, ToolError> {
     let failed = |message: String| ToolError::Failed { tool: tool.to_owned(), message };
     let Some(structured) = output.structured() else {
         return Err(failed("the result has no structured content, though the tool states an output schema".to_owned()));

@@ -5,7 +5,7 @@
 
 pub(crate) mod dynamic;
 #[cfg(feature = "runtime-schema")]
-mod dynamic_schema;
+pub(crate) mod dynamic_schema;
 pub(crate) mod name;
 #[cfg(feature = "agent")]
 pub(crate) mod pace;
