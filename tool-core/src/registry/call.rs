@@ -88,7 +88,25 @@ impl Registry {
         arguments: impl Into<Arguments<'a>>,
     ) -> Result<ToolOutput, ToolError> {
         let entry = self.lookup(name)?;
-        let result = match entry.kind() {
+        #[cfg(feature = "runtime-schema")]
+        if self.output_checks.is_some() {
+            return self.checked(entry, self.call_plain_entry(entry, context, arguments.into()));
+        }
+        self.call_plain_entry(entry, context, arguments.into())
+    }
+
+    /// [`Registry::call_with`] of `entry`, its result as the tool gave it. Always inlined: it
+    /// has two call sites (with and without the output check), and out of line the unchecked
+    /// call pays for the checked one (docs/performance.md, "Dispatch").
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn call_plain_entry(
+        &self,
+        entry: &Entry,
+        context: &ToolContext,
+        arguments: Arguments<'_>,
+    ) -> Result<ToolOutput, ToolError> {
+        match entry.kind() {
             Kind::Static(def) => match def.handler() {
                 Handler::Sync(shim) => self.run_plain(shim, context, arguments),
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
@@ -98,10 +116,7 @@ impl Registry {
                 _ => Err(ToolError::RequiresAsync { tool: def.name().to_owned() }),
             },
             Kind::Dynamic(tool) => Err(ToolError::RequiresAsync { tool: tool.name().to_owned() }),
-        };
-        #[cfg(feature = "runtime-schema")]
-        let result = self.checked(entry, result);
-        result
+        }
     }
 
     /// Calls any tool by name; a plain tool runs at once, an async one (and a tool made at

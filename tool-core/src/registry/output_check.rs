@@ -52,7 +52,10 @@ impl Registry {
         Box::pin(async move { check(&schema, entry, future.await) })
     }
 
-    /// `result` (of a call of `entry`), checked when checks are on.
+    /// `result` (of a call of `entry`), checked when checks are on. Out of line: a release
+    /// build's call path holds only the test of whether checks are on.
+    #[cold]
+    #[inline(never)]
     pub(super) fn checked(
         &self,
         entry: &Entry,
