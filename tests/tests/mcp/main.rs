@@ -14,6 +14,7 @@ mod http;
 mod layers;
 mod live;
 mod load;
+mod malformed;
 mod methods;
 mod oauth;
 mod otel;

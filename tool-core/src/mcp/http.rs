@@ -174,7 +174,9 @@ pub fn router(server: McpServer, options: &HttpOptions, shutdown: &ShutdownToken
         Arc::new(Sessions::new(local, server.clone())),
         config,
     );
-    let router = Router::new().nest_service(&options.path, Endpoint(Arc::new(service)));
+    let router = Router::new().nest_service(&options.path, Endpoint(Arc::new(service))).layer(middleware::from_fn(
+        move |request: Request, next: Next| super::malformed::answer(request, next, max_body),
+    ));
     #[cfg(feature = "oauth")]
     let router = match &options.oauth {
         Some(oauth) => with_oauth(router, oauth, &server, max_body),

@@ -28,6 +28,7 @@ mod direct;
 mod events;
 mod host;
 mod http;
+mod malformed;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 #[cfg(feature = "mcp-client")]
