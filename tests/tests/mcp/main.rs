@@ -28,3 +28,4 @@ mod requests;
 mod task_store;
 mod tasks;
 mod traces;
+mod unknown_tool;

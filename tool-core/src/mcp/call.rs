@@ -55,7 +55,15 @@ impl McpServer {
         let registry = self.registry();
         let mut context = context;
         let caller = caller(&mut context);
-        let entry = self.find(&registry, &request.name, &caller)?;
+        let entry = match self.find(&registry, &request.name, &caller) {
+            Ok(entry) => entry,
+            Err(error) => {
+                return match self.unknown_result(&registry, &request.name, &caller) {
+                    Some(result) => Ok(CallToolResponse::Complete(result)),
+                    None => Err(error),
+                };
+            }
+        };
         // The server decides per call; the client must have declared the extension.
         let declared = context.client_capabilities().is_some_and(|c| c.supports_tasks());
         match entry.task_support() {

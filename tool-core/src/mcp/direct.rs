@@ -205,7 +205,10 @@ async fn answer(
     let caller = caller_of(&mut call.extensions);
     let params = call.params;
     if let Err(error) = server.admit(entry, &caller) {
-        return ServerJsonRpcMessage::error(error, Some(id));
+        return match server.unknown_result(registry, &params.name, &caller) {
+            Some(result) => legacy_response(ServerResult::CallToolResult(result), id),
+            None => ServerJsonRpcMessage::error(error, Some(id)),
+        };
     }
     let span = call_span(&params.name, &id, version.as_deref(), true);
     if let Some(meta) = &meta
@@ -216,8 +219,12 @@ async fn answer(
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
     let arguments = Value::Object(params.arguments.unwrap_or_default());
     let outcome = traced(span, Result::is_err, || start(registry, entry, context, arguments)).await;
-    let mut result = ServerResult::CallToolResult(server.result(&outcome));
-    // What rmcp does to a reply for a revision before 2026-07-28.
+    legacy_response(ServerResult::CallToolResult(server.result(&outcome)), id)
+}
+
+/// `result` as the reply to `id`, as rmcp words a reply for a revision before 2026-07-28.
+fn legacy_response(result: ServerResult, id: RequestId) -> ServerJsonRpcMessage {
+    let mut result = result;
     result.strip_result_type_for_legacy_peer();
     result.strip_non_object_output_for_legacy_peer();
     ServerJsonRpcMessage::response(result, id)

@@ -51,6 +51,8 @@ struct Shared {
     tasks: Arc<Tasks>,
     /// Whether the tasks extension is declared whatever the tools say (a store was given).
     tasks_declared: bool,
+    /// A call of an unknown tool is answered with an `isError` result, not -32602.
+    unknown_as_result: bool,
 }
 
 /// Which tools a caller sees and may call.
@@ -86,6 +88,7 @@ impl McpServer {
                 list_ttl: None,
                 tasks: Arc::new(Tasks::new(Arc::new(MemoryTaskStore::new()), TaskSettings::default())),
                 tasks_declared: false,
+                unknown_as_result: false,
             }),
             log_level: new_session_level(),
         }
@@ -123,6 +126,35 @@ impl McpServer {
     pub fn with_error_text(self, text: impl Fn(&ToolError) -> String + Send + Sync + 'static) -> Self {
         let shared = Shared { error_text: Some(Arc::new(text)), ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// Answers a call of a tool the server does not have (or hides from the caller) with an
+    /// `isError` result the client's model reads, as the TypeScript SDK does, worded by
+    /// [`McpServer::with_error_text`] (by default: the unknown name and the tools the caller
+    /// may call), instead of the protocol's error (-32602), which a model never sees.
+    #[must_use]
+    pub fn unknown_tools_as_results(self) -> Self {
+        let shared = Shared { unknown_as_result: true, ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+    }
+
+    /// The result for a call of `name`, which `caller` may not call or the server lacks, if
+    /// the server answers those with results ([`McpServer::unknown_tools_as_results`]).
+    pub(super) fn unknown_result(
+        &self,
+        registry: &Registry,
+        name: &str,
+        caller: &ToolContext,
+    ) -> Option<CallToolResult> {
+        if !self.shared.unknown_as_result {
+            return None;
+        }
+        let available = registry
+            .iter()
+            .filter(|entry| !self.filters() || self.visible(entry, caller))
+            .map(|entry| entry.name().to_owned())
+            .collect();
+        Some(self.result(&Err(ToolError::UnknownTool { name: name.to_owned(), available })))
     }
 
     /// Shows each caller only the tools `visible` accepts, and refuses calls to the others
