@@ -74,7 +74,8 @@ impl ClientCredentials {
         if state.manager.as_ref().is_none_or(|(known, _)| known != resource) {
             state.manager = Some((resource.to_owned(), discover(resource, &config).await?));
         }
-        let Some((_, manager)) = &state.manager else { unreachable!("discovered above") };
+        let manager = state.manager.as_ref().map(|(_, manager)| manager);
+        let manager = manager.ok_or_else(|| TokenError::new("the authorization server was not found"))?;
         let response = manager.exchange_client_credentials(&config).await.map_err(failed)?;
         // The response is oauth2's; its JSON is the RFC 6749 one.
         let response = serde_json::to_value(&response).map_err(|error| TokenError::new(error.to_string()))?;
