@@ -1,5 +1,6 @@
 //! The server the official MCP conformance suite runs against (`bash tests/mcp/conformance.sh`):
-//! the tools its scenarios call, written with `#[tool]`, served over streamable HTTP.
+//! the tools its scenarios call, written with `#[tool]`, and its prompts and resources,
+//! written with `#[prompt]` and `#[resource]`, served over streamable HTTP.
 //!
 //! `cargo run -p tool-examples --bin mcp_conformance -- 127.0.0.1:3001` (endpoint `/mcp`).
 #![allow(clippy::print_stderr)] // an example reports where it listens
@@ -7,7 +8,7 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tool_core::mcp::{HttpOptions, McpServer};
+use tool_core::mcp::{HttpOptions, McpServer, PromptMessage, Prompts, Resources, prompt, resource};
 use tool_core::{
     Content, Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, context::SamplingRequest, tool,
 };
@@ -230,11 +231,93 @@ async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, Str
     Ok(outcome("Elicitation completed", answer))
 }
 
+/// A simple prompt for testing
+#[prompt]
+fn test_simple_prompt() -> &'static str {
+    "This is a simple prompt for testing."
+}
+
+/// A prompt with arguments
+///
+/// # Arguments
+/// * `arg1` - First test argument
+/// * `arg2` - Second test argument
+#[prompt]
+fn test_prompt_with_arguments(arg1: String, arg2: String) -> String {
+    format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'")
+}
+
+/// A prompt with an embedded resource
+///
+/// # Arguments
+/// * `resource_uri` - URI of the resource to embed
+#[prompt]
+fn test_prompt_with_embedded_resource(#[serde(rename = "resourceUri")] resource_uri: String) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::resource_text(
+            resource_uri,
+            "text/plain",
+            "Embedded resource content for testing.",
+        )),
+        PromptMessage::user("Please process the embedded resource above."),
+    ]
+}
+
+/// A prompt with an image
+#[prompt]
+fn test_prompt_with_image() -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(Content::image_base64(IMAGE, "image/png")),
+        PromptMessage::user("Please analyze the image above."),
+    ]
+}
+
+/// A static text resource for testing
+#[resource(uri = "test://static-text", name = "static_text")]
+fn static_text() -> &'static str {
+    "This is the content of the static text resource."
+}
+
+/// A static binary resource (image) for testing
+#[resource(uri = "test://static-binary", name = "static_binary")]
+fn static_binary() -> Content {
+    Content::image_base64(IMAGE, "image/png")
+}
+
+/// A resource clients subscribe to
+#[resource(uri = "test://watched-resource")]
+fn watched() -> &'static str {
+    "Watched resource content"
+}
+
+/// A resource template with an id
+#[resource(uri = "test://template/{id}/data", mime_type = "application/json")]
+fn template_data(id: String) -> String {
+    serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:3001".to_owned());
     let registry = Registry::collect().expect("tool names are unique");
-    let server = McpServer::new(registry).with_server_info("tool-core-conformance", env!("CARGO_PKG_VERSION"));
+    let mut prompts = Prompts::new();
+    prompts
+        .add(TestSimplePromptPrompt)
+        .and_then(|prompts| prompts.add(TestPromptWithArgumentsPrompt))
+        .and_then(|prompts| prompts.add(TestPromptWithEmbeddedResourcePrompt))
+        .and_then(|prompts| prompts.add(TestPromptWithImagePrompt))
+        .expect("prompt names are unique");
+    let mut resources = Resources::new();
+    resources
+        .add(StaticTextResource)
+        .and_then(|resources| resources.add(StaticBinaryResource))
+        .and_then(|resources| resources.add(WatchedResource))
+        .and_then(|resources| resources.add(TemplateDataResource))
+        .expect("resource URIs are unique");
+    let server = McpServer::new(registry)
+        .with_server_info("tool-core-conformance", env!("CARGO_PKG_VERSION"))
+        .with_prompts(prompts)
+        .with_resources(resources);
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     eprintln!("MCP conformance server on http://{}/mcp", listener.local_addr()?);
     let ctrl_c = async {

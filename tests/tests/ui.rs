@@ -11,5 +11,6 @@ fn ui() {
     t.compile_fail("ui/args/*.rs");
     t.compile_fail("ui/context/*.rs");
     t.compile_fail("ui/forms/*.rs");
+    t.compile_fail("ui/served/*.rs");
     t.pass("ui/pass/*.rs");
 }

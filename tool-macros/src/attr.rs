@@ -88,7 +88,7 @@ fn task_key(meta: &syn::Meta) -> darling::Result<Option<TaskSupport>> {
 
 /// `scopes = ["a", "b"]`: string literals, each an RFC 6749 scope token (printable ASCII
 /// without spaces, `"` or `\\`), since a token's `scope` claim separates them by spaces.
-fn scope_list(meta: &syn::Meta) -> darling::Result<Vec<syn::LitStr>> {
+pub fn scope_list(meta: &syn::Meta) -> darling::Result<Vec<syn::LitStr>> {
     const FORM: &str = "`scopes` takes a list of strings: `scopes = [\"trips:write\"]`";
     let syn::Meta::NameValue(pair) = meta else {
         return Err(darling::Error::custom(FORM).with_span(meta));
@@ -127,7 +127,7 @@ fn scope_list(meta: &syn::Meta) -> darling::Result<Vec<syn::LitStr>> {
 
 /// A key whose value is a string (`group = "admin"`). darling's own message for anything
 /// else, "Unexpected type `path`", names neither the key nor the fix; this one does both.
-fn string_key(meta: &syn::Meta) -> darling::Result<Option<SpannedValue<String>>> {
+pub fn string_key(meta: &syn::Meta) -> darling::Result<Option<SpannedValue<String>>> {
     let key = meta.path().get_ident().map(ToString::to_string).unwrap_or_default();
     let value = match meta {
         syn::Meta::NameValue(pair) => &pair.value,

@@ -39,6 +39,24 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
+/// Turns a fn into an MCP prompt: its parameters are the prompt's arguments, decoded and
+/// validated as a tool's; it returns the messages.
+///
+/// See the `tool-core` crate docs (`mcp::Prompts`).
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand_served(tool::Served::Prompt, attr.into(), item.into()).into()
+}
+
+/// Turns a fn into an MCP resource at a URI, or a resource template whose variables are
+/// its parameters.
+///
+/// See the `tool-core` crate docs (`mcp::Resources`).
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand_served(tool::Served::Resource, attr.into(), item.into()).into()
+}
+
 /// Makes the `#[tool]` methods of an `impl` block tools, called on a value of the type:
 /// implements `ToolSet`, whose tools `Registry::add_all` adds with that value.
 ///

@@ -24,6 +24,7 @@ mod recorder;
 mod remote;
 mod remote_oauth;
 mod requests;
+mod served;
 #[path = "../support/task_store.rs"]
 mod task_store;
 mod tasks;

@@ -84,14 +84,16 @@ impl Live {
         (result, changed)
     }
 
-    /// Tells every connected client that the list changed; forgets the ones gone.
+    /// The clients connected now; forgets the ones gone.
+    pub(super) fn peers(&self) -> Vec<Peer<RoleServer>> {
+        let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
+        peers.retain(|peer| !peer.is_transport_closed());
+        peers.clone()
+    }
+
+    /// Tells every connected client that the list changed.
     async fn notify(&self) {
-        let peers: Vec<Peer<RoleServer>> = {
-            let mut peers = self.peers.lock().unwrap_or_else(PoisonError::into_inner);
-            peers.retain(|peer| !peer.is_transport_closed());
-            peers.clone()
-        };
-        for peer in peers {
+        for peer in self.peers() {
             // A client that left meanwhile is no error of the change.
             let _ = peer.notify_tool_list_changed().await;
         }

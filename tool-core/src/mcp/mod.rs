@@ -23,9 +23,11 @@
 
 mod call;
 mod catalog;
+mod completion;
 mod direct;
 #[cfg(feature = "redis")]
 mod events;
+mod handler;
 mod host;
 mod http;
 mod malformed;
@@ -33,32 +35,56 @@ mod malformed;
 pub mod oauth;
 #[cfg(feature = "mcp-client")]
 mod progress;
+mod prompts;
 mod propagate;
 #[cfg(feature = "mcp-client")]
 mod remote;
 #[cfg(feature = "mcp-client")]
 pub mod remote_auth;
+mod requests;
+mod resources;
 mod rounds;
+mod served;
 mod server;
 #[cfg(feature = "redis")]
 mod sessions;
 mod start;
 pub mod tasks;
+mod uri_template;
 mod wire;
 
 pub use catalog::ToolsHandle;
 #[cfg(feature = "redis")]
 pub use events::RedisEventStore;
 pub use http::{HttpOptions, router, serve_http, serve_http_on};
+pub use prompts::{PromptFn, PromptMessage, Prompts};
 #[cfg(feature = "mcp-client")]
 pub use remote::{RemoteError, RemoteServer};
+pub use resources::{ResourceFn, Resources};
 pub use rmcp;
+pub use served::{PromptsHandle, ResourcesHandle};
 pub use server::McpServer;
 #[cfg(feature = "redis")]
 pub use sessions::RedisSessionStore;
 pub use start::{OAuthSettings, StartOptions, Transport, USAGE, serve};
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;
+/// Turns a fn into a prompt: its parameters (plain, or one argument struct) are the prompt's
+/// arguments, decoded from the strings MCP sends and validated as a tool's are; it returns
+/// the messages (`String` is one user message; `Vec<PromptMessage>` any). The doc comment
+/// is the description, its `# Arguments` list describes each argument. Keys: `name`,
+/// `title`, `description`, `scopes`, `crate`. Add the `…Prompt` type it writes to
+/// [`Prompts`].
+#[cfg(feature = "macros")]
+pub use tool_macros::prompt;
+/// Turns a fn into a resource at `uri`, or a resource template when the URI has variables
+/// (`{name}`, or `{+name}` for text with `/`), each a parameter of the fn, typed and
+/// validated. It returns the contents: `String` (text of `mime_type`, `text/plain` by
+/// default), `Content` (an image or audio is a base64 blob), `Vec<Content>` or a
+/// `Result` of these. Keys: `uri`, `mime_type`, `name`, `title`, `description`, `scopes`,
+/// `crate`. Add the `…Resource` type it writes to [`Resources`].
+#[cfg(feature = "macros")]
+pub use tool_macros::resource;
 
 /// Serves `server` on stdin and stdout until the client closes stdin; calls in flight
 /// are answered first. Log to stderr: stdout carries the protocol.

@@ -1,23 +1,22 @@
-//! [`McpServer`]: a [`Registry`] as rmcp's `ServerHandler`. The tool list is each tool's
-//! MCP definition, written from its compile-time schema tree and converted to rmcp's model
-//! once per registry; each `tools/call` goes through the registry's call path (every constraint validated before the tool runs)
-//! with a context of its own: the request id, the registry's state, a host for progress,
-//! logs, sampling and elicitation, and cancellation from `notifications/cancelled`.
+//! [`McpServer`]: a [`Registry`] served over MCP, and how it is built. The tool list is each
+//! tool's MCP definition, written from its compile-time schema tree and converted to rmcp's
+//! model once per registry; each `tools/call` goes through the registry's call path (every
+//! constraint validated before the tool runs) with a context of its own: the request id,
+//! the registry's state, a host for progress, logs, sampling and elicitation, and
+//! cancellation from `notifications/cancelled`. What it answers is `handler.rs`.
 
-use std::borrow::Cow;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::AtomicU8;
 
-use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams,
-    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, TASKS_EXTENSION_ID, Tool, UpdateTaskParams,
-};
-use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::RoleServer;
+use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig, Tool};
+use rmcp::service::RequestContext;
 
 use super::catalog::{Live, ToolsHandle};
 use super::host::{LEVEL_UNSET, Logging, SessionLevel};
+use super::prompts::Prompts;
+use super::resources::Resources;
+use super::served::{PromptsHandle, ResourcesHandle, Served, Subscriptions};
 use super::tasks::run::ErrorText;
 use super::tasks::{MemoryTaskStore, TaskSettings, TaskStore, Tasks};
 use super::wire;
@@ -27,32 +26,50 @@ use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 
-/// A registry served over MCP: implements rmcp's [`ServerHandler`] for tools (and
-/// `logging/setLevel`). Serve it with [`serve_stdio`](super::serve_stdio) or
-/// [`serve_http`](super::serve_http), or hand it to rmcp yourself; to add resources or
-/// prompts, write your own `ServerHandler` that forwards the tool methods to this one.
+/// A registry served over MCP: implements rmcp's [`ServerHandler`](rmcp::ServerHandler) for
+/// tools, and for [`Prompts`] and [`Resources`] given to it (with completion of their
+/// arguments), tasks and `logging/setLevel`. Serve it with [`serve`](super::serve),
+/// [`serve_stdio`](super::serve_stdio) or [`serve_http`](super::serve_http), or hand it to
+/// rmcp yourself.
 ///
 /// Cheap to clone: every clone shares the registry and the converted tool list, and each
-/// has its own session state (the log level), as one HTTP session or stdio connection.
+/// has its own session state (the log level, its resource subscriptions), as one HTTP
+/// session or stdio connection.
 #[derive(Clone)]
 pub struct McpServer {
-    shared: Arc<Shared>,
-    log_level: SessionLevel,
+    pub(super) shared: Arc<Shared>,
+    pub(super) session: Session,
+}
+
+/// What one session (an HTTP session, a stdio connection) holds of its own.
+#[derive(Clone)]
+pub(super) struct Session {
+    pub(super) log_level: SessionLevel,
+    /// The resources it subscribed to.
+    pub(super) subscriptions: Subscriptions,
+}
+
+impl Session {
+    fn new() -> Session {
+        Session { log_level: Arc::new(AtomicU8::new(LEVEL_UNSET)), subscriptions: Subscriptions::default() }
+    }
 }
 
 #[derive(Clone)]
-struct Shared {
-    live: Arc<Live>,
-    info: ServerConfig,
-    error_text: Option<ErrorText>,
-    filter: Option<ToolFilter>,
-    hide_unpermitted: bool,
-    list_ttl: Option<core::time::Duration>,
-    tasks: Arc<Tasks>,
+pub(super) struct Shared {
+    pub(super) live: Arc<Live>,
+    pub(super) info: ServerConfig,
+    pub(super) error_text: Option<ErrorText>,
+    pub(super) filter: Option<ToolFilter>,
+    pub(super) hide_unpermitted: bool,
+    pub(super) list_ttl: Option<core::time::Duration>,
+    pub(super) tasks: Arc<Tasks>,
     /// Whether the tasks extension is declared whatever the tools say (a store was given).
-    tasks_declared: bool,
+    pub(super) tasks_declared: bool,
     /// A call of an unknown tool is answered with an `isError` result, not -32602.
-    unknown_as_result: bool,
+    pub(super) unknown_as_result: bool,
+    /// The prompts and resources served beside the tools.
+    pub(super) served: Arc<Served>,
 }
 
 /// Which tools a caller sees and may call.
@@ -89,8 +106,9 @@ impl McpServer {
                 tasks: Arc::new(Tasks::new(Arc::new(MemoryTaskStore::new()), TaskSettings::default())),
                 tasks_declared: false,
                 unknown_as_result: false,
+                served: Arc::new(Served::default()),
             }),
-            log_level: new_session_level(),
+            session: Session::new(),
         }
     }
 
@@ -125,7 +143,7 @@ impl McpServer {
     #[must_use]
     pub fn with_error_text(self, text: impl Fn(&ToolError) -> String + Send + Sync + 'static) -> Self {
         let shared = Shared { error_text: Some(Arc::new(text)), ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// Answers a call of a tool the server does not have (or hides from the caller) with an
@@ -135,7 +153,7 @@ impl McpServer {
     #[must_use]
     pub fn unknown_tools_as_results(self) -> Self {
         let shared = Shared { unknown_as_result: true, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// The result for a call of `name`, which `caller` may not call or the server lacks, if
@@ -157,6 +175,40 @@ impl McpServer {
         Some(self.result(&Err(ToolError::UnknownTool { name: name.to_owned(), available })))
     }
 
+    /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completion of their
+    /// arguments); declares the `prompts` capability. Change them while serving with
+    /// [`McpServer::prompts_handle`].
+    #[must_use]
+    pub fn with_prompts(self, prompts: Prompts) -> Self {
+        let served = Arc::new(self.shared.served.with_prompts(prompts));
+        let shared = Shared { served, ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), session: self.session }
+    }
+
+    /// Serves `resources` and resource templates beside the tools (`resources/list`,
+    /// `resources/templates/list`, `resources/read`, subscriptions, completion of template
+    /// variables); declares the `resources` capability. Tell subscribers of a change, or
+    /// change the resources, with [`McpServer::resources_handle`].
+    #[must_use]
+    pub fn with_resources(self, resources: Resources) -> Self {
+        let served = Arc::new(self.shared.served.with_resources(resources));
+        let shared = Shared { served, ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), session: self.session }
+    }
+
+    /// A handle that tells subscribed clients a resource changed, and changes the resources
+    /// while the server serves. Every session and clone of this server sees the change.
+    #[must_use]
+    pub fn resources_handle(&self) -> ResourcesHandle {
+        ResourcesHandle::new(Arc::clone(&self.shared.served), Arc::clone(&self.shared.live))
+    }
+
+    /// A handle that changes the prompts while the server serves; connected clients are told.
+    #[must_use]
+    pub fn prompts_handle(&self) -> PromptsHandle {
+        PromptsHandle::new(Arc::clone(&self.shared.served), Arc::clone(&self.shared.live))
+    }
+
     /// Shows each caller only the tools `visible` accepts, and refuses calls to the others
     /// as unknown tools. `visible` sees the tool and a context holding what is known of the
     /// caller: its verified [`claims`](ToolContext::claims) and, over HTTP, its
@@ -176,7 +228,7 @@ impl McpServer {
     #[must_use]
     pub fn with_tool_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
         let shared = Shared { filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// How long a client of 2026-07-28 (which holds no session, so hears of no change) may
@@ -187,7 +239,7 @@ impl McpServer {
     #[must_use]
     pub fn with_list_ttl(self, ttl: core::time::Duration) -> Self {
         let shared = Shared { list_ttl: Some(ttl), ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// Keeps tasks (see [`tasks`](super::tasks)) in `store`, shared with every replica that
@@ -197,7 +249,7 @@ impl McpServer {
     pub fn with_task_store(self, store: impl TaskStore, settings: TaskSettings) -> Self {
         let tasks = Arc::new(Tasks::new(Arc::new(store), settings));
         let shared = Shared { tasks, tasks_declared: true, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// Hides from each token's `tools/list` the tools it lacks the scopes for (the OAuth
@@ -205,7 +257,7 @@ impl McpServer {
     #[cfg(feature = "oauth")]
     pub(super) fn hiding_unpermitted(self) -> Self {
         let shared = Shared { hide_unpermitted: true, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// Whether some served tool requires OAuth scopes.
@@ -240,7 +292,7 @@ impl McpServer {
 
     fn with_info(self, info: ServerConfig) -> Self {
         let shared = Shared { info, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), log_level: self.log_level }
+        McpServer { shared: Arc::new(shared), session: self.session }
     }
 
     /// The registry served now.
@@ -265,7 +317,7 @@ impl McpServer {
     /// A handler for a new session: the same tools, its own log level.
     #[must_use]
     pub fn new_session(&self) -> Self {
-        McpServer { shared: Arc::clone(&self.shared), log_level: new_session_level() }
+        McpServer { shared: Arc::clone(&self.shared), session: Session::new() }
     }
 }
 
@@ -276,7 +328,7 @@ impl McpServer {
         if stateless {
             Logging::Request(context.meta.log_level().map(wire::log_level))
         } else {
-            Logging::Session(Arc::clone(&self.log_level))
+            Logging::Session(Arc::clone(&self.session.log_level))
         }
     }
 
@@ -308,113 +360,6 @@ pub(super) fn caller_of(extensions: &mut rmcp::model::Extensions) -> ToolContext
     match claims {
         Some(claims) => caller.with_claims(claims),
         None => caller,
-    }
-}
-
-/// Who asks about a task: the owner its verified token makes, if it came with one.
-fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
-    let mut context = context;
-    caller(&mut context).claims().map(super::tasks::serve::owner)
-}
-
-fn new_session_level() -> SessionLevel {
-    Arc::new(AtomicU8::new(LEVEL_UNSET))
-}
-
-impl ServerHandler for McpServer {
-    fn get_info(&self) -> ServerConfig {
-        let mut info = self.shared.info.clone();
-        if self.shared.tasks_declared || self.shared.live.current().tasks {
-            info.capabilities
-                .extensions
-                .get_or_insert_with(Default::default)
-                .insert(TASKS_EXTENSION_ID.to_owned(), rmcp::model::JsonObject::new());
-        }
-        info
-    }
-
-    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let catalog = self.shared.live.current();
-        let mut result = if self.filters() {
-            let mut context = context;
-            let caller = caller(&mut context);
-            let visible = catalog
-                .tools
-                .iter()
-                .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
-                .cloned()
-                .collect();
-            ListToolsResult::with_all_items(visible)
-        } else {
-            ListToolsResult::with_all_items(catalog.tools.to_vec())
-        };
-        let ttl = self.shared.list_ttl.unwrap_or_default();
-        result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
-        result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
-        Ok(result)
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tools = self.shared.live.current().tools;
-        let index = tools.binary_search_by(|tool| tool.name.as_ref().cmp(name)).ok()?;
-        tools.get(index).cloned()
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, context).await
-    }
-
-    async fn get_task(
-        &self,
-        request: GetTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        let owner = task_caller(context);
-        self.shared.tasks.get(&request.task_id, owner.as_deref()).await
-    }
-
-    async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let owner = task_caller(context);
-        self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses).await
-    }
-
-    async fn cancel_task(
-        &self,
-        request: CancelTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let owner = task_caller(context);
-        self.shared.tasks.cancel(&request.task_id, owner.as_deref()).await
-    }
-
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        // A session-era client: told when the tool list changes.
-        self.shared.live.connected(context.peer);
-    }
-
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
-        Ok(())
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod definition;
 mod options;
+mod served;
 mod tool_fn;
 
 use proc_macro2::{Span, TokenStream};
@@ -13,6 +14,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 pub use self::definition::Names;
+pub use self::served::{Served, expand as expand_served};
 pub use self::tool_fn::{ToolFn, read_attr};
 
 use self::tool_fn::camel_case;
@@ -54,7 +56,6 @@ impl ToolFn {
     fn expand_free(&self, mut item: FnItem) -> TokenStream {
         item.sig = self.sig.clone();
         let fn_ident = &item.sig.ident;
-        let vis = &item.vis;
         let name = &self.name;
         let type_ident = tool_type_ident(fn_ident);
         let definition = self.definition(&Names::new(None));
@@ -78,7 +79,14 @@ impl ToolFn {
                 _tool_core::__private::Registration(&__TOOL_DEF)
             }
         };
-        let generated = wrap_in_const(&self.krate, generated);
+        self.emit(&item, &type_ident, &doc, &generated)
+    }
+
+    /// A free fn's items: the fn, the arguments struct of plain parameters, the unit type
+    /// `type_ident` (documented by `doc`) and, in one `const` block, `generated`.
+    fn emit(&self, item: &FnItem, type_ident: &Ident, doc: &str, generated: &TokenStream) -> TokenStream {
+        let vis = &item.vis;
+        let generated = wrap_in_const(&self.krate, generated.clone());
         let args_struct = self.args_struct();
         // The shim hands the decoded struct over by value, so the signature is ours to
         // dictate; pedantic's "pass by reference" advice cannot apply to it.

@@ -1,0 +1,313 @@
+//! Prompts, resources, resource templates and completion served beside the tools, written
+//! with `#[prompt]` and `#[resource]` and driven through rmcp's own client: typed arguments
+//! decoded from MCP's strings and validated, the protocol's codes for what is refused,
+//! subscriptions and list changes told to the sessions that asked.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    ArgumentInfo, ClientCapabilities, ClientConfig, CompleteRequestParams, CompletionContext, GetPromptRequestParams,
+    Implementation, ReadResourceRequestParams, Reference, ResourceUpdatedNotificationParam, SubscribeRequestParams,
+    UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tool_core::mcp::{McpServer, PromptMessage, Prompts, Resources, prompt, resource};
+use tool_core::{Content, Registry, ToolArgs, context::Role};
+
+/// A language a review can be written for.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+enum Language {
+    Rust,
+    Ruby,
+    Go,
+}
+
+/// Review a piece of code
+///
+/// # Arguments
+/// * `code` - The code to review
+/// * `language` - Its language
+/// * `rounds` - How many rounds of review
+#[prompt(title = "Code review")]
+fn code_review(code: String, language: Language, #[param(minimum = 1, maximum = 3)] rounds: u32) -> Vec<PromptMessage> {
+    vec![
+        PromptMessage::user(format!("Review this {language:?} code in {rounds} rounds:\n{code}")),
+        PromptMessage::assistant("I will start with the first round."),
+    ]
+}
+
+/// Greets someone
+#[prompt(name = "greet")]
+fn greeting(name: Option<String>) -> String {
+    format!("Say hello to {}", name.as_deref().unwrap_or("everyone"))
+}
+
+/// The whole graph
+#[resource(uri = "memory://graph", mime_type = "application/json")]
+fn graph() -> String {
+    json!({"entities": ["ann"]}).to_string()
+}
+
+/// One numbered note
+#[resource(uri = "notes://{id}")]
+fn note(#[param(maximum = 99)] id: u32) -> Result<String, String> {
+    if id == 13 { Err("note 13 is lost".to_owned()) } else { Ok(format!("note {id}")) }
+}
+
+/// A file under the root
+#[resource(uri = "file:///{+path}", mime_type = "text/markdown")]
+fn file(path: String) -> Vec<Content> {
+    vec![Content::text(format!("# {path}")), Content::image(&[1, 2], "image/png")]
+}
+
+fn prompts() -> Prompts {
+    let mut prompts = Prompts::new();
+    prompts.add(CodeReviewPrompt).unwrap().add(GreetingPrompt).unwrap();
+    prompts
+}
+
+fn resources() -> Resources {
+    let mut resources = Resources::new();
+    resources.add(GraphResource).unwrap().add(NoteResource).unwrap().add(FileResource).unwrap();
+    resources.complete("file:///{+path}", "path", |typed, given| {
+        let root = given.get("root").and_then(Value::as_str).unwrap_or("docs");
+        ["readme.md", "guide.md"].iter().map(|name| format!("{root}/{name}")).filter(|p| p.starts_with(typed)).collect()
+    });
+    resources
+}
+
+/// A client that counts the notifications of resources and prompts.
+#[derive(Clone, Default)]
+struct Watcher {
+    updated: Arc<Mutex<Vec<String>>>,
+    resources_changed: Arc<AtomicUsize>,
+    prompts_changed: Arc<AtomicUsize>,
+}
+
+impl ClientHandler for Watcher {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(ClientCapabilities::default(), Implementation::new("watcher", "1.0.0"))
+    }
+
+    async fn on_resource_updated(&self, params: ResourceUpdatedNotificationParam, _: NotificationContext<RoleClient>) {
+        self.updated.lock().unwrap().push(params.uri);
+    }
+
+    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.resources_changed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.prompts_changed.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+type Connection = RunningService<RoleClient, Watcher>;
+
+async fn connect(server: McpServer, watcher: Watcher) -> Connection {
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server, read, write));
+    watcher.serve(client_end).await.expect("the client connects")
+}
+
+fn server() -> McpServer {
+    McpServer::new(Registry::new()).with_prompts(prompts()).with_resources(resources())
+}
+
+fn object(value: Value) -> serde_json::Map<String, Value> {
+    let Value::Object(map) = value else { panic!("an object") };
+    map
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_are_listed_with_their_arguments_and_got_with_typed_validated_values() {
+    let client = connect(server(), Watcher::default()).await;
+    let capabilities = client.peer_info().unwrap().capabilities.clone();
+    assert_eq!(serde_json::to_value(&capabilities.prompts).unwrap(), json!({"listChanged": true}));
+    assert!(capabilities.completions.is_some());
+
+    let listed = serde_json::to_value(client.list_all_prompts().await.unwrap()).unwrap();
+    assert_eq!(
+        listed,
+        json!([
+            {"name": "code_review", "title": "Code review", "description": "Review a piece of code", "arguments": [
+                {"name": "code", "description": "The code to review", "required": true},
+                {"name": "language", "description": "Its language", "required": true},
+                {"name": "rounds", "description": "How many rounds of review", "required": true},
+            ]},
+            {"name": "greet", "description": "Greets someone", "arguments": [{"name": "name", "required": false}]},
+        ])
+    );
+
+    let arguments = object(json!({"code": "fn main() {}", "language": "rust", "rounds": "2"}));
+    let got = client.get_prompt(GetPromptRequestParams::new("code_review").with_arguments(arguments)).await.unwrap();
+    let got = serde_json::to_value(got).unwrap();
+    assert_eq!(got["description"], "Review a piece of code");
+    assert_eq!(
+        got["messages"],
+        json!([
+            {"role": "user", "content": {"type": "text", "text": "Review this Rust code in 2 rounds:\nfn main() {}"}},
+            {"role": "assistant", "content": {"type": "text", "text": "I will start with the first round."}},
+        ])
+    );
+    let greeted = client.get_prompt(GetPromptRequestParams::new("greet")).await.unwrap();
+    assert_eq!(greeted.messages.len(), 1);
+    assert_eq!(serde_json::to_value(&greeted.messages[0]).unwrap()["content"]["text"], "Say hello to everyone");
+
+    // Every rule broken at once: each named, with the protocol's invalid-params code.
+    let arguments = object(json!({"language": "cobol", "rounds": "9", "extra": "x"}));
+    let refused = client
+        .get_prompt(GetPromptRequestParams::new("code_review").with_arguments(arguments))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("-32602"), "{refused}");
+    for named in ["code", "/language", "/rounds", "<= 3", "extra"] {
+        assert!(refused.contains(named), "{named} in {refused}");
+    }
+    let unknown = client.get_prompt(GetPromptRequestParams::new("nope")).await.unwrap_err().to_string();
+    assert!(unknown.contains("-32602") && unknown.contains("Unknown prompt: nope"), "{unknown}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_and_templates_are_read_with_typed_variables_and_the_protocols_codes() {
+    let client = connect(server(), Watcher::default()).await;
+    let listed = serde_json::to_value(client.list_all_resources().await.unwrap()).unwrap();
+    assert_eq!(
+        listed,
+        json!([{"uri": "memory://graph", "name": "graph", "description": "The whole graph", "mimeType": "application/json"}])
+    );
+    let templates = serde_json::to_value(client.list_all_resource_templates().await.unwrap()).unwrap();
+    let uris: Vec<&str> = templates.as_array().unwrap().iter().map(|t| t["uriTemplate"].as_str().unwrap()).collect();
+    assert_eq!(uris, ["notes://{id}", "file:///{+path}"]);
+
+    let read = |uri: &'static str| client.read_resource(ReadResourceRequestParams::new(uri));
+    let graph = serde_json::to_value(read("memory://graph").await.unwrap()).unwrap();
+    assert_eq!(
+        graph["contents"],
+        json!([{"uri": "memory://graph", "mimeType": "application/json", "text": "{\"entities\":[\"ann\"]}"}])
+    );
+    let note = serde_json::to_value(read("notes://12").await.unwrap()).unwrap();
+    assert_eq!(note["contents"], json!([{"uri": "notes://12", "mimeType": "text/plain", "text": "note 12"}]));
+    let file = serde_json::to_value(read("file:///guides/a%20b.md").await.unwrap()).unwrap();
+    assert_eq!(
+        file["contents"],
+        json!([
+            {"uri": "file:///guides/a%20b.md", "mimeType": "text/markdown", "text": "# guides/a b.md"},
+            {"uri": "file:///guides/a%20b.md", "mimeType": "image/png", "blob": "AQI="},
+        ])
+    );
+
+    for (uri, code, says) in [
+        ("notes://abc", "-32602", "/id"),
+        ("notes://120", "-32602", "<= 99"),
+        ("notes://13", "-32603", "note 13 is lost"),
+        ("notes://1/2", "-32002", "Resource not found: notes://1/2"),
+        ("nothing://here", "-32002", "Resource not found"),
+    ] {
+        let error = read(uri).await.unwrap_err().to_string();
+        assert!(error.contains(code) && error.contains(says), "{uri}: {error}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_and_variables_are_completed_from_their_types_or_the_authors_completer() {
+    let client = connect(server(), Watcher::default()).await;
+    let complete = |reference: Reference, name: &str, value: &str, context: Option<CompletionContext>| {
+        let mut request = CompleteRequestParams::new(reference, ArgumentInfo::new(name, value));
+        request.context = context;
+        client.complete(request)
+    };
+    let languages = complete(Reference::for_prompt("code_review"), "language", "r", None).await.unwrap();
+    assert_eq!(languages.completion.values, ["rust", "ruby"]);
+    assert_eq!(languages.completion.has_more, Some(false));
+    let free = complete(Reference::for_prompt("code_review"), "code", "", None).await.unwrap();
+    assert!(free.completion.values.is_empty());
+
+    let paths = complete(Reference::for_resource("file:///{+path}"), "path", "docs/r", None).await.unwrap();
+    assert_eq!(paths.completion.values, ["docs/readme.md"]);
+    let given = CompletionContext::with_arguments([("root".to_owned(), "src".to_owned())].into());
+    let rooted = complete(Reference::for_resource("file:///{+path}"), "path", "", Some(given)).await.unwrap();
+    assert_eq!(rooted.completion.values, ["src/readme.md", "src/guide.md"]);
+
+    let unknown = complete(Reference::for_prompt("nope"), "x", "", None).await.unwrap_err().to_string();
+    assert!(unknown.contains("-32602"), "{unknown}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscribers_hear_of_updates_and_every_session_of_list_changes() {
+    let server = server();
+    let handle = server.resources_handle();
+    let prompts_handle = server.prompts_handle();
+    let (one, other) = (Watcher::default(), Watcher::default());
+    let first = connect(server.new_session(), one.clone()).await;
+    let second = connect(server.new_session(), other.clone()).await;
+
+    first.subscribe(SubscribeRequestParams::new("notes://7")).await.unwrap();
+    let unknown = first.subscribe(SubscribeRequestParams::new("nothing://here")).await.unwrap_err().to_string();
+    assert!(unknown.contains("-32002"), "{unknown}");
+    assert_eq!(handle.updated("notes://7").await, 1);
+    assert_eq!(handle.updated("memory://graph").await, 0, "nobody subscribed to it");
+    let heard = || one.updated.lock().unwrap().clone();
+    assert!(crate::fixture::eventually(Duration::from_secs(10), || heard() == ["notes://7"]).await, "{:?}", heard());
+    assert!(other.updated.lock().unwrap().is_empty(), "the other session never subscribed");
+    first.unsubscribe(UnsubscribeRequestParams::new("notes://7")).await.unwrap();
+    assert_eq!(handle.updated("notes://7").await, 0);
+
+    // A change reaches every session, and the next listing has it.
+    handle.update(|resources| *resources = Resources::new()).await;
+    prompts_handle.update(|prompts| *prompts = Prompts::new()).await;
+    for watcher in [&one, &other] {
+        let told = || {
+            watcher.resources_changed.load(Ordering::SeqCst) == 1 && watcher.prompts_changed.load(Ordering::SeqCst) == 1
+        };
+        assert!(crate::fixture::eventually(Duration::from_secs(10), told).await);
+    }
+    assert!(second.list_all_resources().await.unwrap().is_empty());
+    assert!(second.list_all_prompts().await.unwrap().is_empty());
+    first.cancel().await.unwrap();
+    second.cancel().await.unwrap();
+}
+
+/// A user's notes, one page at a time.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct PageArgs {
+    user: String,
+    page: u32,
+}
+
+/// A page of a user's notes
+#[resource(uri = "users://{user}/notes")]
+fn notes_page(args: PageArgs) -> String {
+    format!("{} {}", args.user, args.page)
+}
+
+/// A user's profile
+#[resource(uri = "users://{user}/profile")]
+fn profile(user: String) -> String {
+    user
+}
+
+/// An argument struct is checked against its URI when added (plain parameters are checked
+/// at compile time: `tests/ui/resource_*.rs`); one URI is served once.
+#[test]
+fn a_template_whose_variables_are_not_the_fns_parameters_is_refused() {
+    let mut resources = Resources::new();
+    let missing = resources.add(NotesPageResource).unwrap_err().to_string();
+    assert!(missing.contains("the parameter `page` is no variable of users://{user}/notes"), "{missing}");
+    resources.add(ProfileResource).unwrap();
+    let again = resources.add(ProfileResource).unwrap_err().to_string();
+    assert!(again.contains("users://{user}/profile is served already"), "{again}");
+    assert_eq!(resources.len(), 1);
+    assert_eq!(PromptMessage::assistant("x").role, Role::Assistant);
+}

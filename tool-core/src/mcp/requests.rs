@@ -1,0 +1,177 @@
+//! The answers to prompt, resource and completion requests, for `handler.rs`: each in a
+//! server span of the OpenTelemetry MCP conventions, with what the caller may see (a
+//! prompt or resource that requires scopes its token lacks is neither listed nor served).
+
+use std::sync::{Arc, PoisonError};
+
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams, ReadResourceResult, Reference,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::{Map, Value};
+
+use super::McpServer;
+use super::completion::complete;
+use super::server::caller;
+use crate::context::ToolContext;
+use crate::registry::Entry;
+
+impl McpServer {
+    pub(super) fn list_prompts_for(&self, context: RequestContext<RoleServer>) -> ListPromptsResult {
+        let caller = self.content_caller(context);
+        let prompts = self.shared.served.prompts().map(|prompts| prompts.list(|entry| permitted(entry, &caller)));
+        ListPromptsResult::with_all_items(prompts.unwrap_or_default())
+    }
+
+    pub(super) async fn get_prompt_for(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResult, ErrorData> {
+        let span = request_span("prompts/get", Some(&request.name), &context);
+        let caller = self.content_caller(context);
+        let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &request.name))?;
+        let entry = prompts.get(&request.name).filter(|entry| permitted(entry, &caller));
+        let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
+        let arguments = request.arguments.unwrap_or_default();
+        traced(span, prompts.run(entry, arguments, &caller)).await
+    }
+
+    pub(super) fn list_resources_for(&self, context: RequestContext<RoleServer>) -> ListResourcesResult {
+        let caller = self.content_caller(context);
+        let resources = self.shared.served.resources();
+        let listed = resources.map(|resources| resources.list(|entry| permitted(entry, &caller)));
+        ListResourcesResult::with_all_items(listed.unwrap_or_default())
+    }
+
+    pub(super) fn list_templates_for(&self, context: RequestContext<RoleServer>) -> ListResourceTemplatesResult {
+        let caller = self.content_caller(context);
+        let resources = self.shared.served.resources();
+        let listed = resources.map(|resources| resources.templates(|entry| permitted(entry, &caller)));
+        ListResourceTemplatesResult::with_all_items(listed.unwrap_or_default())
+    }
+
+    pub(super) async fn read_resource_for(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let span = request_span("resources/read", Some(&request.uri), &context);
+        let caller = self.content_caller(context);
+        let resources = self.shared.served.resources().ok_or_else(|| not_found(&request.uri))?;
+        let (entry, arguments) = resources
+            .find(&request.uri)
+            .filter(|(entry, _)| permitted(entry, &caller))
+            .ok_or_else(|| not_found(&request.uri))?;
+        traced(span, resources.read(&request.uri, entry, arguments, &caller)).await
+    }
+
+    /// Subscribes the session to `uri` (one the server serves), or unsubscribes it.
+    pub(super) fn subscription(
+        &self,
+        uri: &str,
+        subscribe: bool,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let subscriptions = &self.session.subscriptions;
+        if !subscribe {
+            subscriptions.lock().unwrap_or_else(PoisonError::into_inner).remove(uri);
+            return Ok(());
+        }
+        let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;
+        resources.find(uri).ok_or_else(|| not_found(uri))?;
+        subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri.to_owned());
+        self.shared.served.subscribed(&context.peer, subscriptions);
+        Ok(())
+    }
+
+    pub(super) fn complete_for(
+        &self,
+        request: &CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let caller = self.content_caller(context);
+        let arguments: Map<String, Value> = request
+            .context
+            .as_ref()
+            .and_then(|context| context.arguments.as_ref())
+            .map(|given| given.iter().map(|(name, value)| (name.clone(), Value::String(value.clone()))).collect())
+            .unwrap_or_default();
+        let argument = &request.argument;
+        let info = match &request.r#ref {
+            Reference::Prompt(reference) => {
+                let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &reference.name))?;
+                let entry = prompts.get(&reference.name).filter(|entry| permitted(entry, &caller));
+                entry.ok_or_else(|| unknown("prompt", &reference.name))?;
+                let (completer, parameters) = prompts
+                    .completion(&reference.name, &argument.name)
+                    .ok_or_else(|| unknown("prompt", &reference.name))?;
+                complete(completer, parameters, &argument.name, &argument.value, &arguments)
+            }
+            Reference::Resource(reference) => {
+                let resources = self.shared.served.resources().ok_or_else(|| not_found(&reference.uri))?;
+                let (completer, parameters) =
+                    resources.completion(&reference.uri, &argument.name).ok_or_else(|| not_found(&reference.uri))?;
+                complete(completer, parameters, &argument.name, &argument.value, &arguments)
+            }
+            _ => return Err(ErrorData::invalid_params("a reference this server cannot complete", None)),
+        };
+        Ok(CompleteResult::new(info))
+    }
+
+    /// The caller, with the tool registry's state (which prompts and resources share).
+    fn content_caller(&self, context: RequestContext<RoleServer>) -> ToolContext {
+        let mut context = context;
+        let caller = caller(&mut context).with_call_id(context.id.to_string());
+        caller.with_state(Arc::clone(self.registry().state()))
+    }
+}
+
+/// Whether a caller with these claims may see `entry` (one without claims sees everything:
+/// no OAuth, or a transport without tokens).
+fn permitted(entry: &Entry, caller: &ToolContext) -> bool {
+    caller.claims().is_none_or(|claims| entry.permits(claims).is_ok())
+}
+
+/// A prompt the server does not have or hides from the caller: invalid params (-32602), as
+/// the specification says.
+fn unknown(what: &str, name: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("Unknown {what}: {name}"), None)
+}
+
+/// A resource the server does not have: -32002, with the URI.
+fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(format!("Resource not found: {uri}"), Some(serde_json::json!({ "uri": uri })))
+}
+
+/// The server span of one request: `{method} {target}` (`otel.name`), kind server, with the
+/// method, the JSON-RPC id, the protocol revision and the transport.
+pub(super) fn request_span(method: &str, target: Option<&str>, context: &RequestContext<RoleServer>) -> tracing::Span {
+    let version = context.protocol_version();
+    let http = context.extensions.get::<axum::http::request::Parts>().is_some();
+    let name = match target {
+        Some(target) => format!("{method} {target}"),
+        None => method.to_owned(),
+    };
+    tracing::info_span!(
+        "mcp.server.request",
+        otel.name = %name,
+        otel.kind = "server",
+        mcp.method.name = %method,
+        jsonrpc.request.id = %context.id,
+        mcp.protocol.version = version.as_ref().map(rmcp::model::ProtocolVersion::as_str),
+        network.transport = if http { "tcp" } else { "pipe" },
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// Runs `answer` in `span`, recording the error's code as `error.type` when it fails.
+async fn traced<T>(span: tracing::Span, answer: impl Future<Output = Result<T, ErrorData>>) -> Result<T, ErrorData> {
+    let result = tracing::Instrument::instrument(answer, span.clone()).await;
+    if let Err(error) = &result {
+        span.record("error.type", error.code.0);
+    }
+    result
+}
