@@ -7,10 +7,10 @@ use std::sync::atomic::Ordering;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams,
+    CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams,
     UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
@@ -19,6 +19,31 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use super::McpServer;
 use super::server::caller;
 use super::wire;
+
+/// The error for a request rmcp could not read as any it knows. rmcp reads a request of a
+/// known method whose params break that method's shape (`tools/call` with `arguments` as an
+/// array, a numeric `name`) as a custom method, which would be "method not found"; it is
+/// invalid params (-32602), with what serde found wrong.
+fn misread(method: &str, params: Option<serde_json::Value>) -> ErrorData {
+    fn check<T: serde::de::DeserializeOwned>(params: Option<serde_json::Value>) -> Option<String> {
+        let params = params.unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()));
+        serde_json::from_value::<T>(params).err().map(|error| error.to_string())
+    }
+    let problem = match method {
+        "tools/call" => check::<CallToolRequestParams>(params),
+        "prompts/get" => check::<GetPromptRequestParams>(params),
+        "resources/read" => check::<ReadResourceRequestParams>(params),
+        "resources/subscribe" | "resources/unsubscribe" => check::<SubscribeRequestParams>(params),
+        "completion/complete" => check::<CompleteRequestParams>(params),
+        "logging/setLevel" => check::<SetLevelRequestParams>(params),
+        "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+            check::<PaginatedRequestParams>(params)
+        }
+        _ => return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}"), None),
+    };
+    let why = problem.unwrap_or_else(|| "they do not have the shape this method takes".to_owned());
+    ErrorData::invalid_params(format!("Invalid params for {method}: {why}"), None)
+}
 
 /// Who asks about a task: the owner its verified token makes, if it came with one.
 fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
@@ -107,6 +132,14 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.subscription(&request.uri, false, &context)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(misread(&request.method, request.params))
     }
 
     async fn complete(
