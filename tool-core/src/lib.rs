@@ -76,4 +76,11 @@ mod readme {
         assert!(readme.contains(include_str!("../docs/tool.md")), "README.md lacks docs/tool.md");
         assert!(readme.contains(include_str!("../docs/tool_args.md")), "README.md lacks docs/tool_args.md");
     }
+
+    /// The tracing recipe the serving docs show is the file a test installs.
+    #[test]
+    fn the_serving_docs_hold_the_tested_tracing_recipe() {
+        let serving = include_str!("../docs/serving.md");
+        assert!(serving.contains(include_str!("../docs/otel-recipe.rs")), "serving.md lacks docs/otel-recipe.rs");
+    }
 }

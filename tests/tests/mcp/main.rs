@@ -19,6 +19,7 @@ mod methods;
 mod oauth;
 mod otel;
 mod raw;
+mod recipe;
 #[path = "../support/traces.rs"]
 mod recorder;
 mod remote;

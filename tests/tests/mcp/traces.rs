@@ -43,3 +43,39 @@ async fn a_call_is_a_server_span_with_the_tool_span_inside() {
     assert_eq!(field(servers[1], "error.type"), Some("tool_error"), "an isError result");
     assert_eq!(field(tools[1], "error.type"), Some("failed"), "the ToolError's kind");
 }
+
+/// Every other request is a server span too (`initialize`, `ping`, the listings, a read),
+/// named `{method} {target}`, with the method, the id, the revision and the transport, and
+/// the JSON-RPC code as `error.type` when it fails.
+#[tokio::test]
+async fn every_request_is_a_server_span() {
+    let recorder = Recorder::default();
+    let _default = tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
+    let connection = connect_pipe(Client::default()).await;
+    connection.list_all_tools().await.unwrap();
+    connection
+        .send_request(rmcp::model::ClientRequest::PingRequest(rmcp::model::PingRequest::default()))
+        .await
+        .unwrap();
+    connection.set_level(rmcp::model::SetLevelRequestParams::new(rmcp::model::LoggingLevel::Info)).await.unwrap();
+    let read = rmcp::model::ReadResourceRequestParams::new("memory://nothing");
+    connection.read_resource(read).await.unwrap_err();
+    connection.cancel().await.unwrap();
+
+    let spans = recorder.spans();
+    let requests: Vec<&Recorded> = spans.iter().filter(|span| span.name == "mcp.server.request").collect();
+    let names: Vec<&str> = requests.iter().filter_map(|span| field(span, "otel.name")).collect();
+    assert_eq!(names, ["initialize", "tools/list", "ping", "logging/setLevel", "resources/read memory://nothing"]);
+    for span in &requests {
+        assert_eq!(field(span, "otel.kind"), Some("server"));
+        assert_eq!(field(span, "network.transport"), Some("pipe"));
+        assert!(field(span, "jsonrpc.request.id").is_some(), "{span:?}");
+        assert!(
+            field(span, "mcp.method.name").is_some_and(|method| field(span, "otel.name").unwrap().starts_with(method))
+        );
+    }
+    let read = requests[4];
+    assert_eq!(field(read, "mcp.resource.uri"), Some("memory://nothing"));
+    assert_eq!(field(read, "error.type"), Some("-32002"));
+    assert_eq!(field(requests[1], "mcp.protocol.version"), Some("2025-11-25"));
+}

@@ -7,43 +7,20 @@ use std::sync::atomic::Ordering;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams, CompleteResult,
-    CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResourcesCapability,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, PromptsCapability, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResourcesCapability, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::McpServer;
+use super::malformed::misread;
 use super::server::caller;
+use super::traced::{Target, request_span, traced};
 use super::wire;
-
-/// The error for a request rmcp could not read as any it knows. rmcp reads a request of a
-/// known method whose params break that method's shape (`tools/call` with `arguments` as an
-/// array, a numeric `name`) as a custom method, which would be "method not found"; it is
-/// invalid params (-32602), with what serde found wrong.
-fn misread(method: &str, params: Option<serde_json::Value>) -> ErrorData {
-    fn check<T: serde::de::DeserializeOwned>(params: Option<serde_json::Value>) -> Option<String> {
-        let params = params.unwrap_or_else(|| serde_json::Value::Object(serde_json::Map::new()));
-        serde_json::from_value::<T>(params).err().map(|error| error.to_string())
-    }
-    let problem = match method {
-        "tools/call" => check::<CallToolRequestParams>(params),
-        "prompts/get" => check::<GetPromptRequestParams>(params),
-        "resources/read" => check::<ReadResourceRequestParams>(params),
-        "resources/subscribe" | "resources/unsubscribe" => check::<SubscribeRequestParams>(params),
-        "completion/complete" => check::<CompleteRequestParams>(params),
-        "logging/setLevel" => check::<SetLevelRequestParams>(params),
-        "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
-            check::<PaginatedRequestParams>(params)
-        }
-        _ => return ErrorData::new(ErrorCode::METHOD_NOT_FOUND, format!("Method not found: {method}"), None),
-    };
-    let why = problem.unwrap_or_else(|| "they do not have the shape this method takes".to_owned());
-    ErrorData::invalid_params(format!("Invalid params for {method}: {why}"), None)
-}
 
 /// Who asks about a task: the owner its verified token makes, if it came with one.
 fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
@@ -83,7 +60,8 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(self.list_prompts_for(context))
+        let span = request_span("prompts/list", Target::None, &context);
+        traced(span, async { Ok(self.list_prompts_for(context)) }).await
     }
 
     async fn get_prompt(
@@ -91,7 +69,8 @@ impl ServerHandler for McpServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.get_prompt_for(request, context).await.map(Into::into)
+        let span = request_span("prompts/get", Target::Prompt(&request.name), &context);
+        traced(span, self.get_prompt_for(request, context)).await.map(Into::into)
     }
 
     async fn list_resources(
@@ -99,7 +78,8 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(self.list_resources_for(context))
+        let span = request_span("resources/list", Target::None, &context);
+        traced(span, async { Ok(self.list_resources_for(context)) }).await
     }
 
     async fn list_resource_templates(
@@ -107,7 +87,8 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(self.list_templates_for(context))
+        let span = request_span("resources/templates/list", Target::None, &context);
+        traced(span, async { Ok(self.list_templates_for(context)) }).await
     }
 
     async fn read_resource(
@@ -115,7 +96,8 @@ impl ServerHandler for McpServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.read_resource_for(request, context).await.map(Into::into)
+        let span = request_span("resources/read", Target::Resource(&request.uri), &context);
+        traced(span, self.read_resource_for(request, context)).await.map(Into::into)
     }
 
     async fn subscribe(
@@ -123,7 +105,8 @@ impl ServerHandler for McpServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscription(&request.uri, true, &context)
+        let span = request_span("resources/subscribe", Target::Resource(&request.uri), &context);
+        traced(span, async { self.subscription(&request.uri, true, &context) }).await
     }
 
     async fn unsubscribe(
@@ -131,15 +114,17 @@ impl ServerHandler for McpServer {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.subscription(&request.uri, false, &context)
+        let span = request_span("resources/unsubscribe", Target::Resource(&request.uri), &context);
+        traced(span, async { self.subscription(&request.uri, false, &context) }).await
     }
 
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(misread(&request.method, request.params))
+        let span = request_span(&request.method, Target::None, &context);
+        traced(span, async { Err(misread(&request.method, request.params)) }).await
     }
 
     async fn complete(
@@ -147,7 +132,8 @@ impl ServerHandler for McpServer {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.complete_for(&request, context)
+        let span = request_span("completion/complete", Target::None, &context);
+        traced(span, async { self.complete_for(&request, context) }).await
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -159,24 +145,22 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let catalog = self.shared.live.current();
-        let mut result = if self.filters() {
-            let mut context = context;
-            let caller = caller(&mut context);
-            let visible = catalog
-                .tools
-                .iter()
-                .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
-                .cloned()
-                .collect();
-            ListToolsResult::with_all_items(visible)
-        } else {
-            ListToolsResult::with_all_items(catalog.tools.to_vec())
-        };
-        let ttl = self.shared.list_ttl.unwrap_or_default();
-        result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
-        result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
-        Ok(result)
+        let span = request_span("tools/list", Target::None, &context);
+        traced(span, async { Ok(self.list_tools_for(context)) }).await
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        traced(request_span("ping", Target::None, &context), async { Ok(()) }).await
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let span = request_span("initialize", Target::None, &context);
+        context.peer.set_peer_info(request.clone());
+        traced(span, async { self.negotiate_initialize(&request) }).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -198,8 +182,9 @@ impl ServerHandler for McpServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        let span = request_span("tasks/get", Target::None, &context);
         let owner = task_caller(context);
-        self.shared.tasks.get(&request.task_id, owner.as_deref()).await
+        traced(span, self.shared.tasks.get(&request.task_id, owner.as_deref())).await
     }
 
     async fn update_task(
@@ -207,8 +192,9 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let span = request_span("tasks/update", Target::None, &context);
         let owner = task_caller(context);
-        self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses).await
+        traced(span, self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses)).await
     }
 
     async fn cancel_task(
@@ -216,8 +202,9 @@ impl ServerHandler for McpServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let span = request_span("tasks/cancel", Target::None, &context);
         let owner = task_caller(context);
-        self.shared.tasks.cancel(&request.task_id, owner.as_deref()).await
+        traced(span, self.shared.tasks.cancel(&request.task_id, owner.as_deref())).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -228,9 +215,36 @@ impl ServerHandler for McpServer {
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.session.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
-        Ok(())
+        traced(request_span("logging/setLevel", Target::None, &context), async {
+            self.session.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
+            Ok(())
+        })
+        .await
+    }
+}
+
+impl McpServer {
+    /// The tools `context`'s caller sees, with how long and how widely the list may be kept.
+    fn list_tools_for(&self, context: RequestContext<RoleServer>) -> ListToolsResult {
+        let catalog = self.shared.live.current();
+        let mut result = if self.filters() {
+            let mut context = context;
+            let caller = caller(&mut context);
+            let visible = catalog
+                .tools
+                .iter()
+                .filter(|tool| catalog.registry.get(&tool.name).is_some_and(|entry| self.visible(entry, &caller)))
+                .cloned()
+                .collect();
+            ListToolsResult::with_all_items(visible)
+        } else {
+            ListToolsResult::with_all_items(catalog.tools.to_vec())
+        };
+        let ttl = self.shared.list_ttl.unwrap_or_default();
+        result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
+        result
     }
 }

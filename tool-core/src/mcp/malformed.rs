@@ -6,6 +6,8 @@
 //! unreadable message with `400 Bad Request` and the error as the body. This layer keeps the
 //! body it passes on (a shared buffer, not a copy) and, only when rmcp refused it, words the
 //! answer so: a well-formed request costs nothing more than the buffering rmcp does anyway.
+//! A request of a known method with params of the wrong shape, which rmcp reads as an
+//! unknown method, is told apart on any transport ([`misread`]).
 
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
@@ -72,6 +74,37 @@ fn refusal(bytes: &Bytes) -> Option<(StatusCode, Value)> {
             Some((status, error(-32602, "Invalid params: \"params\" must be an object".to_owned(), id)))
         }
     }
+}
+
+/// The error for a request rmcp could not read as any it knows. rmcp reads a request of a
+/// known method whose params break that method's shape (`tools/call` with `arguments` as an
+/// array, a numeric `name`) as a custom method, which would be "method not found"; it is
+/// invalid params (-32602), with what serde found wrong.
+pub(super) fn misread(method: &str, params: Option<Value>) -> rmcp::ErrorData {
+    fn check<T: serde::de::DeserializeOwned>(params: Option<Value>) -> Option<String> {
+        let params = params.unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+        serde_json::from_value::<T>(params).err().map(|error| error.to_string())
+    }
+    let problem = match method {
+        "tools/call" => check::<rmcp::model::CallToolRequestParams>(params),
+        "prompts/get" => check::<rmcp::model::GetPromptRequestParams>(params),
+        "resources/read" => check::<rmcp::model::ReadResourceRequestParams>(params),
+        "resources/subscribe" | "resources/unsubscribe" => check::<rmcp::model::SubscribeRequestParams>(params),
+        "completion/complete" => check::<rmcp::model::CompleteRequestParams>(params),
+        "logging/setLevel" => check::<rmcp::model::SetLevelRequestParams>(params),
+        "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+            check::<rmcp::model::PaginatedRequestParams>(params)
+        }
+        _ => {
+            return rmcp::ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("Method not found: {method}"),
+                None,
+            );
+        }
+    };
+    let why = problem.unwrap_or_else(|| "they do not have the shape this method takes".to_owned());
+    rmcp::ErrorData::invalid_params(format!("Invalid params for {method}: {why}"), None)
 }
 
 #[cfg(test)]

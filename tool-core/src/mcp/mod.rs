@@ -50,6 +50,7 @@ mod server;
 mod sessions;
 mod start;
 pub mod tasks;
+mod traced;
 mod uri_template;
 mod wire;
 

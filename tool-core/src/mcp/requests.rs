@@ -1,6 +1,6 @@
-//! The answers to prompt, resource and completion requests, for `handler.rs`: each in a
-//! server span of the OpenTelemetry MCP conventions, with what the caller may see (a
-//! prompt or resource that requires scopes its token lacks is neither listed nor served).
+//! The answers to prompt, resource and completion requests, for `handler.rs`, with what the
+//! caller may see: a prompt or resource that requires scopes its token lacks is neither
+//! listed nor served.
 
 use std::sync::{Arc, PoisonError};
 
@@ -30,13 +30,12 @@ impl McpServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResult, ErrorData> {
-        let span = request_span("prompts/get", Some(&request.name), &context);
         let caller = self.content_caller(context);
         let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &request.name))?;
         let entry = prompts.get(&request.name).filter(|entry| permitted(entry, &caller));
         let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
         let arguments = request.arguments.unwrap_or_default();
-        traced(span, prompts.run(entry, arguments, &caller)).await
+        prompts.run(entry, arguments, &caller).await
     }
 
     pub(super) fn list_resources_for(&self, context: RequestContext<RoleServer>) -> ListResourcesResult {
@@ -58,14 +57,13 @@ impl McpServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
-        let span = request_span("resources/read", Some(&request.uri), &context);
         let caller = self.content_caller(context);
         let resources = self.shared.served.resources().ok_or_else(|| not_found(&request.uri))?;
         let (entry, arguments) = resources
             .find(&request.uri)
             .filter(|(entry, _)| permitted(entry, &caller))
             .ok_or_else(|| not_found(&request.uri))?;
-        traced(span, resources.read(&request.uri, entry, arguments, &caller)).await
+        resources.read(&request.uri, entry, arguments, &caller).await
     }
 
     /// Subscribes the session to `uri` (one the server serves), or unsubscribes it.
@@ -144,34 +142,4 @@ fn unknown(what: &str, name: &str) -> ErrorData {
 /// A resource the server does not have: -32002, with the URI.
 fn not_found(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(format!("Resource not found: {uri}"), Some(serde_json::json!({ "uri": uri })))
-}
-
-/// The server span of one request: `{method} {target}` (`otel.name`), kind server, with the
-/// method, the JSON-RPC id, the protocol revision and the transport.
-pub(super) fn request_span(method: &str, target: Option<&str>, context: &RequestContext<RoleServer>) -> tracing::Span {
-    let version = context.protocol_version();
-    let http = context.extensions.get::<axum::http::request::Parts>().is_some();
-    let name = match target {
-        Some(target) => format!("{method} {target}"),
-        None => method.to_owned(),
-    };
-    tracing::info_span!(
-        "mcp.server.request",
-        otel.name = %name,
-        otel.kind = "server",
-        mcp.method.name = %method,
-        jsonrpc.request.id = %context.id,
-        mcp.protocol.version = version.as_ref().map(rmcp::model::ProtocolVersion::as_str),
-        network.transport = if http { "tcp" } else { "pipe" },
-        error.type = tracing::field::Empty,
-    )
-}
-
-/// Runs `answer` in `span`, recording the error's code as `error.type` when it fails.
-async fn traced<T>(span: tracing::Span, answer: impl Future<Output = Result<T, ErrorData>>) -> Result<T, ErrorData> {
-    let result = tracing::Instrument::instrument(answer, span.clone()).await;
-    if let Err(error) = &result {
-        span.record("error.type", error.code.0);
-    }
-    result
 }
