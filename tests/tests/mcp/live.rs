@@ -75,3 +75,32 @@ async fn a_hidden_tool_whose_name_was_taken_stays_hidden() {
     assert!(handle.disabled().is_empty());
     assert_ne!(handle.registry().get("echo").unwrap().description(), "Another echo");
 }
+
+/// Tools are listed in the order they were added; one hidden and shown again keeps its
+/// place, one added while serving comes last.
+#[tokio::test]
+async fn the_list_keeps_the_order_tools_were_added_in() {
+    let server = server();
+    let handle = server.tools_handle();
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server, read, write));
+    let connection = Client::default().serve(client_end).await.unwrap();
+    let names = async || {
+        let tools = connection.list_all_tools().await.unwrap();
+        tools.iter().map(|tool| tool.name.to_string()).collect::<Vec<_>>()
+    };
+    let before = names().await;
+    assert_eq!(before[..3], ["echo", "boom", "refuse"]);
+    assert!(handle.disable("boom").await && handle.enable("boom").await);
+    assert_eq!(names().await, before, "shown again in its place");
+    let late = DynamicTool::new("a_late_one", "Added last", r#"{"type":"object","properties":{}}"#, |_, _| async {
+        Ok(ToolOutput::text("late"))
+    })
+    .unwrap();
+    handle.update(|registry| registry.add_dynamic(late).map(|_| ())).await.unwrap();
+    let after = names().await;
+    assert_eq!(after.last().map(String::as_str), Some("a_late_one"), "{after:?}");
+    assert_eq!(after[..after.len() - 1], before[..]);
+    connection.cancel().await.unwrap();
+}

@@ -80,7 +80,7 @@ async fn a_method_block_is_served_like_free_fns() {
     let connection = connect(Arc::clone(&notes)).await;
     let tools = connection.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(names, ["notes_add", "notes_crash", "notes_read", "notes_wait"]);
+    assert_eq!(names, ["notes_add", "notes_read", "notes_crash", "notes_wait"], "in declaration order");
     let add = tools.iter().find(|tool| tool.name == "notes_add").unwrap();
     assert_eq!(
         serde_json::to_value(&add.input_schema).unwrap(),

@@ -3,7 +3,7 @@
 //! started with), hides and shows tools, and tells every connected client with
 //! `notifications/tools/list_changed`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use rmcp::RoleServer;
@@ -18,7 +18,10 @@ use crate::registry::{Entry, Registry};
 #[derive(Clone)]
 pub(super) struct Catalog {
     pub(super) registry: Arc<Registry>,
+    /// In the order the tools were added.
     pub(super) tools: Arc<[Tool]>,
+    /// Where each tool is in `tools`, by name.
+    pub(super) positions: Arc<HashMap<String, usize>>,
     /// Whether some tool requires OAuth scopes (the OAuth layer then reads which tool a
     /// `tools/call` names); found once per change, not per request.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
@@ -36,7 +39,9 @@ impl Catalog {
             wire::tools(&registry).expect("the MCP tool list written from the registry is the shape rmcp reads");
         let scoped = registry.iter().any(|entry| entry.scopes().next().is_some());
         let tasks = registry.iter().any(|entry| entry.task_support() != crate::TaskSupport::Forbidden);
-        Catalog { registry, tools, scoped, tasks }
+        let positions =
+            Arc::new(tools.iter().enumerate().map(|(index, tool)| (tool.name.to_string(), index)).collect());
+        Catalog { registry, tools, positions, scoped, tasks }
     }
 }
 

@@ -164,9 +164,8 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        let tools = self.shared.live.current().tools;
-        let index = tools.binary_search_by(|tool| tool.name.as_ref().cmp(name)).ok()?;
-        tools.get(index).cloned()
+        let catalog = self.shared.live.current();
+        catalog.tools.get(*catalog.positions.get(name)?).cloned()
     }
 
     async fn call_tool(

@@ -20,10 +20,11 @@ use crate::output::ToolOutput;
 use crate::provider::mcp_json::{call_tool_result, content_block, tools_list};
 use crate::registry::Registry;
 
-/// rmcp's tool list for `registry`, from the MCP dialect: parsed once per registry, with
-/// each schema's keys in declaration order (`preserve_order`).
+/// rmcp's tool list for `registry`, from the MCP dialect, in the order the tools were
+/// added: parsed once per registry, with each schema's keys in declaration order
+/// (`preserve_order`).
 pub(crate) fn tools(registry: &Registry) -> Result<Arc<[Tool]>, serde_json::Error> {
-    let tools: Vec<Tool> = serde_json::from_str(&tools_list(registry.iter()).json)?;
+    let tools: Vec<Tool> = serde_json::from_str(&tools_list(registry.in_added_order()).json)?;
     Ok(tools.into())
 }
 

@@ -23,7 +23,13 @@ pub struct Entry {
     pub(super) definition_json: Cow<'static, str>,
     /// Descriptions set at run time ([`Registry::describe`](super::Registry::describe)).
     pub(super) described: Option<Arc<Described>>,
+    /// When it was added to its registry ([`UNPLACED`] until it is): an MCP server lists
+    /// tools in this order, as the servers it ports do.
+    pub(super) added: u64,
 }
+
+/// The `added` of an entry no registry has placed yet.
+pub(super) const UNPLACED: u64 = u64::MAX;
 
 /// What an entry holds.
 #[derive(Debug, Clone)]
@@ -42,6 +48,7 @@ impl Entry {
             kind: Kind::Static(def),
             definition_json: Cow::Borrowed(def.definition_json()),
             described: None,
+            added: UNPLACED,
         }
     }
 
@@ -51,19 +58,26 @@ impl Entry {
             kind: Kind::Method(def, receiver),
             definition_json: Cow::Borrowed(def.definition_json()),
             described: None,
+            added: UNPLACED,
         }
     }
 
     pub(super) fn from_dynamic(tool: Arc<DynamicTool>) -> Self {
         let name: Arc<str> = Arc::from(tool.name());
         let definition_json = Cow::Owned(definition(&name, &tool.description, &tool.parameters_json));
-        Entry { name, kind: Kind::Dynamic(tool), definition_json, described: None }
+        Entry { name, kind: Kind::Dynamic(tool), definition_json, described: None, added: UNPLACED }
     }
 
     /// The same tool under another name (a prefix added by [`Registry::merge_prefixed`](super::Registry::merge_prefixed)).
     pub(super) fn renamed(&self, name: String) -> Self {
         let definition_json = Cow::Owned(definition(&name, self.description(), self.parameters_json()));
-        Entry { name: Arc::from(name), kind: self.kind.clone(), definition_json, described: self.described.clone() }
+        Entry {
+            name: Arc::from(name),
+            kind: self.kind.clone(),
+            definition_json,
+            described: self.described.clone(),
+            added: UNPLACED,
+        }
     }
 
     /// The name the model calls it by in this registry.

@@ -58,6 +58,8 @@ pub struct Registry {
     index: HashMap<Arc<str>, usize, BuildNameHasher>,
     state: Arc<State>,
     options: DecodeOptions,
+    /// The `added` number the next tool gets.
+    next_added: u64,
     // The context of calls made without one, built once rather than per call.
     context: ToolContext,
     #[cfg(any(feature = "mcp", feature = "agent"))]
@@ -76,6 +78,7 @@ impl Default for Registry {
             index: HashMap::default(),
             state,
             options: DecodeOptions::default(),
+            next_added: 0,
             context,
             #[cfg(any(feature = "mcp", feature = "agent"))]
             layers: layer::Layers::default(),
@@ -100,9 +103,11 @@ impl Registry {
     /// # Errors
     /// [`RegistryError::DuplicateName`] naming both tools when two share a name.
     pub fn collect() -> Result<Self, RegistryError> {
-        Self::from_entries(
-            inventory::iter::<Registration>.into_iter().map(|registration| Entry::from_def(registration.0)).collect(),
-        )
+        let mut entries: Vec<Entry> =
+            inventory::iter::<Registration>.into_iter().map(|registration| Entry::from_def(registration.0)).collect();
+        // Link order varies between builds: collected tools are added in name order.
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        Self::from_entries(entries)
     }
 
     /// Adds one tool (a generated `…Tool` value or a `&'static ToolDef`).
@@ -156,7 +161,7 @@ impl Registry {
     /// [`RegistryError::DuplicateName`] when it is taken; nothing is added then.
     pub fn merge_prefixed(&mut self, prefix: &str, other: &Registry) -> Result<&mut Self, RegistryError> {
         let mut entries = self.entries.clone();
-        for entry in &other.entries {
+        for entry in other.in_added_order() {
             let name = format!("{prefix}{}", entry.name);
             if !is_valid_tool_name(&name) {
                 return Err(RegistryError::InvalidName { name });
@@ -170,7 +175,8 @@ impl Registry {
     /// Adds every tool of `other` under its own name (a tool source's, `sources`).
     pub(crate) fn absorb(&mut self, other: &Registry) -> Result<(), RegistryError> {
         let mut entries = self.entries.clone();
-        entries.extend(other.entries.iter().cloned());
+        entries
+            .extend(other.in_added_order().into_iter().map(|entry| Entry { added: entry::UNPLACED, ..entry.clone() }));
         self.set_entries(entries)
     }
 
@@ -279,6 +285,7 @@ impl Registry {
     }
 
     fn insert(&mut self, entry: Entry) -> Result<(), RegistryError> {
+        let mut entry = entry;
         if let Some(existing) = self.entries.iter().find(|e| e.name == entry.name) {
             return Err(RegistryError::DuplicateName {
                 name: entry.name.to_string(),
@@ -286,8 +293,26 @@ impl Registry {
                 second: entry.origin(),
             });
         }
+        self.place(core::slice::from_mut(&mut entry));
         self.entries.push(entry);
         Ok(())
+    }
+
+    /// Numbers the entries not placed yet, in the order given, after every one placed.
+    fn place(&mut self, entries: &mut [Entry]) {
+        for entry in entries.iter_mut().filter(|entry| entry.added == entry::UNPLACED) {
+            entry.added = self.next_added;
+            self.next_added += 1;
+        }
+    }
+
+    /// Every tool, in the order it was added (collected tools in name order, the methods of
+    /// a `#[tools]` block in declaration order); a tool put back after a removal keeps its
+    /// place.
+    pub(crate) fn in_added_order(&self) -> Vec<&Entry> {
+        let mut entries: Vec<&Entry> = self.entries.iter().collect();
+        entries.sort_by_key(|entry| entry.added);
+        entries
     }
 
     fn reindex(&mut self) {
@@ -310,9 +335,13 @@ impl Registry {
     /// naming them in the order given. Sorting first finds every duplicate among neighbours,
     /// so a collection of n tools costs O(n log n) rather than a scan per tool.
     fn set_entries(&mut self, mut entries: Vec<Entry>) -> Result<(), RegistryError> {
+        let next_added = self.next_added;
+        self.place(&mut entries);
         // Stable: two entries of one name stay in the order given.
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         if let Some(pair) = entries.windows(2).find(|pair| pair[0].name == pair[1].name) {
+            // Refused: nothing changes, the numbers given out included.
+            self.next_added = next_added;
             return Err(RegistryError::DuplicateName {
                 name: pair[0].name.to_string(),
                 first: pair[0].origin(),
