@@ -311,6 +311,10 @@ impl Schema {
     pub const EMPTY_OBJECT: Schema =
         Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[], open: false });
 
+    /// An argument list whose keys are all ignored: an open object with no properties.
+    pub const OPEN_EMPTY_OBJECT: Schema =
+        Schema::Object(&ObjectSchema { description: None, properties: &[], flatten: &[], open: true });
+
     /// The schema under every `Option` ([`Schema::Nullable`]) and newtype with keywords
     /// ([`Schema::Constrained`]), and whether any of them admits `null`: what a walk that
     /// does not read a newtype's own keywords looks at.

@@ -53,7 +53,7 @@ pub struct ToolAttr {
     /// `group = ".."`: the group `Registry::collect_group` selects the tool by.
     #[darling(default, with = string_key)]
     pub group: Option<SpannedValue<String>>,
-    /// `open`, for plain parameters: keys the tool does not name are ignored.
+    /// `open`, for plain parameters or none: keys the tool does not name are ignored.
     pub open: darling::util::Flag,
     /// `scopes = ["trips:write"]`: the OAuth scopes a caller's token must hold.
     #[darling(default, with = scope_list)]

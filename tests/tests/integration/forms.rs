@@ -327,6 +327,33 @@ fn open_greet(#[param(min_length = 1)] name: String) -> String {
     format!("hi {name}")
 }
 
+/// Reads everything, whatever it is given.
+#[tool(name = "forms_open_none", open)]
+fn open_read_all() -> &'static str {
+    "all"
+}
+
+/// Reads everything, and takes nothing.
+#[tool(name = "forms_closed_none")]
+fn closed_read_all() -> &'static str {
+    "all"
+}
+
+/// A tool without parameters refuses every key, unless it is `open`, as a port of a server
+/// whose SDK strips unknown keys (`read_graph {"unexpected": 1}`) needs.
+#[test]
+fn an_open_tool_without_parameters_ignores_every_key() {
+    let mut registry = Registry::new();
+    registry.add(OpenReadAllTool).unwrap().add(ClosedReadAllTool).unwrap();
+    assert_eq!(registry.call("forms_open_none", r#"{"unexpected": 1}"#).unwrap().to_text(), "all");
+    let refused = registry.call("forms_closed_none", r#"{"unexpected": 1}"#).unwrap_err().to_string();
+    assert!(refused.contains("unknown property \"unexpected\""), "{refused}");
+    let open = registry.get("forms_open_none").unwrap().parameters_json();
+    assert_eq!(open, r#"{"type":"object","properties":{}}"#);
+    let closed = registry.get("forms_closed_none").unwrap().parameters_json();
+    assert!(closed.contains(r#""additionalProperties":false"#), "{closed}");
+}
+
 #[test]
 fn an_open_object_ignores_unknown_keys_and_says_so_only_where_it_can() {
     let schema = tool_core::render::json_schema::<Lenient>();

@@ -22,7 +22,7 @@ pub use container::MapKey;
 #[cfg(feature = "elicit")]
 pub use elicit::{ElicitChoice, ElicitField, ElicitForm};
 #[doc(hidden)]
-pub use object::NoArgs;
+pub use object::{IgnoredArgs, NoArgs};
 pub use object::{ToolArgs, ToolObject};
 
 use serde_json::Value;

@@ -42,3 +42,17 @@ impl ToolParam for NoArgs {
 }
 
 impl ToolObject for NoArgs {}
+
+/// The argument list of a `#[tool(open)]` fn that takes no arguments: any object, every key
+/// ignored (as a port of a server whose SDK strips unknown keys needs).
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize)]
+pub struct IgnoredArgs {}
+
+impl ToolParam for IgnoredArgs {
+    const SCHEMA: Schema = Schema::OPEN_EMPTY_OBJECT;
+    // Not the one-pass path, which refuses undeclared keys: validated, then decoded by serde.
+    const SERDE_EXACT: bool = false;
+    const __CHECK: Check = Check::Object(&Fields::OPEN_EMPTY);
+}
+
+impl ToolObject for IgnoredArgs {}

@@ -25,6 +25,9 @@ pub struct Fields {
 impl Fields {
     /// No fields: a tool without arguments, and the stand-in of a derive that failed.
     pub const EMPTY: Fields = Fields { object: object_schema(&Schema::EMPTY_OBJECT), fields: &[], patterns: None };
+    /// No fields, every key ignored: a `#[tool(open)]` fn without arguments.
+    pub const OPEN_EMPTY: Fields =
+        Fields { object: object_schema(&Schema::OPEN_EMPTY_OBJECT), fields: &[], patterns: None };
 }
 
 /// How the full path checks a value of one type ([`ToolParam::__CHECK`]).

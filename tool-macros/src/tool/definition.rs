@@ -64,6 +64,7 @@ impl ToolFn {
         match (&self.inputs.args, &self.args_struct) {
             (Args::Struct(ty), _) => (quote!(#ty), quote!(__tool_args), quote!(__tool_args)),
             (Args::Plain(plain), Some((ident, _))) => (quote!(#ident), quote!(__tool_args: #ident), plain.call_args()),
+            _ if self.open => (quote!(_tool_core::param::IgnoredArgs), quote!(_), TokenStream::new()),
             _ => (quote!(_tool_core::param::NoArgs), quote!(_), TokenStream::new()),
         }
     }

@@ -37,6 +37,8 @@ pub struct ToolFn {
     pub(super) options: TokenStream,
     /// The type a method is declared on.
     pub(super) self_ty: Option<Type>,
+    /// `#[tool(open)]`: keys the tool does not name are ignored.
+    pub(super) open: bool,
 }
 
 /// Reads `#[tool(..)]`'s keys; a malformed attribute is reported and the defaults returned,
@@ -74,7 +76,7 @@ impl ToolFn {
         let place = if self_ty.is_some() { Place::Method } else { Place::Free };
         let inputs = Inputs::read(sig, place, &mut errors);
         let (description, argument_docs) = description(&attr, attr_read, attrs, &inputs, &sig.ident, &mut errors);
-        if attr.open.is_present() && !matches!(inputs.args, Args::Plain(_)) {
+        if attr.open.is_present() && matches!(inputs.args, Args::Struct(_)) {
             errors.push(
                 darling::Error::custom(
                     "`open` is for plain parameters: on an argument struct, write `#[tool_args(open)]` on the struct",
@@ -95,6 +97,7 @@ impl ToolFn {
             strict: attr.strict,
             options: options(&attr),
             self_ty: self_ty.cloned(),
+            open: attr.open.is_present(),
             sig: sig.clone(),
         })
     }
