@@ -44,7 +44,7 @@ pub mod __private;
 pub use crate::content::Content;
 pub use crate::context::ToolContext;
 pub use crate::error::{RegistryError, ToolError};
-pub use crate::output::{IntoToolOutput, JsonText, Structured, ToolOutput};
+pub use crate::output::{IntoToolOutput, JsonText, Structured, StructuredText, ToolOutput};
 pub use crate::param::{ToolArgs, ToolParam};
 pub use crate::registry::{Entry, Registry};
 pub use crate::tool::dynamic::DynamicTool;

@@ -147,11 +147,37 @@ pub struct JsonText<T>(pub T);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Structured<T>(pub T);
 
+impl<T> Structured<T> {
+    /// The same result with `text` for the model in place of the value's JSON (MCP
+    /// `content`); the value is still the `structuredContent`, under the output schema.
+    #[must_use]
+    pub fn with_text(self, text: impl Into<String>) -> StructuredText<T> {
+        StructuredText { value: self.0, text: Some(text.into()) }
+    }
+
+    /// The same result with the value's JSON pretty-printed (two-space indentation, as
+    /// `JSON.stringify(value, null, 2)`) as its text.
+    #[must_use]
+    pub fn pretty(self) -> StructuredText<T> {
+        StructuredText { value: self.0, text: None }
+    }
+}
+
+/// A [`Structured`] result with text of its own ([`Structured::with_text`]) or its JSON
+/// pretty-printed ([`Structured::pretty`]): the text for the model, the value as
+/// `structuredContent`, and `T`'s schema advertised as the tool's output schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructuredText<T> {
+    value: T,
+    /// `None`: the value's JSON, pretty-printed.
+    text: Option<String>,
+}
+
 /// What a `#[tool]` fn may return.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a `#[tool]` fn",
     label = "unsupported return type",
-    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `JsonText<T>` where `T: Serialize`, `Structured<T>` where `T: Serialize + ToolObject` (a struct deriving `ToolArgs` or `ToolSchema`), `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
+    note = "return `String`, `&'static str`, `()`, `serde_json::Value`, `JsonText<T>` where `T: Serialize`, `Structured<T>` (or `StructuredText<T>`, from `Structured::with_text`) where `T: Serialize + ToolObject` (a struct deriving `ToolArgs` or `ToolSchema`), `Content`, `Vec<Content>`, `ToolOutput`, or `Result<_, E>` of those where `E: Display`"
 )]
 pub trait IntoToolOutput {
     /// The schema of the structured output, when the type states one.
@@ -221,6 +247,22 @@ impl<T: serde::Serialize + crate::param::ToolObject> IntoToolOutput for Structur
 
     fn into_tool_output(self) -> Result<ToolOutput, String> {
         JsonText(self.0).into_tool_output()
+    }
+}
+
+impl<T: serde::Serialize + crate::param::ToolObject> IntoToolOutput for StructuredText<T> {
+    const OUTPUT_SCHEMA: Option<&'static Schema> = Some(&T::SCHEMA);
+
+    fn into_tool_output(self) -> Result<ToolOutput, String> {
+        let value =
+            serde_json::to_value(&self.value).map_err(|e| format!("the result could not be serialized: {e}"))?;
+        let text = match self.text {
+            Some(text) => text,
+            None => {
+                serde_json::to_string_pretty(&value).map_err(|e| format!("the result could not be serialized: {e}"))?
+            }
+        };
+        Ok(ToolOutput::text(text).with_structured(value))
     }
 }
 

@@ -140,3 +140,43 @@ fn a_single_text_block_is_borrowed_and_many_are_joined() {
     assert_eq!(two.to_text(), "a\n\nb");
     assert!(two.is_text_only());
 }
+
+/// The outcome of a deletion, as a structured result.
+#[derive(serde::Serialize, tool_core::ToolSchema)]
+struct Deleted {
+    success: bool,
+    names: Vec<String>,
+}
+
+/// Deletes entities, saying so in a sentence.
+#[tool(name = "content_delete")]
+fn delete(names: Vec<String>) -> tool_core::StructuredText<Deleted> {
+    tool_core::Structured(Deleted { success: true, names }).with_text("Entities deleted successfully")
+}
+
+/// Lists entities, pretty-printed.
+#[tool(name = "content_list")]
+fn list(names: Vec<String>) -> Result<tool_core::StructuredText<Deleted>, String> {
+    if names.is_empty() {
+        return Err("name at least one entity".to_owned());
+    }
+    Ok(tool_core::Structured(Deleted { success: true, names }).pretty())
+}
+
+/// A structured result can carry the author's own text, or its JSON pretty-printed, and
+/// still advertise its output schema and carry the value as `structuredContent`.
+#[test]
+fn a_structured_result_can_be_worded_by_its_author() {
+    let mut registry = Registry::new();
+    registry.add(DeleteTool).unwrap().add(ListTool).unwrap();
+    for name in ["content_delete", "content_list"] {
+        let schema = registry.get(name).unwrap().output_schema().unwrap();
+        assert!(schema.contains(r#""success":{"type":"boolean"}"#), "{schema}");
+    }
+    let deleted = registry.call("content_delete", r#"{"names": ["a"]}"#).unwrap();
+    assert_eq!(deleted.to_text(), "Entities deleted successfully");
+    assert_eq!(deleted.structured(), Some(&serde_json::json!({"success": true, "names": ["a"]})));
+    let listed = registry.call("content_list", r#"{"names": ["a", "b"]}"#).unwrap();
+    assert_eq!(listed.to_text(), "{\n  \"success\": true,\n  \"names\": [\n    \"a\",\n    \"b\"\n  ]\n}");
+    assert_eq!(listed.structured(), Some(&serde_json::json!({"success": true, "names": ["a", "b"]})));
+}
