@@ -10,7 +10,7 @@ pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, decode_for as de
 pub use crate::param::plain::{PlainParam, missing_value};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
-pub use crate::tool::set::{ToolSet, receiver};
+pub use crate::tool::set::{ResourceMethod, ToolSet, receiver};
 pub use crate::tool::{Handler, Receiver, ToolDefParts, ToolOptions};
 pub use crate::validate::apply::validate_pattern;
 pub use crate::validate::fields::{Check, Field, Fields, object_schema, validate_constrained, validate_properties};

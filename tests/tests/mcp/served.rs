@@ -17,7 +17,7 @@ use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::mcp::{McpServer, PromptMessage, Prompts, Resources, prompt, resource};
-use tool_core::{Content, Registry, ToolArgs, context::Role};
+use tool_core::{Content, Registry, ToolArgs, context::Role, tool};
 
 /// A language a review can be written for.
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -310,4 +310,72 @@ fn a_template_whose_variables_are_not_the_fns_parameters_is_refused() {
     assert!(again.contains("users://{user}/profile is served already"), "{again}");
     assert_eq!(resources.len(), 1);
     assert_eq!(PromptMessage::assistant("x").role, Role::Assistant);
+}
+
+/// A notebook whose prompts and resources read its own state.
+struct Notebook {
+    title: String,
+}
+
+#[tool_core::tools]
+impl Notebook {
+    /// Summarise the notebook
+    #[prompt(name = "summarise")]
+    fn summarise(&self, #[param(min_length = 1)] style: String) -> String {
+        format!("Summarise {} in a {style} style", self.title)
+    }
+
+    /// One page of the notebook
+    #[resource(uri = "notebook://pages/{page}", mime_type = "text/markdown")]
+    fn page(&self, #[param(minimum = 1)] page: u32) -> String {
+        format!("# {} page {page}", self.title)
+    }
+
+    /// How many pages there are
+    #[tool]
+    fn pages(&self) -> String {
+        self.title.len().to_string()
+    }
+}
+
+/// The methods of one `#[tools]` block are tools, prompts and resources on one shared value,
+/// each added to its own collection.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tools_block_holds_prompts_and_resources_called_on_its_value() {
+    let notebook = Arc::new(Notebook { title: "Field notes".to_owned() });
+    let mut registry = Registry::new();
+    registry.add_all(Arc::clone(&notebook)).unwrap();
+    let mut prompts = Prompts::new();
+    prompts.add_all(Arc::clone(&notebook)).unwrap();
+    let mut resources = Resources::new();
+    resources.add_all(notebook).unwrap();
+    assert_eq!((registry.len(), prompts.len(), resources.len()), (1, 1, 1));
+    let server = McpServer::new(registry).with_prompts(prompts).with_resources(resources);
+    let client = connect(server, Watcher::default()).await;
+
+    let arguments = object(json!({"style": "terse"}));
+    let got = client.get_prompt(GetPromptRequestParams::new("summarise").with_arguments(arguments)).await.unwrap();
+    assert_eq!(
+        serde_json::to_value(&got.messages[0]).unwrap()["content"]["text"],
+        "Summarise Field notes in a terse style"
+    );
+    let refused = client
+        .get_prompt(GetPromptRequestParams::new("summarise").with_arguments(object(json!({"style": ""}))))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("-32602") && refused.contains("/style"), "{refused}");
+
+    let read = client.read_resource(ReadResourceRequestParams::new("notebook://pages/2")).await.unwrap();
+    let read = serde_json::to_value(read).unwrap();
+    assert_eq!(
+        read["contents"],
+        json!([{"uri": "notebook://pages/2", "mimeType": "text/markdown", "text": "# Field notes page 2"}])
+    );
+    let zero =
+        client.read_resource(ReadResourceRequestParams::new("notebook://pages/0")).await.unwrap_err().to_string();
+    assert!(zero.contains("-32602") && zero.contains(">= 1"), "{zero}");
+    let templates = client.list_all_resource_templates().await.unwrap();
+    assert_eq!(templates[0].uri_template, "notebook://pages/{page}");
+    client.cancel().await.unwrap();
 }

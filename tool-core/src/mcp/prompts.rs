@@ -17,7 +17,8 @@ use crate::dispatch::DecodeOptions;
 use crate::error::{RegistryError, ToolError};
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::registry::{Entry, Registry};
-use crate::tool::ToolDef;
+use crate::tool::set::{IntoToolSet, ToolSet as _};
+use crate::tool::{Receiver, ToolDef};
 
 /// A prompt's definition: implemented by the type `#[prompt]` writes beside a fn
 /// (`code_review` → `CodeReviewPrompt`); add it to [`Prompts`].
@@ -135,6 +136,20 @@ impl Prompts {
     /// [`RegistryError::DuplicateName`] when a prompt of that name is there already.
     pub fn add(&mut self, prompt: impl PromptFn) -> Result<&mut Self, RegistryError> {
         self.registry.add(prompt.def())?;
+        Ok(self)
+    }
+
+    /// Adds every `#[prompt]` method of a `#[tools]` block, each called on `prompts` (shared,
+    /// so an `Arc<S>` the caller keeps, and also gives `Registry::add_all`, is accepted).
+    ///
+    /// # Errors
+    /// [`RegistryError::DuplicateName`] when a prompt of that name is there already; the
+    /// prompts before it stay added.
+    pub fn add_all<S: IntoToolSet>(&mut self, prompts: S) -> Result<&mut Self, RegistryError> {
+        let receiver: Arc<Receiver> = prompts.into_shared();
+        for def in S::Set::__prompt_defs() {
+            self.registry.add_method(def, Arc::clone(&receiver))?;
+        }
         Ok(self)
     }
 

@@ -3,6 +3,8 @@
 //! resource; a URI template's variables are the fn's parameters, typed and validated as a
 //! tool's arguments are (decoded leniently: a variable is text, `"123"` reaches a `u32`).
 
+use std::sync::Arc;
+
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value};
@@ -16,7 +18,8 @@ use crate::dispatch::DecodeOptions;
 use crate::error::RegistryError;
 use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
-use crate::tool::ToolDef;
+use crate::tool::set::{IntoToolSet, ToolSet as _};
+use crate::tool::{Receiver, ToolDef};
 
 /// A resource's definition: implemented by the type `#[resource]` writes beside a fn
 /// (`graph` → `GraphResource`); add it to [`Resources`].
@@ -96,15 +99,42 @@ impl Resources {
     /// cannot match, or variables that are not the fn's parameters.
     pub fn add(&mut self, resource: impl ResourceFn) -> Result<&mut Self, RegistryError> {
         let def = resource.def();
+        self.insert(def, resource.uri(), resource.mime_type(), |registry| registry.add(def).map(|_| ()))?;
+        Ok(self)
+    }
+
+    /// Adds every `#[resource]` method of a `#[tools]` block, each called on `resources`
+    /// (shared, so an `Arc<S>` the caller keeps, and also gives `Registry::add_all`, is
+    /// accepted).
+    ///
+    /// # Errors
+    /// As [`Resources::add`]; the resources before the one refused stay added.
+    pub fn add_all<S: IntoToolSet>(&mut self, resources: S) -> Result<&mut Self, RegistryError> {
+        let receiver: Arc<Receiver> = resources.into_shared();
+        for method in S::Set::__resource_defs() {
+            let add = |registry: &mut Registry| registry.add_method(method.def, Arc::clone(&receiver));
+            self.insert(method.def, method.uri, method.mime_type, add)?;
+        }
+        Ok(self)
+    }
+
+    /// Adds the resource `def` at `uri`, its entry added to the registry by `add`.
+    fn insert(
+        &mut self,
+        def: &'static ToolDef,
+        uri: &str,
+        mime_type: Option<&'static str>,
+        add: impl FnOnce(&mut Registry) -> Result<(), RegistryError>,
+    ) -> Result<(), RegistryError> {
         let invalid = |reason: String| RegistryError::InvalidSchema { name: def.name().to_owned(), reason };
-        let uri = UriTemplate::parse(resource.uri()).map_err(invalid)?;
+        let uri = UriTemplate::parse(uri).map_err(invalid)?;
         if self.listed.iter().any(|listed| listed.uri.as_str() == uri.as_str()) {
             return Err(invalid(format!("{} is served already", uri.as_str())));
         }
         check_variables(&uri, def.parameters_json()).map_err(invalid)?;
-        self.registry.add(def)?;
-        self.listed.push(Listed { uri, entry: def.name().to_owned(), mime_type: resource.mime_type() });
-        Ok(self)
+        add(&mut self.registry)?;
+        self.listed.push(Listed { uri, entry: def.name().to_owned(), mime_type });
+        Ok(())
     }
 
     /// Completes `variable` of the template `template` (its URI template, as listed) with
@@ -116,7 +146,7 @@ impl Resources {
         variable: &str,
         complete: impl Fn(&str, &Map<String, Value>) -> Vec<String> + Send + Sync + 'static,
     ) -> &mut Self {
-        self.completers.insert(template, variable, std::sync::Arc::new(complete));
+        self.completers.insert(template, variable, Arc::new(complete));
         self
     }
 

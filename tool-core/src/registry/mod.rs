@@ -143,6 +143,15 @@ impl Registry {
         Ok(self)
     }
 
+    /// Adds the method `def` of a `#[tools]` block, called on `receiver` (a prompt's or a
+    /// resource's, which their own collections keep).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn add_method(&mut self, def: &'static ToolDef, receiver: Arc<Receiver>) -> Result<(), RegistryError> {
+        self.insert(Entry::from_method(def, receiver))?;
+        self.reindex();
+        Ok(())
+    }
+
     /// Adds a tool made at run time.
     ///
     /// # Errors

@@ -36,6 +36,32 @@ pub trait ToolSet: Send + Sync + 'static {
     /// receiver: add them with [`Registry::add_all`](crate::Registry::add_all), not one by
     /// one.
     fn tool_defs() -> &'static [&'static ToolDef];
+
+    /// The block's `#[prompt]` methods (`mcp::Prompts::add_all` adds them).
+    #[doc(hidden)]
+    #[must_use]
+    fn __prompt_defs() -> &'static [&'static ToolDef] {
+        &[]
+    }
+
+    /// The block's `#[resource]` methods (`mcp::Resources::add_all` adds them).
+    #[doc(hidden)]
+    #[must_use]
+    fn __resource_defs() -> &'static [ResourceMethod] {
+        &[]
+    }
+}
+
+/// A `#[resource]` method of a `#[tools]` block: its definition, URI and MIME type.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct ResourceMethod {
+    /// The definition.
+    pub def: &'static ToolDef,
+    /// The URI or URI template.
+    pub uri: &'static str,
+    /// The MIME type of its text.
+    pub mime_type: Option<&'static str>,
 }
 
 /// What [`Registry::add_all`](crate::Registry::add_all) takes: a [`ToolSet`] by value, or

@@ -14,7 +14,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 pub use self::definition::Names;
-pub use self::served::{Served, expand as expand_served};
+pub use self::served::{Served, ServedFn, expand as expand_served};
 pub use self::tool_fn::{ToolFn, read_attr};
 
 use self::tool_fn::camel_case;
@@ -24,6 +24,9 @@ use crate::util::{Result, wrap_in_const};
 /// Expands `#[tool]`; on error, the errors plus the item unchanged, so the rest of the crate
 /// still sees the fn (bon's rule).
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if is_mark(&attr) {
+        return TokenStream::new();
+    }
     match try_expand(attr, item.clone()) {
         Ok(tokens) => tokens,
         Err(error) => {
@@ -31,6 +34,14 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             quote!(#errors #item)
         }
     }
+}
+
+/// `__mark_used`: the attribute as `#[tools]` names it once, so the user's import of it is
+/// used (its methods' attributes are taken off before rustc resolves them); it expands to
+/// nothing.
+pub fn is_mark(attr: &TokenStream) -> bool {
+    let mut tokens = attr.clone().into_iter();
+    matches!((tokens.next(), tokens.next()), (Some(proc_macro2::TokenTree::Ident(ident)), None) if ident == "__mark_used")
 }
 
 /// Expands `#[tool]`, or returns every error found.

@@ -53,6 +53,9 @@ impl Served {
 
 /// Expands `#[prompt]` or `#[resource]`; on error, the errors plus the item unchanged.
 pub fn expand(kind: Served, attr: TokenStream, item: TokenStream) -> TokenStream {
+    if super::is_mark(&attr) {
+        return TokenStream::new();
+    }
     match try_expand(kind, attr, item.clone()) {
         Ok(tokens) => tokens,
         Err(error) => {
@@ -64,43 +67,81 @@ pub fn expand(kind: Served, attr: TokenStream, item: TokenStream) -> TokenStream
 
 fn try_expand(kind: Served, attr: TokenStream, item: TokenStream) -> Result<TokenStream> {
     let mut errors = darling::Error::accumulator();
-    let attr = errors
-        .handle(NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|i| ServedAttr::from_list(&i)))
-        .unwrap_or_default();
     let Ok(mut item) = syn::parse2::<FnItem>(item.clone()) else {
         let span = item.into_iter().next().map_or_else(Span::call_site, |t| t.span());
         let message = format!("`#[{}]` can only be applied to a `fn` item", kind.attr_name());
         errors.push(darling::Error::custom(message).with_span(&span));
         return errors.finish().map(|()| TokenStream::new());
     };
-    match (kind, &attr.uri, &attr.mime_type) {
-        (Served::Resource, None, _) => errors.push(
-            darling::Error::custom("a resource needs its URI: `#[resource(uri = \"memory://graph\")]`, or a template `uri = \"file:///{+path}\"`")
-                .with_span(&item.sig.ident),
-        ),
-        (Served::Prompt, Some(uri), _) => {
-            errors.push(darling::Error::custom("`uri` is a resource's: a prompt has a name").with_span(&uri.span()));
-        }
-        (Served::Prompt, _, Some(mime)) => {
-            errors.push(darling::Error::custom("`mime_type` is a resource's").with_span(&mime.span()));
-        }
-        _ => {}
-    }
-    let tool_attr = ToolAttr {
-        name: attr.name.clone(),
-        description: attr.description.clone(),
-        krate: attr.krate.clone(),
-        title: attr.title.clone(),
-        scopes: attr.scopes.clone(),
-        ..ToolAttr::default()
-    };
-    // Read as unread: a prompt or a resource may go without a description.
-    let tool = errors.handle(ToolFn::read(tool_attr, false, &mut item.sig, &item.attrs, None));
-    if let (Some(tool), Some(uri)) = (&tool, &attr.uri) {
-        check_variables(uri, &tool.inputs.args, &mut errors);
-    }
+    let served = ServedFn::read(kind, attr, &mut item.sig, &item.attrs, None, &mut errors);
     errors.finish()?;
-    Ok(tool.map(|tool| tool.expand_served(kind, &attr, item)).unwrap_or_default())
+    Ok(served.map(|served| served.tool.expand_served(kind, &served, item)).unwrap_or_default())
+}
+
+/// A prompt or resource fn (free, or a method of a `#[tools]` block), read as a tool fn is,
+/// with a resource's URI and MIME type.
+pub struct ServedFn {
+    pub tool: ToolFn,
+    uri: Option<String>,
+    mime_type: Option<String>,
+}
+
+impl ServedFn {
+    /// Reads `#[prompt(..)]` or `#[resource(..)]` (`attr`, the tokens inside) on a fn;
+    /// `self_ty` is the type of a `#[tools]` block. Every mistake goes to `errors`.
+    pub fn read(
+        kind: Served,
+        attr: TokenStream,
+        sig: &mut syn::Signature,
+        attrs: &[syn::Attribute],
+        self_ty: Option<&syn::Type>,
+        errors: &mut darling::error::Accumulator,
+    ) -> Option<ServedFn> {
+        let attr = errors
+            .handle(
+                NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|i| ServedAttr::from_list(&i)),
+            )
+            .unwrap_or_default();
+        match (kind, &attr.uri, &attr.mime_type) {
+            (Served::Resource, None, _) => errors.push(
+                darling::Error::custom("a resource needs its URI: `#[resource(uri = \"memory://graph\")]`, or a template `uri = \"file:///{+path}\"`")
+                    .with_span(&sig.ident),
+            ),
+            (Served::Prompt, Some(uri), _) => {
+                errors.push(darling::Error::custom("`uri` is a resource's: a prompt has a name").with_span(&uri.span()));
+            }
+            (Served::Prompt, _, Some(mime)) => {
+                errors.push(darling::Error::custom("`mime_type` is a resource's").with_span(&mime.span()));
+            }
+            _ => {}
+        }
+        let tool_attr = ToolAttr {
+            name: attr.name.clone(),
+            description: attr.description.clone(),
+            krate: attr.krate.clone(),
+            title: attr.title.clone(),
+            scopes: attr.scopes.clone(),
+            ..ToolAttr::default()
+        };
+        // Read as unread: a prompt or a resource may go without a description.
+        let tool = errors.handle(ToolFn::read(tool_attr, false, sig, attrs, self_ty))?;
+        if let Some(uri) = &attr.uri {
+            check_variables(uri, &tool.inputs.args, errors);
+        }
+        let uri = attr.uri.map(|uri| uri.as_str().to_owned());
+        Some(ServedFn { tool, uri, mime_type: attr.mime_type.map(|mime| mime.as_str().to_owned()) })
+    }
+
+    /// A resource's `uri` and `mime_type` as the `ResourceFn` methods (or the `#[tools]`
+    /// block's resource list) return them.
+    pub fn uri_and_mime(&self) -> (TokenStream, TokenStream) {
+        let uri = self.uri.clone().unwrap_or_default();
+        let mime = self
+            .mime_type
+            .as_ref()
+            .map_or_else(|| quote!(::core::option::Option::None), |mime| quote!(::core::option::Option::Some(#mime)));
+        (quote!(#uri), mime)
+    }
 }
 
 /// The variables of a resource URI must be the fn's plain parameters, one for one: nothing
@@ -170,7 +211,7 @@ fn check_variables(uri: &SpannedValue<String>, args: &Args, errors: &mut darling
 impl ToolFn {
     /// The fn, the arguments struct of plain parameters, the `…Prompt` or `…Resource` type
     /// and, in one `const` block, the definition and the trait impl that hands it over.
-    fn expand_served(&self, kind: Served, attr: &ServedAttr, mut item: FnItem) -> TokenStream {
+    fn expand_served(&self, kind: Served, served_fn: &ServedFn, mut item: FnItem) -> TokenStream {
         item.sig = self.sig.clone();
         let fn_ident = &item.sig.ident;
         let name = &self.name;
@@ -195,14 +236,7 @@ impl ToolFn {
                 },
             ),
             Served::Resource => {
-                let uri = attr.uri.as_ref().map(|uri| uri.as_str().to_owned()).unwrap_or_default();
-                let mime = attr.mime_type.as_ref().map_or_else(
-                    || quote!(::core::option::Option::None),
-                    |mime| {
-                        let mime = mime.as_str();
-                        quote!(::core::option::Option::Some(#mime))
-                    },
-                );
+                let (uri, mime) = served_fn.uri_and_mime();
                 (
                     format!(
                         "The `{name}` resource, generated by `#[resource]` from [`{fn_ident}`]: pass it to `Resources::add`."
