@@ -13,7 +13,9 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Mutex;
 use tool_core::mcp::{McpServer, Resources, ResourcesHandle, resource, serve};
-use tool_core::{Registry, Structured, StructuredText, ToolArgs, ToolContext, ToolError, ToolSchema, tool, tools};
+use tool_core::{
+    Registry, Structured, StructuredText, ToolArgs, ToolContext, ToolError, ToolSchema, Violations, tool, tools,
+};
 
 const GRAPH_URI: &str = "memory://knowledge-graph";
 
@@ -306,6 +308,33 @@ fn done(message: &str) -> StructuredText<Done> {
     Structured(Done { success: true, message: message.to_owned() }).with_text(message)
 }
 
+/// Refused arguments worded as the reference's SDK words zod's issues
+/// (`expected array, received undefined at entities[0].observations`).
+fn zod(tool: &str, violations: &Violations) -> String {
+    let issues: Vec<String> = violations
+        .iter()
+        .map(|violation| {
+            let mut path = violation.path.clone();
+            if let (Some(property), "required") = (&violation.property, violation.keyword) {
+                path = format!("{path}/{property}");
+            }
+            let at = path.split('/').skip(1).fold(String::new(), |at, key| match key.parse::<usize>() {
+                Ok(index) => format!("{at}[{index}]"),
+                Err(_) if at.is_empty() => key.to_owned(),
+                Err(_) => format!("{at}.{key}"),
+            });
+            let received = match violation.received {
+                Some("integer") => "number", // JavaScript has one number type
+                Some(other) => other,
+                None => "undefined",
+            };
+            format!("expected {}, received {received} at {at}", violation.expected.as_deref().unwrap_or("valid input"))
+        })
+        .collect();
+    let issues = issues.join("; ");
+    format!("MCP error -32602: Input validation error: Invalid arguments for tool {tool}: Invalid input: {issues}")
+}
+
 /// The complete knowledge graph: every entity and relation
 #[resource(
     uri = "memory://knowledge-graph",
@@ -334,6 +363,7 @@ async fn main() -> std::io::Result<()> {
         .with_error_text(|error| match error {
             ToolError::Failed { message, .. } => message.clone(),
             ToolError::UnknownTool { name, .. } => format!("MCP error -32602: Tool {name} not found"),
+            ToolError::InvalidArguments { tool, violations } => zod(tool, violations),
             other => other.to_string(),
         });
     let _ = memory.resources.set(server.resources_handle());

@@ -35,7 +35,7 @@ async fn the_example_serves_over_stdio() {
 
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(names, ["book_trip", "estimate_trip", "get_weather"]);
+    assert_eq!(names, ["get_weather", "book_trip", "estimate_trip"], "in the order the example adds them");
 
     let forecast = call(&client, "get_weather", json!({"city": "Lisbon", "days": 2})).await.unwrap();
     assert_eq!(text(&forecast), "Lisbon: sunny for the next 2 days (Celsius)");

@@ -109,13 +109,27 @@ async def main(binary):
             done = "Entities deleted successfully"
             await ok("delete_entities", {"entityNames": ["Carol", "Nobody"]}, {"success": True, "message": done}, done)
 
-            # What the schema refuses is an isError result naming the argument and the rule.
-            for arguments, named in [({}, "entities"), ({"entities": "not a list"}, "/entities"),
-                                     ({"entities": [{"name": 1, "entityType": "t", "observations": []}]}, "/entities/0/name")]:
-                text, error, _ = await call("create_entities", arguments)
-                expect(f"create_entities {arguments} refused", (error, named in text), (True, True))
-            text, error, _ = await call("search_nodes", {"query": 42})
-            expect("search_nodes 42 refused", (error, "/query" in text), (True, True))
+            # What the schema refuses, worded as the reference's SDK words zod's issues.
+            zod = "MCP error -32602: Input validation error: Invalid arguments for tool {}: Invalid input: {}"
+            for name, arguments, issue in [
+                ("create_entities", {}, "expected array, received undefined at entities"),
+                ("create_entities", {"entities": [{"name": "X", "entityType": "t"}]},
+                 "expected array, received undefined at entities[0].observations"),
+                ("create_entities", {"entities": "not a list"}, "expected array, received string at entities"),
+                ("search_nodes", {"query": 42}, "expected string, received number at query"),
+                ("search_nodes", {"query": None}, "expected string, received null at query"),
+                ("delete_entities", {"entityNames": "Alice"}, "expected array, received string at entityNames"),
+                ("create_relations", {"relations": [{"from": "A", "to": "B"}]},
+                 "expected string, received undefined at relations[0].relationType"),
+                ("delete_observations", {"deletions": [{"entityName": "Alice"}]},
+                 "expected array, received undefined at deletions[0].observations"),
+                ("search_nodes", {"query": True}, "expected string, received boolean at query"),
+                ("search_nodes", {"query": {}}, "expected string, received object at query"),
+                ("search_nodes", {"query": []}, "expected string, received array at query"),
+                ("search_nodes", {"query": 3.5}, "expected string, received number at query"),
+                ("open_nodes", {"names": [None, "Alice"]}, "expected string, received null at names[0]"),
+            ]:
+                expect(f"{name} {arguments} refused", await call(name, arguments), (zod.format(name, issue), True, None))
 
             graph = {"entities": [old, alice, acme, zoe], "relations": [self_relation, works]}
             await ok("read_graph", {"unexpected": 1}, graph)

@@ -22,6 +22,7 @@ use crate::dispatch::deny_unknown::DenyUnknown;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::param::ToolArgs;
+use crate::schema::Schema;
 use crate::validate::fields::Check;
 use crate::validate::violation::{Pointer, Violation, Violations};
 
@@ -98,7 +99,7 @@ fn decode_fast<A: ToolArgs>(
             return Ok(args);
         }
     }
-    let text = validated(tool, arguments, options, A::__CHECK)?;
+    let text = validated(tool, arguments, options, A::__CHECK, &A::SCHEMA)?;
     let mut deserializer = serde_json::Deserializer::from_str(&text);
     match A::deserialize(DenyUnknown::new(&mut deserializer)) {
         Ok(args) => Ok(args),
@@ -126,7 +127,7 @@ fn decode_validated<A: ToolArgs>(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
 ) -> Result<A, ToolError> {
-    let text = validated(tool, arguments, options, A::__CHECK)?;
+    let text = validated(tool, arguments, options, A::__CHECK, &A::SCHEMA)?;
     match serde_json::from_str(&text) {
         Ok(args) => Ok(args),
         Err(error) => Err(deserialize_failed(tool, &error)),
@@ -140,6 +141,7 @@ fn validated(
     arguments: Arguments<'_>,
     options: &DecodeOptions,
     check: Check,
+    schema: &'static Schema,
 ) -> Result<String, ToolError> {
     let mut value = arguments.into_value(options)?;
     if options.lenient {
@@ -147,11 +149,22 @@ fn validated(
     }
     let mut violations = Violations::new();
     check.validate(&mut value, &mut Pointer::root(), &mut violations);
-    if violations.is_empty() {
-        Ok(value.to_string())
-    } else {
-        Err(ToolError::InvalidArguments { tool: tool.to_owned(), violations })
-    }
+    if violations.is_empty() { Ok(value.to_string()) } else { Err(refused(tool, violations, &value, schema)) }
+}
+
+/// The error for arguments `value` that break `schema`, each violation told what it expected
+/// and received. Cold: the schema is rendered and read only here.
+#[cold]
+fn refused(
+    tool: &'static str,
+    violations: Violations,
+    value: &serde_json::Value,
+    schema: &'static Schema,
+) -> ToolError {
+    let mut violations = violations;
+    let schema = serde_json::from_str(&crate::render::to_json(schema)).unwrap_or_default();
+    crate::validate::explain::explain(&mut violations, value, &schema);
+    ToolError::InvalidArguments { tool: tool.to_owned(), violations }
 }
 
 /// serde refused what validation accepted: a type whose `Deserialize` is stricter than its
@@ -159,7 +172,7 @@ fn validated(
 #[cold]
 fn deserialize_failed(tool: &'static str, error: &serde_json::Error) -> ToolError {
     let mut violations = Violations::new();
-    violations.push_violation(Violation { path: String::new(), keyword: "deserialize", message: error.to_string() });
+    violations.push_violation(Violation::new("", "deserialize", error.to_string()));
     ToolError::InvalidArguments { tool: tool.to_owned(), violations }
 }
 

@@ -11,6 +11,7 @@ use rmcp::model::{GetPromptResult, Prompt, PromptArgument};
 use serde_json::{Map, Value, json};
 
 use super::completion::{Completer, Completers};
+use super::tasks::run::ErrorText;
 use crate::content::Content;
 use crate::context::{Role, ToolContext};
 use crate::dispatch::DecodeOptions;
@@ -200,12 +201,13 @@ impl Prompts {
         entry: &Entry,
         arguments: Map<String, Value>,
         context: &ToolContext,
+        wording: Option<&ErrorText>,
     ) -> Result<GetPromptResult, ErrorData> {
         let output = self
             .registry
             .call_async(context, entry.name(), Value::Object(arguments))
             .await
-            .map_err(|error| failed("prompt", &error))?;
+            .map_err(|error| failed("prompt", &error, wording))?;
         let description = Some(entry.description()).filter(|text| !text.is_empty());
         let roles = output.details().and_then(|details| details.get(ROLES)).and_then(Value::as_array);
         let messages: Vec<Value> = output
@@ -249,16 +251,22 @@ fn arguments(parameters: &str) -> Vec<PromptArgument> {
 }
 
 /// A prompt's or a resource's failure as the protocol's error: arguments the schema refuses
-/// are invalid params (-32602, naming each argument and rule), anything else is the
-/// server's (-32603) with the fn's own text.
-pub(super) fn failed(what: &str, error: &ToolError) -> ErrorData {
+/// are invalid params (-32602, each violation in `data`), anything else is the server's
+/// (-32603). The message is `wording`'s when the server has one
+/// ([`McpServer::with_error_text`](super::McpServer::with_error_text)); else it names each
+/// argument and rule, or is the fn's own text.
+pub(super) fn failed(what: &str, error: &ToolError, wording: Option<&ErrorText>) -> ErrorData {
+    let worded = wording.map(|word| word(error));
     match error {
         ToolError::InvalidArguments { tool, violations } => {
             let data = serde_json::to_value(violations.as_slice()).ok().map(|list| json!({ "violations": list }));
-            ErrorData::invalid_params(format!("invalid arguments for {what} {tool:?}:\n{violations}"), data)
+            let message = worded.unwrap_or_else(|| format!("invalid arguments for {what} {tool:?}:\n{violations}"));
+            ErrorData::invalid_params(message, data)
         }
-        ToolError::InvalidJson { message } => ErrorData::invalid_params(message.clone(), None),
-        ToolError::Failed { message, .. } => ErrorData::internal_error(message.clone(), None),
-        other => ErrorData::internal_error(other.to_string(), None),
+        ToolError::InvalidJson { message } => {
+            ErrorData::invalid_params(worded.unwrap_or_else(|| message.clone()), None)
+        }
+        ToolError::Failed { message, .. } => ErrorData::internal_error(worded.unwrap_or_else(|| message.clone()), None),
+        other => ErrorData::internal_error(worded.unwrap_or_else(|| other.to_string()), None),
     }
 }

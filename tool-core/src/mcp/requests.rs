@@ -35,7 +35,7 @@ impl McpServer {
         let entry = prompts.get(&request.name).filter(|entry| permitted(entry, &caller));
         let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
         let arguments = request.arguments.unwrap_or_default();
-        prompts.run(entry, arguments, &caller).await
+        prompts.run(entry, arguments, &caller, self.error_text().as_ref()).await
     }
 
     pub(super) fn list_resources_for(&self, context: RequestContext<RoleServer>) -> ListResourcesResult {
@@ -63,7 +63,7 @@ impl McpServer {
             .find(&request.uri)
             .filter(|(entry, _)| permitted(entry, &caller))
             .ok_or_else(|| not_found(&request.uri))?;
-        resources.read(&request.uri, entry, arguments, &caller).await
+        resources.read(&request.uri, entry, arguments, &caller, self.error_text().as_ref()).await
     }
 
     /// Subscribes the session to `uri` (one the server serves), or unsubscribes it.

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::completion::{Completer, Completers};
 use super::prompts::failed;
+use super::tasks::run::ErrorText;
 use super::uri_template::UriTemplate;
 use crate::content::{self, Content};
 use crate::context::ToolContext;
@@ -221,12 +222,13 @@ impl Resources {
         entry: &Entry,
         arguments: Map<String, Value>,
         context: &ToolContext,
+        wording: Option<&ErrorText>,
     ) -> Result<ReadResourceResult, ErrorData> {
         let output = self
             .registry
             .call_async(context, entry.name(), Value::Object(arguments))
             .await
-            .map_err(|error| failed("resource", &error))?;
+            .map_err(|error| failed("resource", &error, wording))?;
         let listed = self.listed.iter().find(|listed| listed.entry == entry.name());
         let mime = listed.map_or("text/plain", mime_type);
         Ok(ReadResourceResult::new(contents(uri, mime, &output)))

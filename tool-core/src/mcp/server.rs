@@ -126,16 +126,25 @@ impl McpServer {
         self.with_info(info)
     }
 
-    /// Words a failed call's error as `text` does (the client's model reads it, with
-    /// `isError: true`). By default it is [`ToolError`]'s `Display`, which names the tool
-    /// and says what to do (`tool "convert" failed: ..`); a port of another server can
-    /// answer as that server did:
+    /// Words every failure a client sees as `text` does: a call's (invalid arguments, the
+    /// tool's `Err`, its panic, an unknown tool answered as a result: the client's model
+    /// reads it, with `isError: true`), and the message of a prompt's or a resource's error.
+    /// By default it is [`ToolError`]'s `Display`, which names the tool and says what to do
+    /// (`tool "convert" failed: ..`). A port of another server answers as that server did,
+    /// from the parts each [`Violation`](crate::Violation) carries (`expected`, `received`,
+    /// `property`) rather than from this crate's English:
     ///
     /// ```
     /// # #[cfg(feature = "mcp")] {
     /// use tool_core::{Registry, ToolError, mcp::McpServer};
     /// let server = McpServer::new(Registry::new()).with_error_text(|error| match error {
     ///     ToolError::Failed { message, .. } => message.clone(),
+    ///     ToolError::InvalidArguments { violations, .. } => violations
+    ///         .iter()
+    ///         .map(|v| format!("expected {}, received {} at {}",
+    ///             v.expected.as_deref().unwrap_or("a valid value"), v.received.unwrap_or("undefined"), v.path))
+    ///         .collect::<Vec<_>>()
+    ///         .join("; "),
     ///     other => other.to_string(),
     /// });
     /// # }

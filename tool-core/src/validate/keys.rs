@@ -3,11 +3,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
+use crate::validate::violation::{Pointer, Violation, Violations, preview, wrong_type};
 
 /// Records that the required property `name` is absent from the object at `at`.
 pub fn missing(name: &str, at: &Pointer, out: &mut Violations) {
-    out.push(at, "required", format!("missing required property {}", Value::from(name)));
+    let message = format!("missing required property {}", Value::from(name));
+    out.push_violation(Violation::new(at.as_str(), "required", message).about(name));
 }
 
 /// Records every key of `map` that `accepts` refuses.
@@ -29,7 +30,8 @@ pub fn reject_unknown(
             }
         });
         let mark = at.push_key(key);
-        out.push(at, "additionalProperties", format!("unknown property {}; {listed}", Value::from(key.as_str())));
+        let message = format!("unknown property {}; {listed}", Value::from(key.as_str()));
+        out.push_violation(Violation::new(at.as_str(), "additionalProperties", message).about(key.as_str()));
         at.truncate(mark);
     }
 }

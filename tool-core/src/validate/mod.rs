@@ -7,6 +7,7 @@
 
 pub(crate) mod apply;
 pub(crate) mod coerce;
+pub(crate) mod explain;
 pub mod fields;
 pub(crate) mod format;
 pub mod keys;

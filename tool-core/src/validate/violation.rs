@@ -56,8 +56,11 @@ impl Pointer {
     }
 }
 
-/// One way the arguments break the schema.
+/// One way the arguments break the schema: where, which rule, this crate's message, and
+/// the parts a message of another wording needs (what was expected, what was received, the
+/// property missing or unknown), so a server can answer as the one it replaces did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Violation {
     /// JSON pointer to the offending value (`""` is the arguments object itself).
     pub path: String,
@@ -66,6 +69,40 @@ pub struct Violation {
     pub keyword: &'static str,
     /// What is wrong and what was received, e.g. `must be <= 10, got 12`.
     pub message: String,
+    /// What the schema expects there, for a wrong type (`"array"`, `"string | null"`), a
+    /// missing property (its type) and a value outside an `enum` or `const` (the values, as
+    /// JSON); `None` for the other keywords, whose message states the bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The JSON type of the value found (`"string"`, `"integer"`, `"number"`, `"boolean"`,
+    /// `"null"`, `"array"`, `"object"`); `None` where there was none (a missing property).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub received: Option<&'static str>,
+    /// The property a `required` violation misses, or an `additionalProperties` one names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+}
+
+impl Violation {
+    /// A violation at `path` of `keyword`, saying `message`.
+    #[must_use]
+    pub fn new(path: impl Into<String>, keyword: &'static str, message: impl Into<String>) -> Self {
+        Violation {
+            path: path.into(),
+            keyword,
+            message: message.into(),
+            expected: None,
+            received: None,
+            property: None,
+        }
+    }
+
+    /// The same violation about `property` (the one missing, or unknown).
+    #[must_use]
+    pub fn about(mut self, property: impl Into<String>) -> Self {
+        self.property = Some(property.into());
+        self
+    }
 }
 
 impl fmt::Display for Violation {
@@ -98,7 +135,7 @@ impl Violations {
     /// Records a violation at `at`.
     pub fn push(&mut self, at: &Pointer, keyword: &'static str, message: String) {
         if self.list.len() < Self::LIMIT {
-            self.list.push(Violation { path: at.as_str().to_owned(), keyword, message });
+            self.list.push(Violation::new(at.as_str(), keyword, message));
         } else {
             self.omitted += 1;
         }
@@ -111,6 +148,11 @@ impl Violations {
         } else {
             self.omitted += 1;
         }
+    }
+
+    /// The violations kept, to fill in what they expected and received.
+    pub(crate) fn kept_mut(&mut self) -> core::slice::IterMut<'_, Violation> {
+        self.list.iter_mut()
     }
 
     /// Drops the violations kept after the first `len` (none was omitted since: the caller

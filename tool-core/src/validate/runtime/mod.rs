@@ -119,6 +119,7 @@ impl RuntimeSchema {
             // rather than let the value through unexplained.
             out.push(&crate::Pointer::root(), "schema", "does not satisfy the schema".to_owned());
         }
+        crate::validate::explain::explain(&mut out, instance, &self.compiled.value);
         Err(out)
     }
 
