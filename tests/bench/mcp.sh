@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # MCP over streamable HTTP on loopback, 200 tools: tool-core's server against an rmcp
 # `#[tool_router]` server with the same argument structs, in one run (release build).
-# Measures `tools/list` and a `tools/call` round trip (an HTTP POST in the session, the
-# event stream read to its end), interleaved, and prints medians and the ratios.
+# Measures `tools/list`, a `tools/call`, a `resources/read` of a template and a `prompts/get`
+# round trip (an HTTP POST in the session, the event stream read to its end), interleaved,
+# and prints medians and the ratios; the two servers' read and prompt results are checked
+# to be the same JSON first.
 # Usage: bash tests/bench/mcp.sh [iterations]   (not part of CI)
 # MCP_BENCH_PROTOCOL=2026-07-28: that revision's stateless requests instead of a session.
 set -euo pipefail
@@ -46,7 +48,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, PromptMessage, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -74,6 +81,15 @@ pub struct Args$i {
 pub fn tool_$i(args: Args$i) -> String { args.name }
 RS
     done
+    cat <<'RS'
+/// One note, by number
+#[tool_core::mcp::resource(uri = "bench://notes/{id}")]
+fn note(id: u32) -> String { format!("note {id}") }
+
+/// Review code
+#[tool_core::mcp::prompt]
+fn review(code: String) -> String { format!("Review:\n{code}") }
+RS
     echo '#[derive(Clone)]'
     echo 'pub struct RmcpServer { tool_router: ToolRouter<Self> }'
     echo '#[tool_router]'
@@ -88,8 +104,35 @@ RS
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for RmcpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().build())
             .with_server_info(Implementation::new("rmcp-bench", "1.0.0"))
+    }
+
+    // The same resource template and prompt as tool-core's `note` and `review`, written on
+    // rmcp's handler as its users do: the variable and the argument read and checked by hand.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let id: u32 = request.uri.strip_prefix("bench://notes/").and_then(|id| id.parse().ok())
+            .ok_or_else(|| ErrorData::resource_not_found(format!("Resource not found: {}", request.uri), None))?;
+        let contents = ResourceContents::text(format!("note {id}"), request.uri.as_str()).with_mime_type("text/plain");
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != "review" {
+            return Err(ErrorData::invalid_params(format!("Unknown prompt: {}", request.name), None));
+        }
+        let code = request.arguments.as_ref().and_then(|arguments| arguments.get("code")).and_then(|code| code.as_str())
+            .ok_or_else(|| ErrorData::invalid_params("missing required property \"code\"", None))?;
+        let message = PromptMessage::new_text(Role::User, format!("Review:\n{code}"));
+        Ok(GetPromptResult::new(vec![message]).with_description("Review code").into())
     }
 }
 
@@ -114,7 +157,12 @@ async fn serve_tool_core() -> String {
     let addr = listener.local_addr().unwrap();
     let registry = tool_core::Registry::collect().unwrap();
     assert_eq!(registry.len(), 200);
-    tokio::spawn(tool_core::mcp::serve_http_on(registry, listener, Default::default(), std::future::pending()));
+    let mut prompts = tool_core::mcp::Prompts::new();
+    prompts.add(ReviewPrompt).unwrap();
+    let mut resources = tool_core::mcp::Resources::new();
+    resources.add(NoteResource).unwrap();
+    let server = tool_core::mcp::McpServer::new(registry).with_prompts(prompts).with_resources(resources);
+    tokio::spawn(tool_core::mcp::serve_http_on(server, listener, Default::default(), std::future::pending()));
     format!("http://{addr}/mcp")
 }
 
@@ -159,6 +207,21 @@ impl Session {
         let response = request.body(body).send().await.unwrap();
         assert!(response.status().is_success(), "{}", response.status());
         response.bytes().await.unwrap().len()
+    }
+
+    /// The `result` of one request's answer, read from its JSON body or its event stream.
+    async fn result(&mut self, method: &str, params: &str) -> serde_json::Value {
+        self.next += 1;
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{},"method":"{method}","params":{params}}}"#, self.next);
+        let request = self.http.post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &self.id).header("mcp-protocol-version", "2025-11-25");
+        let text = request.body(body).send().await.unwrap().text().await.unwrap();
+        let json = text.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim).find(|data| !data.is_empty())
+            .unwrap_or(text.trim());
+        let answer: serde_json::Value = serde_json::from_str(json).unwrap();
+        answer["result"].clone()
     }
 
     async fn request(&mut self, method: &str, params: &str) -> (Duration, usize) {
@@ -209,8 +272,22 @@ async fn main() {
     let call = r#"{"name":"tool_123","arguments":{"name":"bench","count":7,"flag":true,"tags":["a","b"]}}"#;
     let (_, ours_list_bytes) = ours.request("tools/list", "{}").await;
     let (_, theirs_list_bytes) = theirs.request("tools/list", "{}").await;
+    let read = r#"{"uri":"bench://notes/42"}"#;
+    let prompt = r#"{"name":"review","arguments":{"code":"fn main() {}"}}"#;
+    if !stateless() {
+        for (method, params) in [("resources/read", read), ("prompts/get", prompt)] {
+            let (a, b) = (ours.result(method, params).await, theirs.result(method, params).await);
+            assert_eq!(a, b, "{method}: the two servers answer alike");
+            println!("{method}: the same result from both servers: {a}");
+        }
+    }
     let mut results = Vec::new();
-    for (what, method, params) in [("tools/list (200 tools)", "tools/list", "{}"), ("tools/call round trip", "tools/call", call)] {
+    for (what, method, params) in [
+        ("tools/list (200 tools)", "tools/list", "{}"),
+        ("tools/call round trip", "tools/call", call),
+        ("resources/read of a template", "resources/read", read),
+        ("prompts/get with an argument", "prompts/get", prompt),
+    ] {
         for _ in 0..20 {
             ours.request(method, params).await;
             theirs.request(method, params).await;

@@ -379,3 +379,31 @@ async fn a_tools_block_holds_prompts_and_resources_called_on_its_value() {
     assert_eq!(templates[0].uri_template, "notebook://pages/{page}");
     client.cancel().await.unwrap();
 }
+
+/// Over streamable HTTP a session's `resources/read` and `prompts/get` are answered on their
+/// own HTTP request (as a plain tool call is), with the same results and errors as through
+/// the session's handler.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_and_prompts_over_http_answer_as_over_a_pipe() {
+    use rmcp::transport::StreamableHttpClientTransport;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let options = tool_core::mcp::HttpOptions::default();
+    tokio::spawn(tool_core::mcp::serve_http_on(server(), listener, options, std::future::pending()));
+    let over_http = Watcher::default().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    let over_pipe = connect(server(), Watcher::default()).await;
+    for client in [&over_http, &over_pipe] {
+        let note = client.read_resource(ReadResourceRequestParams::new("notes://12")).await.unwrap();
+        assert_eq!(serde_json::to_value(note).unwrap()["contents"][0]["text"], "note 12");
+        let lost = client.read_resource(ReadResourceRequestParams::new("notes://13")).await.unwrap_err().to_string();
+        assert!(lost.contains("-32603") && lost.contains("note 13 is lost"), "{lost}");
+        let missing = client.read_resource(ReadResourceRequestParams::new("notes://")).await.unwrap_err().to_string();
+        assert!(missing.contains("-32002"), "{missing}");
+        let greeted = client.get_prompt(GetPromptRequestParams::new("greet")).await.unwrap();
+        assert_eq!(serde_json::to_value(&greeted.messages[0]).unwrap()["content"]["text"], "Say hello to everyone");
+        let unknown = client.get_prompt(GetPromptRequestParams::new("nope")).await.unwrap_err().to_string();
+        assert!(unknown.contains("-32602"), "{unknown}");
+    }
+    over_http.cancel().await.unwrap();
+    over_pipe.cancel().await.unwrap();
+}

@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use futures_util::StreamExt as _;
 use futures_util::stream::{self, Stream};
 use rmcp::model::{
-    CallToolRequest, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion, RequestId,
-    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, Extensions, GetPromptRequest, JsonRpcRequest,
+    ProtocolVersion, ReadResourceRequest, RequestId, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::transport::common::server_side_http::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -33,8 +33,9 @@ use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcom
 use serde_json::Value;
 
 use super::McpServer;
-use super::call::{call_span, start, traced};
+use super::call::{call_span, start, traced as traced_call};
 use super::server::caller_of;
+use super::traced::{Request, Target, span_of, traced};
 use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
 
@@ -79,6 +80,23 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let message = match message {
+            ClientJsonRpcMessage::Request(JsonRpcRequest {
+                id,
+                request: ClientRequest::ReadResourceRequest(read),
+                ..
+            }) if sessionless(&read.extensions, read.params.meta.as_ref(), read.params.input_responses.is_none()) => {
+                let slot = JsonReply::in_request(&read.extensions);
+                return Ok(stream::iter(sent(slot, answer_read(&self.server, id, read).await)).left_stream());
+            }
+            ClientJsonRpcMessage::Request(JsonRpcRequest {
+                id, request: ClientRequest::GetPromptRequest(get), ..
+            }) if sessionless(&get.extensions, get.params.meta.as_ref(), get.params.input_responses.is_none()) => {
+                let slot = JsonReply::in_request(&get.extensions);
+                return Ok(stream::iter(sent(slot, answer_prompt(&self.server, id, get).await)).left_stream());
+            }
+            other => other,
+        };
         // The registry served now, read once: the call finishes with it whatever changes.
         let registry = self.server.registry();
         let entry = match &message {
@@ -96,14 +114,9 @@ impl SessionManager for Sessions {
                 }),
                 Some(entry),
             ) => {
-                let slot = JsonReply::of(&call);
+                let slot = JsonReply::in_request(&call.extensions);
                 let reply = answer(&self.server, &registry, entry, request_id, call).await;
-                // Sent as JSON by the endpoint when it can be; rmcp's event stream is then empty.
-                let event = match slot {
-                    Some(slot) if slot.put(&reply) => None,
-                    _ => Some(ServerSseMessage::from_message(reply)),
-                };
-                Ok(stream::iter(event).left_stream())
+                Ok(stream::iter(sent(slot, reply)).left_stream())
             }
             (message, _) => Ok(self.inner.create_stream(id, message).await?.right_stream()),
         }
@@ -152,9 +165,9 @@ impl SessionManager for Sessions {
 pub(super) struct JsonReply(Arc<Mutex<Option<String>>>);
 
 impl JsonReply {
-    /// The slot the endpoint put in `call`'s HTTP request.
-    fn of(call: &CallToolRequest) -> Option<JsonReply> {
-        let parts = call.extensions.get::<axum::http::request::Parts>()?;
+    /// The slot the endpoint put in the HTTP request whose rmcp `extensions` these are.
+    fn in_request(extensions: &Extensions) -> Option<JsonReply> {
+        let parts = extensions.get::<axum::http::request::Parts>()?;
         parts.extensions.get::<JsonReply>().cloned()
     }
 
@@ -176,18 +189,75 @@ impl JsonReply {
 /// 2026-07-28, without a round of input or a revision of its own.
 fn needs_no_session<'r>(registry: &'r Registry, call: &CallToolRequest) -> Option<&'r Entry> {
     let params = &call.params;
-    // rmcp keeps a request's `_meta` in its extensions.
-    let meta = call.extensions.get::<RequestMetaObject>().or(params.meta.as_ref());
-    let sessionless = protocol_version(call).is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
-        && params.input_responses.is_none()
-        && params.request_state.is_none()
-        // A revision named in the request's own `_meta` is rmcp's to negotiate.
-        && meta.is_none_or(|meta| meta.protocol_version().is_none());
+    let sessionless = sessionless(&call.extensions, params.meta.as_ref(), params.input_responses.is_none())
+        && params.request_state.is_none();
     registry.get(&params.name).filter(|entry| {
         sessionless
             && entry.def().is_some_and(|def| !def.takes_context())
             && entry.task_support() == TaskSupport::Forbidden
     })
+}
+
+/// Whether a request (its rmcp `extensions` and `_meta`) is of a session of a revision
+/// before 2026-07-28, without a round of input (`no_input`) or a revision of its own. A
+/// `resources/read` or `prompts/get` needs nothing more of its session: its fn is handed
+/// the caller and the state alone.
+fn sessionless(extensions: &Extensions, meta: Option<&RequestMetaObject>, no_input: bool) -> bool {
+    // rmcp keeps a request's `_meta` in its extensions.
+    let meta = extensions.get::<RequestMetaObject>().or(meta);
+    protocol_version(extensions).is_none_or(|version| version < ProtocolVersion::V_2026_07_28.as_str())
+        && no_input
+        // A revision named in the request's own `_meta` is rmcp's to negotiate.
+        && meta.is_none_or(|meta| meta.protocol_version().is_none())
+}
+
+/// `reply` as the endpoint sends it: as JSON when it can be (`slot`), rmcp's event stream then
+/// empty; else as the stream's one event.
+fn sent(slot: Option<JsonReply>, reply: ServerJsonRpcMessage) -> Option<ServerSseMessage> {
+    match slot {
+        Some(slot) if slot.put(&reply) => None,
+        _ => Some(ServerSseMessage::from_message(reply)),
+    }
+}
+
+/// The reply to a `resources/read` that is [`sessionless`], as the session's handler gives it.
+async fn answer_read(server: &McpServer, id: RequestId, read: ReadResourceRequest) -> ServerJsonRpcMessage {
+    let mut read = read;
+    let version = protocol_version(&read.extensions).map(ToOwned::to_owned);
+    let meta = read.extensions.remove::<RequestMetaObject>().or_else(|| read.params.meta.take());
+    let caller = server.content_caller_of(&mut read.extensions, &id);
+    let request = Request {
+        method: "resources/read",
+        target: Target::Resource(&read.params.uri),
+        id: &id,
+        version: version.as_deref(),
+        http: true,
+    };
+    let span = span_of(&request, meta.as_deref());
+    match traced(span, server.read_resource_for(read.params, caller)).await {
+        Ok(result) => legacy_response(ServerResult::ReadResourceResult(result), id),
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    }
+}
+
+/// The reply to a `prompts/get` that is [`sessionless`], as the session's handler gives it.
+async fn answer_prompt(server: &McpServer, id: RequestId, get: GetPromptRequest) -> ServerJsonRpcMessage {
+    let mut get = get;
+    let version = protocol_version(&get.extensions).map(ToOwned::to_owned);
+    let meta = get.extensions.remove::<RequestMetaObject>().or_else(|| get.params.meta.take());
+    let caller = server.content_caller_of(&mut get.extensions, &id);
+    let request = Request {
+        method: "prompts/get",
+        target: Target::Prompt(&get.params.name),
+        id: &id,
+        version: version.as_deref(),
+        http: true,
+    };
+    let span = span_of(&request, meta.as_deref());
+    match traced(span, server.get_prompt_for(get.params, caller)).await {
+        Ok(result) => legacy_response(ServerResult::GetPromptResult(result), id),
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    }
 }
 
 /// The reply to a call of `entry` that [`needs_no_session`], as the worker would give it to
@@ -200,7 +270,7 @@ async fn answer(
     call: CallToolRequest,
 ) -> ServerJsonRpcMessage {
     let mut call = call;
-    let version = protocol_version(&call).map(ToOwned::to_owned);
+    let version = protocol_version(&call.extensions).map(ToOwned::to_owned);
     let meta = call.extensions.remove::<RequestMetaObject>().or_else(|| call.params.meta.take());
     let caller = caller_of(&mut call.extensions);
     let params = call.params;
@@ -218,7 +288,7 @@ async fn answer(
     }
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
     let arguments = Value::Object(params.arguments.unwrap_or_default());
-    let outcome = traced(span, Result::is_err, || start(registry, entry, context, arguments)).await;
+    let outcome = traced_call(span, Result::is_err, || start(registry, entry, context, arguments)).await;
     legacy_response(ServerResult::CallToolResult(server.result(&outcome)), id)
 }
 
@@ -232,7 +302,7 @@ fn legacy_response(result: ServerResult, id: RequestId) -> ServerJsonRpcMessage 
 
 /// The revision the client negotiated, which it repeats in every request's header from
 /// 2025-06-18 (rmcp checked that it is one it knows).
-fn protocol_version(call: &CallToolRequest) -> Option<&str> {
-    let parts = call.extensions.get::<axum::http::request::Parts>()?;
+fn protocol_version(extensions: &Extensions) -> Option<&str> {
+    let parts = extensions.get::<axum::http::request::Parts>()?;
     parts.headers.get("mcp-protocol-version")?.to_str().ok()
 }

@@ -70,7 +70,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let span = request_span("prompts/get", Target::Prompt(&request.name), &context);
-        traced(span, self.get_prompt_for(request, context)).await.map(Into::into)
+        let caller = self.content_caller(context);
+        traced(span, self.get_prompt_for(request, caller)).await.map(Into::into)
     }
 
     async fn list_resources(
@@ -97,7 +98,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let span = request_span("resources/read", Target::Resource(&request.uri), &context);
-        traced(span, self.read_resource_for(request, context)).await.map(Into::into)
+        let caller = self.content_caller(context);
+        traced(span, self.read_resource_for(request, caller)).await.map(Into::into)
     }
 
     async fn subscribe(

@@ -7,6 +7,7 @@ use std::sync::{Arc, PoisonError};
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams, ReadResourceResult, Reference,
+    RequestId,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::McpServer;
 use super::completion::complete;
-use super::server::caller;
+use super::server::caller_of;
 use crate::context::ToolContext;
 use crate::registry::Entry;
 
@@ -28,9 +29,8 @@ impl McpServer {
     pub(super) async fn get_prompt_for(
         &self,
         request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
+        caller: ToolContext,
     ) -> Result<GetPromptResult, ErrorData> {
-        let caller = self.content_caller(context);
         let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &request.name))?;
         let entry = prompts.get(&request.name).filter(|entry| permitted(entry, &caller));
         let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
@@ -55,9 +55,8 @@ impl McpServer {
     pub(super) async fn read_resource_for(
         &self,
         request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
+        caller: ToolContext,
     ) -> Result<ReadResourceResult, ErrorData> {
-        let caller = self.content_caller(context);
         let resources = self.shared.served.resources().ok_or_else(|| not_found(&request.uri))?;
         let (entry, arguments) = resources
             .find(&request.uri)
@@ -120,9 +119,14 @@ impl McpServer {
     }
 
     /// The caller, with the tool registry's state (which prompts and resources share).
-    fn content_caller(&self, context: RequestContext<RoleServer>) -> ToolContext {
+    pub(super) fn content_caller(&self, context: RequestContext<RoleServer>) -> ToolContext {
         let mut context = context;
-        let caller = caller(&mut context).with_call_id(context.id.to_string());
+        self.content_caller_of(&mut context.extensions, &context.id)
+    }
+
+    /// [`McpServer::content_caller`] from a request's extensions and id.
+    pub(super) fn content_caller_of(&self, extensions: &mut rmcp::model::Extensions, id: &RequestId) -> ToolContext {
+        let caller = caller_of(extensions).with_call_id(id.to_string());
         caller.with_state(Arc::clone(self.registry().state()))
     }
 }

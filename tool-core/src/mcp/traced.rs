@@ -6,7 +6,7 @@
 
 use core::future::Future;
 
-use rmcp::model::ProtocolVersion;
+use rmcp::model::{MetaObject, ProtocolVersion, RequestId};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
@@ -23,27 +23,47 @@ pub(super) enum Target<'a> {
 /// HTTP, whose requests carry their HTTP parts; `pipe` for stdio), the prompt's name or the
 /// resource's URI, and the caller's trace continued from the request's `_meta`.
 pub(super) fn request_span(method: &str, target: Target<'_>, context: &RequestContext<RoleServer>) -> tracing::Span {
+    let version = context.protocol_version();
+    let http = context.extensions.get::<axum::http::request::Parts>().is_some();
+    let request =
+        Request { method, target, id: &context.id, version: version.as_ref().map(ProtocolVersion::as_str), http };
+    span_of(&request, Some(&context.meta))
+}
+
+/// What a request's span says of it.
+pub(super) struct Request<'a> {
+    pub(super) method: &'a str,
+    pub(super) target: Target<'a>,
+    pub(super) id: &'a RequestId,
+    pub(super) version: Option<&'a str>,
+    pub(super) http: bool,
+}
+
+/// [`request_span`] of a request answered outside rmcp's handler (`direct.rs`), whose
+/// `_meta` is `meta`.
+pub(super) fn span_of(request: &Request<'_>, meta: Option<&MetaObject>) -> tracing::Span {
+    let Request { method, target, id, version, http } = *request;
     let (name, prompt, uri) = match target {
         Target::None => (None, None, None),
         Target::Prompt(name) => (Some(name), Some(name), None),
         Target::Resource(uri) => (Some(uri), None, Some(uri)),
     };
-    let version = context.protocol_version();
-    let http = context.extensions.get::<axum::http::request::Parts>().is_some();
     let span = tracing::info_span!(
         "mcp.server.request",
         otel.name = %format_args!("{method}{}{}", if name.is_some() { " " } else { "" }, name.unwrap_or_default()),
         otel.kind = "server",
         mcp.method.name = %method,
-        jsonrpc.request.id = %context.id,
-        mcp.protocol.version = version.as_ref().map(ProtocolVersion::as_str),
+        jsonrpc.request.id = %id,
+        mcp.protocol.version = version,
         network.transport = if http { "tcp" } else { "pipe" },
         gen_ai.prompt.name = prompt,
         mcp.resource.uri = uri,
         error.type = tracing::field::Empty,
     );
-    if !span.is_disabled() {
-        super::propagate::continue_trace(&span, &context.meta);
+    if !span.is_disabled()
+        && let Some(meta) = meta
+    {
+        super::propagate::continue_trace(&span, meta);
     }
     span
 }
