@@ -335,10 +335,10 @@ fn zod(tool: &str, violations: &Violations) -> String {
     format!("MCP error -32602: Input validation error: Invalid arguments for tool {tool}: Invalid input: {issues}")
 }
 
-/// The complete knowledge graph: every entity and relation
+/// The full knowledge graph with all entities and relations
 #[resource(
     uri = "memory://knowledge-graph",
-    name = "knowledge_graph",
+    name = "knowledge-graph",
     title = "Knowledge Graph",
     mime_type = "application/json"
 )]

@@ -137,7 +137,9 @@ async def main(binary):
                    ("MCP error -32602: Tool no_such_tool not found", True, None))
 
             resources = (await session.list_resources()).resources
-            expect("resources", [(str(r.uri), r.mime_type) for r in resources], [(URI, "application/json")])
+            listed = [(str(r.uri), r.name, r.title, r.description, r.mime_type) for r in resources]
+            expect("resources", listed, [(URI, "knowledge-graph", "Knowledge Graph",
+                                          "The full knowledge graph with all entities and relations", "application/json")])
             contents = (await session.read_resource(URI)).contents
             expect("the resource", json.loads(contents[0].text), graph)
 

@@ -56,6 +56,18 @@ async fn export_trips() -> &'static str {
     "exported"
 }
 
+/// Report on the trips
+#[tool_core::mcp::prompt(scopes = ["trips:read"])]
+fn trip_report() -> &'static str {
+    "Report on the trips"
+}
+
+/// The ledger of every trip
+#[tool_core::mcp::resource(uri = "trips://ledger", scopes = ["trips:export"])]
+fn ledger() -> &'static str {
+    "ledger"
+}
+
 fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.add(ListTripsTool).unwrap().add(BookTripTool).unwrap().add(WhoamiTool).unwrap();
@@ -159,7 +171,12 @@ impl Served {
             oauth = oauth.list_every_tool();
         }
         let options = HttpOptions::default().oauth(oauth);
-        tokio::spawn(serve_http_on(registry(), listener, options, std::future::pending()));
+        let mut prompts = tool_core::mcp::Prompts::new();
+        prompts.add(TripReportPrompt).unwrap();
+        let mut resources = tool_core::mcp::Resources::new();
+        resources.add(LedgerResource).unwrap();
+        let server = tool_core::mcp::McpServer::new(registry()).with_prompts(prompts).with_resources(resources);
+        tokio::spawn(serve_http_on(server, listener, options, std::future::pending()));
         Served { resource, issuer }
     }
 
@@ -477,4 +494,30 @@ async fn the_inspector_lists_and_calls_with_a_bearer_token() {
     assert_eq!(called["content"][0]["text"], "alice via app-1 [trips:read] http=true");
     let refused = run(&["--method", "tools/list"], false).await;
     assert!(!refused.status.success(), "without a token the Inspector is refused");
+}
+
+/// A prompt or resource that requires scopes is neither listed to nor served to a token
+/// without them, as a tool is not.
+#[tokio::test]
+async fn scoped_prompts_and_resources_are_only_for_tokens_with_their_scopes() {
+    use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
+    let served = Served::start(false).await;
+    for (scope, prompts, resources) in
+        [("", 0, 0), ("trips:read", 1, 0), ("trips:export", 0, 1), ("trips:read trips:export", 1, 1)]
+    {
+        let connection = served.connect(&served.token(scope)).await;
+        assert_eq!(connection.list_all_prompts().await.unwrap().len(), prompts, "{scope:?}");
+        assert_eq!(connection.list_all_resources().await.unwrap().len(), resources, "{scope:?}");
+        let got = connection.get_prompt(GetPromptRequestParams::new("trip_report")).await;
+        assert_eq!(got.is_ok(), prompts == 1, "{scope:?}: {got:?}");
+        if let Err(refused) = got {
+            assert!(refused.to_string().contains("-32602"), "{refused}");
+        }
+        let read = connection.read_resource(ReadResourceRequestParams::new("trips://ledger")).await;
+        assert_eq!(read.is_ok(), resources == 1, "{scope:?}: {read:?}");
+        if let Err(refused) = read {
+            assert!(refused.to_string().contains("-32002"), "{refused}");
+        }
+        connection.cancel().await.unwrap();
+    }
 }

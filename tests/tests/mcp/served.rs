@@ -407,3 +407,37 @@ async fn reads_and_prompts_over_http_answer_as_over_a_pipe() {
     over_http.cancel().await.unwrap();
     over_pipe.cancel().await.unwrap();
 }
+
+/// Thinks for a long time
+#[prompt]
+async fn ponder() -> String {
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    "done".to_owned()
+}
+
+/// Loads slowly
+#[resource(uri = "slow://thing")]
+async fn slow_thing() -> String {
+    tokio::time::sleep(Duration::from_secs(30)).await;
+    "loaded".to_owned()
+}
+
+/// Prompts and resources take tower layers as tools do (here a timeout), on the same call
+/// path: a layer's rejection is the request's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_and_resources_go_through_their_layers() {
+    let timeout = || tower::timeout::TimeoutLayer::new(Duration::from_millis(50));
+    let mut prompts = prompts();
+    prompts.add(PonderPrompt).unwrap().layer(timeout());
+    let mut resources = resources();
+    resources.add(SlowThingResource).unwrap().layer(timeout());
+    let server = McpServer::new(Registry::new()).with_prompts(prompts).with_resources(resources);
+    let client = connect(server, Watcher::default()).await;
+    let pondered = client.get_prompt(GetPromptRequestParams::new("ponder")).await.unwrap_err().to_string();
+    assert!(pondered.contains("-32603") && pondered.contains("timed out"), "{pondered}");
+    let loaded = client.read_resource(ReadResourceRequestParams::new("slow://thing")).await.unwrap_err().to_string();
+    assert!(loaded.contains("-32603") && loaded.contains("timed out"), "{loaded}");
+    // The others pass through the layer untouched.
+    assert!(client.get_prompt(GetPromptRequestParams::new("greet")).await.is_ok());
+    client.cancel().await.unwrap();
+}

@@ -9,14 +9,17 @@ use std::sync::Arc;
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument};
 use serde_json::{Map, Value, json};
+use tower::{Layer, Service};
 
 use super::completion::{Completer, Completers};
 use super::tasks::run::ErrorText;
 use crate::content::Content;
 use crate::context::{Role, ToolContext};
-use crate::dispatch::DecodeOptions;
+use crate::dispatch::{Arguments, DecodeOptions};
 use crate::error::{RegistryError, ToolError};
 use crate::output::{IntoToolOutput, ToolOutput};
+use crate::registry::RunPlace;
+use crate::registry::layer::{BoxError, ToolRequest, ToolService};
 use crate::registry::{Entry, Registry};
 use crate::tool::set::{IntoToolSet, ToolSet as _};
 use crate::tool::{Receiver, ToolDef};
@@ -106,7 +109,8 @@ fn role_name(role: Role) -> &'static str {
 /// ```
 #[derive(Clone)]
 pub struct Prompts {
-    registry: Registry,
+    // Shared: a call holds it to its end, as the tool path does (`Registry::start_call`).
+    registry: Arc<Registry>,
     completers: Completers,
 }
 
@@ -127,7 +131,7 @@ impl Prompts {
     #[must_use]
     pub fn new() -> Self {
         // Every argument arrives as a string: `"3"` must reach a `u32` as 3.
-        let registry = Registry::new().with_options(DecodeOptions::default().lenient(true));
+        let registry = Arc::new(Registry::new().with_options(DecodeOptions::default().lenient(true)));
         Prompts { registry, completers: Completers::default() }
     }
 
@@ -136,7 +140,7 @@ impl Prompts {
     /// # Errors
     /// [`RegistryError::DuplicateName`] when a prompt of that name is there already.
     pub fn add(&mut self, prompt: impl PromptFn) -> Result<&mut Self, RegistryError> {
-        self.registry.add(prompt.def())?;
+        Arc::make_mut(&mut self.registry).add(prompt.def())?;
         Ok(self)
     }
 
@@ -149,9 +153,22 @@ impl Prompts {
     pub fn add_all<S: IntoToolSet>(&mut self, prompts: S) -> Result<&mut Self, RegistryError> {
         let receiver: Arc<Receiver> = prompts.into_shared();
         for def in S::Set::__prompt_defs() {
-            self.registry.add_method(def, Arc::clone(&receiver))?;
+            Arc::make_mut(&mut self.registry).add_method(def, Arc::clone(&receiver))?;
         }
         Ok(self)
+    }
+
+    /// Wraps every prompt's call in a tower `layer`, as [`Registry::layer`] wraps tools' (a
+    /// timeout, a concurrency limit): its rejection is the prompt request's error (-32603).
+    pub fn layer<L>(&mut self, layer: L) -> &mut Self
+    where
+        L: Layer<ToolService> + Send + Sync + 'static,
+        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
+        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
+        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+    {
+        Arc::make_mut(&mut self.registry).layer(layer);
+        self
     }
 
     /// Completes the value of `argument` of `prompt` with what `complete` offers for the
@@ -205,7 +222,7 @@ impl Prompts {
     ) -> Result<GetPromptResult, ErrorData> {
         let output = self
             .registry
-            .call_async(context, entry.name(), Value::Object(arguments))
+            .start_call(entry, context.clone(), Arguments::Value(Value::Object(arguments)), RunPlace::Alone)
             .await
             .map_err(|error| failed("prompt", &error, wording))?;
         let description = Some(entry.description()).filter(|text| !text.is_empty());

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value};
+use tower::{Layer, Service};
 
 use super::completion::{Completer, Completers};
 use super::prompts::failed;
@@ -15,9 +16,11 @@ use super::tasks::run::ErrorText;
 use super::uri_template::UriTemplate;
 use crate::content::{self, Content};
 use crate::context::ToolContext;
-use crate::dispatch::DecodeOptions;
+use crate::dispatch::{Arguments, DecodeOptions};
 use crate::error::RegistryError;
 use crate::output::ToolOutput;
+use crate::registry::RunPlace;
+use crate::registry::layer::{BoxError, ToolRequest, ToolService};
 use crate::registry::{Entry, Registry};
 use crate::tool::set::{IntoToolSet, ToolSet as _};
 use crate::tool::{Receiver, ToolDef};
@@ -58,7 +61,8 @@ pub trait ResourceFn {
 /// ```
 #[derive(Clone)]
 pub struct Resources {
-    registry: Registry,
+    // Shared: a call holds it to its end, as the tool path does (`Registry::start_call`).
+    registry: Arc<Registry>,
     listed: Vec<Listed>,
     completers: Completers,
 }
@@ -88,7 +92,7 @@ impl Resources {
     #[must_use]
     pub fn new() -> Self {
         // A template's variables are text: `"123"` must reach a `u32` as 123.
-        let registry = Registry::new().with_options(DecodeOptions::default().lenient(true));
+        let registry = Arc::new(Registry::new().with_options(DecodeOptions::default().lenient(true)));
         Resources { registry, listed: Vec::new(), completers: Completers::default() }
     }
 
@@ -133,9 +137,22 @@ impl Resources {
             return Err(invalid(format!("{} is served already", uri.as_str())));
         }
         check_variables(&uri, def.parameters_json()).map_err(invalid)?;
-        add(&mut self.registry)?;
+        add(Arc::make_mut(&mut self.registry))?;
         self.listed.push(Listed { uri, entry: def.name().to_owned(), mime_type });
         Ok(())
+    }
+
+    /// Wraps every resource's call in a tower `layer`, as [`Registry::layer`] wraps tools' (a
+    /// timeout, a concurrency limit): its rejection is the resource request's error (-32603).
+    pub fn layer<L>(&mut self, layer: L) -> &mut Self
+    where
+        L: Layer<ToolService> + Send + Sync + 'static,
+        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
+        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
+        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+    {
+        Arc::make_mut(&mut self.registry).layer(layer);
+        self
     }
 
     /// Completes `variable` of the template `template` (its URI template, as listed) with
@@ -226,7 +243,7 @@ impl Resources {
     ) -> Result<ReadResourceResult, ErrorData> {
         let output = self
             .registry
-            .call_async(context, entry.name(), Value::Object(arguments))
+            .start_call(entry, context.clone(), Arguments::Value(Value::Object(arguments)), RunPlace::Alone)
             .await
             .map_err(|error| failed("resource", &error, wording))?;
         let listed = self.listed.iter().find(|listed| listed.entry == entry.name());
