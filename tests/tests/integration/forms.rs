@@ -314,7 +314,7 @@ fn descriptions_set_at_run_time_reach_every_dialect() {
 }
 
 /// Ignores what it does not know.
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(serde::Deserialize, serde::Serialize, ToolArgs)]
 #[tool_args(open)]
 struct Lenient {
     #[param(min_length = 1)]
@@ -352,6 +352,35 @@ fn an_open_tool_without_parameters_ignores_every_key() {
     assert_eq!(open, r#"{"type":"object","properties":{}}"#);
     let closed = registry.get("forms_closed_none").unwrap().parameters_json();
     assert!(closed.contains(r#""additionalProperties":false"#), "{closed}");
+}
+
+/// What `forms_echo_lenient` sends back.
+#[derive(serde::Serialize, tool_core::ToolSchema)]
+struct Echoed {
+    items: Vec<Lenient>,
+}
+
+/// Echoes lenient items.
+#[tool(name = "forms_echo_lenient")]
+fn echo_lenient(items: Vec<Lenient>) -> tool_core::Structured<Echoed> {
+    tool_core::Structured(Echoed { items })
+}
+
+/// One type, open as input and closed as output: unknown keys in the arguments are
+/// ignored (and the input schema says so), while the output schema, which states what the
+/// tool sends (the struct's own fields), closes it.
+#[test]
+fn an_open_type_is_closed_in_an_output_schema() {
+    let mut registry = Registry::new();
+    registry.add(EchoLenientTool).unwrap();
+    let entry = registry.get("forms_echo_lenient").unwrap();
+    let input: serde_json::Value = serde_json::from_str(entry.parameters_json()).unwrap();
+    assert_eq!(input["properties"]["items"]["items"].get("additionalProperties"), None, "{input}");
+    let output: serde_json::Value = serde_json::from_str(entry.output_schema().unwrap()).unwrap();
+    assert_eq!(output["properties"]["items"]["items"]["additionalProperties"], false, "{output}");
+    assert_eq!(output["additionalProperties"], false, "{output}");
+    let echoed = registry.call("forms_echo_lenient", r#"{"items": [{"name": "a", "extra": 1}]}"#).unwrap();
+    assert_eq!(echoed.structured(), Some(&serde_json::json!({"items": [{"name": "a"}]})));
 }
 
 #[test]

@@ -41,6 +41,16 @@ pub(crate) fn to_json_described(schema: &Schema, dialect: Dialect, arguments: &[
     writer.finish()
 }
 
+/// [`to_json`] of an output: every object closed, `#[tool_args(open)]` ones too. Open is how
+/// a type reads input (keys it does not name are ignored); what a tool sends is its own
+/// fields alone, so its output schema says so (MCP `outputSchema`).
+#[must_use]
+pub fn to_json_output(schema: &Schema) -> String {
+    let mut writer = Writer::new(Dialect::JsonSchema).closing_every_object();
+    writer.schema(schema, &[], false);
+    writer.finish()
+}
+
 /// [`to_json`] in a given dialect.
 #[must_use]
 pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {

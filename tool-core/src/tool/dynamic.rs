@@ -174,7 +174,7 @@ impl DynamicTool {
         });
         let mut made = DynamicTool::with_parts(name, description.into(), parameters_json, parameters, handler);
         made.schema = Some(A::__SCHEMA_REF);
-        made.output_schema = O::OUTPUT_SCHEMA.map(crate::render::to_json);
+        made.output_schema = O::OUTPUT_SCHEMA.map(crate::render::to_json_output);
         Ok(made)
     }
 

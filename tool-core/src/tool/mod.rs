@@ -21,7 +21,7 @@ use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::render::dialect::Dialect;
 use crate::render::json_text::definition;
-use crate::render::{to_json, to_json_in};
+use crate::render::{to_json, to_json_in, to_json_output};
 use crate::schema::Schema;
 
 /// A tool, as `#[tool]` describes it. Its argument schema is a tree built at compile time
@@ -257,7 +257,7 @@ impl ToolDef {
     /// [`Structured`](crate::Structured) (MCP `outputSchema`).
     #[must_use]
     pub fn output_schema(&'static self) -> Option<&'static str> {
-        self.output_schema.get_or_init(|| self.output.map(|schema| to_json(schema).into_boxed_str())).as_deref()
+        self.output_schema.get_or_init(|| self.output.map(|schema| to_json_output(schema).into_boxed_str())).as_deref()
     }
 
     /// The parameters in `dialect`, written from the compile-time tree on first use, or why

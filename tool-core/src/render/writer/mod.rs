@@ -16,6 +16,9 @@ pub(crate) struct Writer<'a> {
     dialect: Dialect,
     /// State every integer type's full range, informative or not.
     full_ranges: bool,
+    /// Close every object, `#[tool_args(open)]` ones too: an output's schema, which states
+    /// what the server sends (a struct's own fields), whatever its input accepts.
+    closed: bool,
     /// Descriptions set at run time for the root object's properties, by name.
     arguments: &'a [(String, String)],
     /// How many objects deep the writer is (the root's properties are at 1).
@@ -32,6 +35,7 @@ impl<'a> Writer<'a> {
             out: String::with_capacity(256),
             dialect,
             full_ranges: false,
+            closed: false,
             arguments: &[],
             depth: 0,
             pending: None,
@@ -49,6 +53,12 @@ impl<'a> Writer<'a> {
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
     pub(crate) fn with_full_ranges(mut self) -> Self {
         self.full_ranges = true;
+        self
+    }
+
+    /// A writer that closes open objects too ([`super::to_json_output`]).
+    pub(crate) fn closing_every_object(mut self) -> Self {
+        self.closed = true;
         self
     }
 
@@ -254,8 +264,9 @@ impl<'a> Writer<'a> {
             self.byte(b']');
         }
         // Gemini's `parameters` refuse `additionalProperties`; an open object states none in
-        // JSON Schema (a strict dialect closes every object).
-        if self.dialect != Dialect::GeminiParameters && !(object.open && self.dialect == Dialect::JsonSchema) {
+        // JSON Schema (a strict dialect, and an output's schema, close every object).
+        let open = object.open && !self.closed && self.dialect == Dialect::JsonSchema;
+        if self.dialect != Dialect::GeminiParameters && !open {
             self.key(first, "additionalProperties");
             self.raw("false");
         }
