@@ -85,13 +85,23 @@ impl SessionManager for Sessions {
                 id,
                 request: ClientRequest::ReadResourceRequest(read),
                 ..
-            }) if sessionless(&read.extensions, read.params.meta.as_ref(), read.params.input_responses.is_none()) => {
+            }) if sessionless(
+                &read.extensions,
+                read.params.meta.as_ref(),
+                read.params.input_responses.is_none() && read.params.request_state.is_none(),
+            ) =>
+            {
                 let slot = JsonReply::in_request(&read.extensions);
                 return Ok(stream::iter(sent(slot, answer_read(&self.server, id, read).await)).left_stream());
             }
             ClientJsonRpcMessage::Request(JsonRpcRequest {
                 id, request: ClientRequest::GetPromptRequest(get), ..
-            }) if sessionless(&get.extensions, get.params.meta.as_ref(), get.params.input_responses.is_none()) => {
+            }) if sessionless(
+                &get.extensions,
+                get.params.meta.as_ref(),
+                get.params.input_responses.is_none() && get.params.request_state.is_none(),
+            ) =>
+            {
                 let slot = JsonReply::in_request(&get.extensions);
                 return Ok(stream::iter(sent(slot, answer_prompt(&self.server, id, get).await)).left_stream());
             }
@@ -189,8 +199,8 @@ impl JsonReply {
 /// 2026-07-28, without a round of input or a revision of its own.
 fn needs_no_session<'r>(registry: &'r Registry, call: &CallToolRequest) -> Option<&'r Entry> {
     let params = &call.params;
-    let sessionless = sessionless(&call.extensions, params.meta.as_ref(), params.input_responses.is_none())
-        && params.request_state.is_none();
+    let no_input = params.input_responses.is_none() && params.request_state.is_none();
+    let sessionless = sessionless(&call.extensions, params.meta.as_ref(), no_input);
     registry.get(&params.name).filter(|entry| {
         sessionless
             && entry.def().is_some_and(|def| !def.takes_context())

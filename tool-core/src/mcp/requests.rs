@@ -109,8 +109,10 @@ impl McpServer {
             }
             Reference::Resource(reference) => {
                 let resources = self.shared.served.resources().ok_or_else(|| not_found(&reference.uri))?;
-                let (completer, parameters) =
-                    resources.completion(&reference.uri, &argument.name).ok_or_else(|| not_found(&reference.uri))?;
+                let (_, completer, parameters) = resources
+                    .completion(&reference.uri, &argument.name)
+                    .filter(|(entry, _, _)| permitted(entry, &caller))
+                    .ok_or_else(|| not_found(&reference.uri))?;
                 complete(completer, parameters, &argument.name, &argument.value, &arguments)
             }
             _ => return Err(ErrorData::invalid_params("a reference this server cannot complete", None)),

@@ -225,11 +225,12 @@ impl Resources {
         Some((self.registry.get(&listed.entry)?, arguments))
     }
 
-    /// The completer of `variable` of the template `template`, and its parameters.
-    pub(super) fn completion(&self, template: &str, variable: &str) -> Option<(Option<&Completer>, &str)> {
+    /// The template `template` (its entry), the completer of its `variable`, and its
+    /// parameters.
+    pub(super) fn completion(&self, template: &str, variable: &str) -> Option<(&Entry, Option<&Completer>, &str)> {
         let listed = self.listed.iter().find(|listed| listed.uri.as_str() == template)?;
         let entry = self.registry.get(&listed.entry)?;
-        Some((self.completers.get(template, variable), entry.parameters_json()))
+        Some((entry, self.completers.get(template, variable), entry.parameters_json()))
     }
 
     /// Reads `uri` from resource `entry` with `arguments` in `context`.
