@@ -63,7 +63,7 @@ fn trip_report() -> &'static str {
 }
 
 /// The ledger of every trip
-#[tool_core::mcp::resource(uri = "trips://ledger", scopes = ["trips:export"])]
+#[tool_core::mcp::resource(uri = "trips://ledger", scopes = ["trips:ledger"])]
 fn ledger() -> &'static str {
     "ledger"
 }
@@ -241,7 +241,8 @@ async fn metadata_names_the_resource_its_issuer_and_the_tools_scopes() {
                 "resource": served.resource,
                 "authorization_servers": [served.issuer.url],
                 "bearer_methods_supported": ["header"],
-                "scopes_supported": ["trips:export", "trips:read", "trips:write"],
+                // The tools' scopes and the ledger resource's.
+                "scopes_supported": ["trips:export", "trips:ledger", "trips:read", "trips:write"],
             }),
             "{path}"
         );
@@ -503,7 +504,7 @@ async fn scoped_prompts_and_resources_are_only_for_tokens_with_their_scopes() {
     use rmcp::model::{GetPromptRequestParams, ReadResourceRequestParams};
     let served = Served::start(false).await;
     for (scope, prompts, resources) in
-        [("", 0, 0), ("trips:read", 1, 0), ("trips:export", 0, 1), ("trips:read trips:export", 1, 1)]
+        [("", 0, 0), ("trips:read", 1, 0), ("trips:ledger", 0, 1), ("trips:read trips:ledger", 1, 1)]
     {
         let connection = served.connect(&served.token(scope)).await;
         assert_eq!(connection.list_all_prompts().await.unwrap().len(), prompts, "{scope:?}");

@@ -209,7 +209,7 @@ fn with_oauth(router: Router, oauth: &super::oauth::ResourceServer, server: &Mcp
         router = router.route(
             &path,
             axum::routing::get(move || {
-                let document = oauth.metadata(&server.registry());
+                let document = server.oauth_metadata(&oauth);
                 async move { ([(header::CONTENT_TYPE, "application/json")], document.to_string()) }
             }),
         );

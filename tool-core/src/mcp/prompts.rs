@@ -201,6 +201,12 @@ impl Prompts {
         self.registry.iter().filter(|entry| visible(entry)).map(listed).collect()
     }
 
+    /// Every prompt.
+    #[cfg(feature = "oauth")]
+    pub(super) fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.registry.iter()
+    }
+
     /// The prompt `name`, if there is one.
     pub(super) fn get(&self, name: &str) -> Option<&Entry> {
         self.registry.get(name)

@@ -120,6 +120,17 @@ impl McpServer {
         Ok(CompleteResult::new(info))
     }
 
+    /// `oauth`'s metadata document for what this server serves: its tools', prompts' and
+    /// resources' scopes.
+    #[cfg(feature = "oauth")]
+    pub(super) fn oauth_metadata(&self, oauth: &super::oauth::ResourceServer) -> Value {
+        let registry = self.registry();
+        let (prompts, resources) = (self.shared.served.prompts(), self.shared.served.resources());
+        let served =
+            prompts.iter().flat_map(|prompts| prompts.entries()).chain(resources.iter().flat_map(|r| r.entries()));
+        oauth.metadata_of(registry.iter().chain(served))
+    }
+
     /// The caller, with the tool registry's state (which prompts and resources share).
     pub(super) fn content_caller(&self, context: RequestContext<RoleServer>) -> ToolContext {
         let mut context = context;

@@ -180,6 +180,12 @@ impl Resources {
         self.listed.is_empty()
     }
 
+    /// Every resource and template.
+    #[cfg(feature = "oauth")]
+    pub(super) fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.registry.iter()
+    }
+
     /// The fixed resources `visible` keeps, as listed.
     pub(super) fn list(&self, visible: impl Fn(&Entry) -> bool) -> Vec<Resource> {
         self.shown(false, visible)

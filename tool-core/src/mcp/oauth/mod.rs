@@ -196,10 +196,15 @@ impl ResourceServer {
     /// The RFC 9728 metadata document for a server serving `registry`.
     #[must_use]
     pub fn metadata(&self, registry: &Registry) -> Value {
+        self.metadata_of(registry.iter())
+    }
+
+    /// The RFC 9728 metadata document for a server serving `entries` (its tools, prompts and
+    /// resources): the scopes they require, unless [`ResourceServer::scopes_supported`] said.
+    pub(crate) fn metadata_of<'e>(&self, entries: impl Iterator<Item = &'e crate::registry::Entry>) -> Value {
         let scopes: Vec<String> = match &self.scopes_supported {
             Some(scopes) => scopes.clone(),
-            None => registry
-                .iter()
+            None => entries
                 .flat_map(|entry| entry.scopes().map(str::to_owned).collect::<Vec<_>>())
                 .collect::<BTreeSet<_>>()
                 .into_iter()
