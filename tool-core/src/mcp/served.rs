@@ -33,22 +33,14 @@ struct Subscriber {
 }
 
 impl Served {
-    /// The same resources with `prompts`.
-    pub(super) fn with_prompts(&self, prompts: Prompts) -> Served {
-        Served {
-            prompts: RwLock::new(Some(Arc::new(prompts))),
-            resources: RwLock::new(self.resources()),
-            subscribers: Mutex::default(),
-        }
+    /// Serves `prompts` from now on (in place: a handle taken before sees them).
+    pub(super) fn set_prompts(&self, prompts: Prompts) {
+        *self.prompts.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(prompts));
     }
 
-    /// The same prompts with `resources`.
-    pub(super) fn with_resources(&self, resources: Resources) -> Served {
-        Served {
-            prompts: RwLock::new(self.prompts()),
-            resources: RwLock::new(Some(Arc::new(resources))),
-            subscribers: Mutex::default(),
-        }
+    /// Serves `resources` from now on (in place: a handle taken before sees them).
+    pub(super) fn set_resources(&self, resources: Resources) {
+        *self.resources.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(resources));
     }
 
     /// The prompts served now, if the server offers prompts.

@@ -185,24 +185,23 @@ impl McpServer {
     }
 
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completion of their
-    /// arguments); declares the `prompts` capability. Change them while serving with
-    /// [`McpServer::prompts_handle`].
+    /// arguments); declares the `prompts` capability. Every clone of this server serves the
+    /// same prompts; change them while serving with [`McpServer::prompts_handle`].
     #[must_use]
     pub fn with_prompts(self, prompts: Prompts) -> Self {
-        let served = Arc::new(self.shared.served.with_prompts(prompts));
-        let shared = Shared { served, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), session: self.session }
+        self.shared.served.set_prompts(prompts);
+        self
     }
 
     /// Serves `resources` and resource templates beside the tools (`resources/list`,
     /// `resources/templates/list`, `resources/read`, subscriptions, completion of template
-    /// variables); declares the `resources` capability. Tell subscribers of a change, or
-    /// change the resources, with [`McpServer::resources_handle`].
+    /// variables); declares the `resources` capability. Every clone of this server serves
+    /// the same resources; tell subscribers of a change, or change the resources, with
+    /// [`McpServer::resources_handle`].
     #[must_use]
     pub fn with_resources(self, resources: Resources) -> Self {
-        let served = Arc::new(self.shared.served.with_resources(resources));
-        let shared = Shared { served, ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), session: self.session }
+        self.shared.served.set_resources(resources);
+        self
     }
 
     /// A handle that tells subscribed clients a resource changed, and changes the resources
