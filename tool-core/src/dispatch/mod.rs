@@ -153,7 +153,7 @@ fn validated(
 }
 
 /// The error for arguments `value` that break `schema`, each violation told what it expected
-/// and received. Cold: the schema is rendered and read only here.
+/// and received. Cold: the schema is read as JSON only here, rendered once per type.
 #[cold]
 fn refused(
     tool: &'static str,
@@ -162,8 +162,7 @@ fn refused(
     schema: &'static Schema,
 ) -> ToolError {
     let mut violations = violations;
-    let schema = serde_json::from_str(&crate::render::to_json(schema)).unwrap_or_default();
-    crate::validate::explain::explain(&mut violations, value, &schema);
+    crate::validate::explain::explain(&mut violations, value, &crate::validate::explain::rendered(schema));
     ToolError::InvalidArguments { tool: tool.to_owned(), violations }
 }
 
