@@ -16,7 +16,9 @@ use core::pin::Pin;
 use core::task::{Context, Poll};
 use std::any::Any;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use crate::dispatch::deny_unknown::DenyUnknown;
 use crate::error::ToolError;
@@ -162,8 +164,22 @@ fn refused(
     schema: &'static Schema,
 ) -> ToolError {
     let mut violations = violations;
-    crate::validate::explain::explain(&mut violations, value, &crate::validate::explain::rendered(schema));
+    crate::validate::explain::explain(&mut violations, value, &rendered(schema));
     ToolError::InvalidArguments { tool: tool.to_owned(), violations }
+}
+
+/// `schema` as JSON, rendered and parsed on its type's first refusal and kept: one entry per
+/// argument type of the program (a compile-time schema is a `'static` of its type), so the
+/// map is bounded by the program, and a model that keeps refusing costs no rendering.
+fn rendered(schema: &'static Schema) -> Arc<serde_json::Value> {
+    static RENDERED: OnceLock<RwLock<HashMap<usize, Arc<serde_json::Value>>>> = OnceLock::new();
+    let rendered = RENDERED.get_or_init(RwLock::default);
+    let key = core::ptr::from_ref(schema) as usize;
+    if let Some(value) = rendered.read().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        return Arc::clone(value);
+    }
+    let value = Arc::new(serde_json::from_str(&crate::render::to_json(schema)).unwrap_or_default());
+    rendered.write().unwrap_or_else(PoisonError::into_inner).entry(key).or_insert(value).clone()
 }
 
 /// serde refused what validation accepted: a type whose `Deserialize` is stricter than its

@@ -3,27 +3,9 @@
 //! wrong-typed or missing value should have had, or the values an `enum` or `const` allows.
 //! A server that replaces another words its errors from these, not from this crate's English.
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
-
 use serde_json::Value;
 
-use crate::schema::Schema;
 use crate::validate::violation::Violations;
-
-/// `schema` as JSON, rendered and parsed on its type's first refusal and kept: one entry per
-/// argument type of the program (a compile-time schema is a `'static` of its type), so the
-/// map is bounded by the program, and a model that keeps refusing costs no rendering.
-pub(crate) fn rendered(schema: &'static Schema) -> Arc<Value> {
-    static RENDERED: OnceLock<RwLock<HashMap<usize, Arc<Value>>>> = OnceLock::new();
-    let rendered = RENDERED.get_or_init(RwLock::default);
-    let key = core::ptr::from_ref(schema) as usize;
-    if let Some(value) = rendered.read().unwrap_or_else(PoisonError::into_inner).get(&key) {
-        return Arc::clone(value);
-    }
-    let value = Arc::new(serde_json::from_str(&crate::render::to_json(schema)).unwrap_or_default());
-    rendered.write().unwrap_or_else(PoisonError::into_inner).entry(key).or_insert(value).clone()
-}
 
 /// Fills in `expected` and `received` of `violations`, found in `arguments` against `schema`
 /// (the arguments' JSON Schema).
