@@ -3,6 +3,8 @@
 //! use: `{name}` (simple expansion: one or more characters, none of them `/`, `?`, `#` or
 //! `&`) and `{+name}` (reserved expansion: any characters, `/` included). The crates on the
 //! registry expand templates; none matches a URI against one, which is what a server needs.
+//! A template is matched as an anchored regular expression (`regex`), so a value may hold
+//! the literal that follows its variable (`repo://{+path}/raw` reads `a/raw/b/raw`).
 
 use percent_encoding::percent_decode_str;
 
@@ -11,6 +13,8 @@ use percent_encoding::percent_decode_str;
 pub(super) struct UriTemplate {
     text: String,
     parts: Vec<Part>,
+    /// The whole URI, one group per variable.
+    pattern: regex::Regex,
 }
 
 #[derive(Debug, Clone)]
@@ -50,7 +54,16 @@ impl UriTemplate {
         if !rest.is_empty() {
             parts.push(Part::Literal(rest.to_owned()));
         }
-        Ok(UriTemplate { text: text.to_owned(), parts })
+        let pattern: String = parts
+            .iter()
+            .map(|part| match part {
+                Part::Literal(literal) => regex::escape(literal),
+                Part::Variable { reserved: true, .. } => "(.+)".to_owned(),
+                Part::Variable { reserved: false, .. } => "([^/?#&]+)".to_owned(),
+            })
+            .collect();
+        let pattern = regex::Regex::new(&format!("^{pattern}$")).map_err(|error| error.to_string())?;
+        Ok(UriTemplate { text: text.to_owned(), parts, pattern })
     }
 
     /// Whether the text has variables (a template), or is one URI.
@@ -73,30 +86,14 @@ impl UriTemplate {
 
     /// The variables' values when `uri` fits the template, percent-decoded.
     pub(super) fn matches(&self, uri: &str) -> Option<Vec<(String, String)>> {
-        let mut values = Vec::new();
-        let mut rest = uri;
-        let mut parts = self.parts.iter().peekable();
-        while let Some(part) = parts.next() {
-            match part {
-                Part::Literal(literal) => rest = rest.strip_prefix(literal.as_str())?,
-                Part::Variable { name, reserved } => {
-                    // A variable runs to the next literal (variables never touch), or to the end.
-                    let end = match parts.peek() {
-                        Some(Part::Literal(next)) => rest.find(next.as_str())?,
-                        _ => rest.len(),
-                    };
-                    let raw = &rest[..end];
-                    let forbidden: &[char] = if *reserved { &[] } else { &['/', '?', '#', '&'] };
-                    if raw.is_empty() || raw.contains(forbidden) {
-                        return None;
-                    }
-                    let value = percent_decode_str(raw).decode_utf8().ok()?;
-                    values.push((name.clone(), value.into_owned()));
-                    rest = &rest[end..];
-                }
-            }
-        }
-        rest.is_empty().then_some(values)
+        let found = self.pattern.captures(uri)?;
+        self.variables()
+            .zip(found.iter().skip(1))
+            .map(|(name, value)| {
+                let value = percent_decode_str(value?.as_str()).decode_utf8().ok()?;
+                Some((name.to_owned(), value.into_owned()))
+            })
+            .collect()
     }
 }
 
@@ -119,6 +116,12 @@ mod tests {
         assert_eq!(template.matches("test://template/1/data/more"), None);
         let reserved = UriTemplate::parse("file:///{+path}").unwrap();
         assert_eq!(reserved.matches("file:///a/b.txt"), Some(pairs(&[("path", "a/b.txt")])));
+        // A value may hold the literal that follows it.
+        let raw = UriTemplate::parse("repo://{owner}/{+path}/raw").unwrap();
+        assert_eq!(raw.matches("repo://ann/a/raw/b/raw"), Some(pairs(&[("owner", "ann"), ("path", "a/raw/b")])));
+        let typed = UriTemplate::parse("docs://{name}.md").unwrap();
+        assert_eq!(typed.matches("docs://v1.2.md"), Some(pairs(&[("name", "v1.2")])));
+        assert_eq!(UriTemplate::parse("a+b://{x}").unwrap().matches("a+b://y"), Some(pairs(&[("x", "y")])));
         let two = UriTemplate::parse("users://{user}/posts/{post}").unwrap();
         assert_eq!(two.variables().collect::<Vec<_>>(), ["user", "post"]);
         assert_eq!(two.matches("users://ann/posts/7"), Some(pairs(&[("user", "ann"), ("post", "7")])));
