@@ -38,7 +38,7 @@ fn answer(text: &str) -> Value {
     json!({"choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
 }
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct City {
     /// The city
     #[param(min_length = 1)]

@@ -24,7 +24,7 @@ use tool_core::agent::{Agent, Api, ApprovalPolicy, Event, Model, ScriptedModel, 
 use tool_core::provider::ToolCall;
 
 /// The answer the run must end with.
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct TripPlan {
     /// Two sentences for the traveller
     #[param(min_length = 1)]

@@ -32,7 +32,7 @@ use tool_core::agent::durable::{self, Approval, DurableOutcome, PendingApproval}
 use tool_core::agent::{Agent, Api, DeltaSink, Model, ModelError, ModelFuture, ModelRequest};
 use tool_core::{Registry, ToolArgs, tool};
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Order {
     /// The order's number
     #[param(minimum = 1)]

@@ -81,7 +81,7 @@ fn test_error_handling() -> Result<String, String> {
     Err("This tool intentionally returns an error for testing".to_owned())
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct SamplingArgs {
     /// The prompt to send to the LLM
     prompt: String,
@@ -94,14 +94,14 @@ async fn test_sampling(ctx: &ToolContext, args: SamplingArgs) -> Result<String, 
     Ok(format!("LLM response: {}", response.content.as_text().unwrap_or("No response")))
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct ElicitationArgs {
     /// The message to show the user
     message: String,
 }
 
 /// What `test_elicitation` asks the user.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 struct UserResponse {
     /// User's response
     response: String,
@@ -134,7 +134,7 @@ enum Status {
 }
 
 /// A form whose every field has a default (SEP-1034).
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 struct Profile {
     /// User name
     #[param(default = "John Doe")]
@@ -207,7 +207,7 @@ enum Legacy {
 }
 
 /// Every enum form of SEP-1330.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "camelCase")]
 struct Choices {
     /// Select one option

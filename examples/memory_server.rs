@@ -19,7 +19,7 @@ use tool_core::{
 
 const GRAPH_URI: &str = "memory://knowledge-graph";
 
-#[derive(Clone, Serialize, Deserialize, ToolArgs)]
+#[derive(Clone, Serialize, ToolArgs)]
 #[serde(rename_all = "camelCase")]
 #[tool_args(open)]
 struct Entity {
@@ -32,7 +32,7 @@ struct Entity {
     observations: Vec<String>,
 }
 
-#[derive(Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+#[derive(Clone, PartialEq, Serialize, ToolArgs)]
 #[serde(rename_all = "camelCase")]
 #[tool_args(open)]
 struct Relation {
@@ -45,7 +45,7 @@ struct Relation {
     kind: String,
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(rename_all = "camelCase")]
 #[tool_args(open)]
 struct NewObservations {
@@ -55,7 +55,7 @@ struct NewObservations {
     contents: Vec<String>,
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(rename_all = "camelCase")]
 #[tool_args(open)]
 struct Deletion {

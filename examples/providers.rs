@@ -2,12 +2,11 @@
 //! (the examples of their documentation) parsed, run and answered.
 #![allow(clippy::print_stdout)] // an example prints what it shows
 
-use serde::Deserialize;
 use serde_json::json;
 use tool_core::provider::{self, ToolChoice, anthropic, gemini, mcp_json, openai};
 use tool_core::{Registry, ToolArgs, tool};
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct WeatherArgs {
     /// City name
     #[param(min_length = 1, max_length = 80)]

@@ -18,7 +18,7 @@ use tool_core::mcp::tasks::{RedisTaskStore, TaskSettings};
 use tool_core::mcp::{HttpOptions, McpServer, RedisEventStore, RedisSessionStore};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct AddArgs {
     /// The first addend
     a: i64,
@@ -32,7 +32,7 @@ fn add(args: AddArgs) -> String {
     format!("{} (replica {})", args.a.saturating_add(args.b), replica())
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct ReportArgs {
     /// How many seconds the report takes
     #[param(minimum = 1, maximum = 600)]
@@ -52,7 +52,7 @@ async fn report(ctx: &ToolContext, args: ReportArgs) -> Result<String, String> {
     Ok(format!("report of {}s written by replica {}", args.seconds, replica()))
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Approver {
     /// Who approves
     #[param(min_length = 1)]

@@ -33,7 +33,7 @@ pub fn get_weather(
 }
 
 /// One leg of a trip.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Stop {
     #[param(min_length = 1, max_length = 60)]
     pub city: String,
@@ -41,7 +41,7 @@ pub struct Stop {
     pub nights: u16,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct TripArgs {
     #[param(min_items = 1, max_items = 8)]
     pub stops: Vec<Stop>,
@@ -70,7 +70,7 @@ impl Agency {
 }
 
 /// What the traveller confirms before a booking.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 pub struct Confirmation {
     /// Book it?
     pub confirm: bool,
@@ -79,7 +79,7 @@ pub struct Confirmation {
     pub email: String,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct BookingArgs {
     /// The trip to book
     pub trip: TripArgs,

@@ -9,7 +9,6 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use serde::Deserialize;
 use tool_core::{Registry, ToolArgs, tool};
 use tool_tests::{CALL, WeatherArgs, get_weather, hand_written};
 
@@ -54,7 +53,7 @@ macro_rules! paste_tools {
     ($($n:literal)*) => {$(
         const _: () = {
             /// Arguments of one generated tool.
-            #[derive(Debug, Deserialize, ToolArgs, schemars::JsonSchema)]
+            #[derive(Debug, ToolArgs, schemars::JsonSchema)]
             #[allow(dead_code)]
             pub struct Args {
                 /// A name.

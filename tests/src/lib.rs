@@ -18,7 +18,7 @@ pub enum Units {
 }
 
 /// The arguments of `get_weather`.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct WeatherArgs {
     /// City name
     #[param(min_length = 1, max_length = 80)]
@@ -68,7 +68,7 @@ pub struct Forecaster {
 
 /// `WeatherArgs` again, for the method: with a type of its own, its decoding is inlined
 /// or not as the fn's is, whatever the other forms do.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct ForecastArgs {
     /// City name
     #[param(min_length = 1, max_length = 80)]

@@ -22,7 +22,7 @@ macro_rules! format {
 }
 
 /// Arguments.
-#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(Debug, ::tool_core::ToolArgs)]
 pub struct Args {
     /// A name.
     #[param(min_length = 1, max_length = 10, pattern = "^[a-z]+$")]
@@ -37,7 +37,7 @@ pub struct Args {
 }
 
 /// Nested.
-#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(Debug, ::tool_core::ToolArgs)]
 pub struct Nested {
     #[param(exclusive_minimum = 0.5)]
     ratio: f64,
@@ -88,7 +88,7 @@ pub mod facade {
 }
 
 /// Arguments reaching the runtime through the facade.
-#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(Debug, ::tool_core::ToolArgs)]
 #[tool_args(crate = crate::facade::runtime)]
 pub struct ViaFacade {
     /// A value.

@@ -12,9 +12,64 @@ use crate::object::Object;
 use crate::serde_attr;
 use crate::util::{Doc, Result, const_checks, crate_path, wrap_in_const};
 
-/// Expands the derive; on error, the errors plus stub impls (see [`fallback`]).
+/// What the derive writes beside the schema.
+#[derive(Clone, Copy)]
+enum Derive<'a> {
+    /// `ToolArgs`: a struct's `Deserialize` too, unless `#[tool_args(serde)]`.
+    Args,
+    /// `ToolSchema`: the schema alone (an output type only serializes).
+    Schema,
+    /// A plain-parameter tool's hidden arguments struct, with its `Deserialize` impl.
+    Plain(&'a TokenStream),
+}
+
+/// Expands `ToolArgs`; on error, the errors plus stub impls (see [`fallback`]).
 pub fn expand(input: DeriveInput) -> TokenStream {
-    try_expand(&input, None).unwrap_or_else(|error| fallback(&input, error, None))
+    let decodes = writes_deserialize(&input);
+    try_expand(&input, Derive::Args).unwrap_or_else(|error| {
+        let stub = decodes.then(|| deserialize_stub(&input));
+        fallback(&input, error, stub.as_ref())
+    })
+}
+
+/// Whether `ToolArgs` writes the type's `Deserialize`: a struct's, unless it opts out with
+/// `#[tool_args(serde)]` or borrows (a lifetime parameter: serde's derive alone decodes
+/// borrowed data, and a tool's arguments cannot borrow, which the tool reports).
+fn writes_deserialize(input: &DeriveInput) -> bool {
+    let opts_out = input.attrs.iter().filter(|attr| attr.path().is_ident("tool_args")).any(|attr| {
+        let mut serde = false;
+        let _ = attr.parse_nested_meta(|meta| {
+            serde |= meta.path.is_ident("serde");
+            if meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<syn::Expr>()?;
+            }
+            Ok(())
+        });
+        serde
+    });
+    matches!(input.data, syn::Data::Struct(_)) && !opts_out && input.generics.lifetimes().next().is_none()
+}
+
+/// A `Deserialize` impl whose body is unreachable, for a struct whose derive failed.
+fn deserialize_stub(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (_, ty_generics, _) = input.generics.split_for_impl();
+    let mut generics = input.generics.clone();
+    generics.params.insert(0, syn::parse_quote!('de));
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics __tc_Deserialize<'de> for #ident #ty_generics #where_clause {
+            fn deserialize<__D: __tc_Deserializer<'de>>(_: __D) -> ::core::result::Result<Self, __D::Error> {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+/// Expands `ToolSchema`: [`expand`] without `Deserialize`.
+pub fn expand_schema(input: DeriveInput) -> TokenStream {
+    try_expand(&input, Derive::Schema).unwrap_or_else(|error| fallback(&input, error, None))
 }
 
 /// [`expand`] for the hidden arguments struct of a plain-parameter tool: its fields' types
@@ -22,15 +77,20 @@ pub fn expand(input: DeriveInput) -> TokenStream {
 /// `items` (its `Deserialize` impl) go inside the expansion's `const` block, where the short
 /// names are in scope, whether the derive succeeds or not.
 pub fn expand_plain(input: DeriveInput, items: &TokenStream) -> TokenStream {
-    try_expand(&input, Some(items)).unwrap_or_else(|error| fallback(&input, error, Some(items)))
+    try_expand(&input, Derive::Plain(items)).unwrap_or_else(|error| fallback(&input, error, Some(items)))
 }
 
 /// Expands the derive, or returns every error found.
-fn try_expand(input: &DeriveInput, plain: Option<&TokenStream>) -> Result<TokenStream> {
+fn try_expand(input: &DeriveInput, derive: Derive<'_>) -> Result<TokenStream> {
     check_shape(input)?;
     let args = ArgsInput::from_derive_input(input)?;
     let krate = crate_path(args.krate.as_ref())?;
     let container = serde_attr::container(&args.attrs)?;
+    let plain = match derive {
+        Derive::Plain(items) => Some(items),
+        Derive::Args | Derive::Schema => None,
+    };
+    let decodes = matches!(derive, Derive::Args) && !args.serde.is_present() && writes_deserialize(input);
     let description = Doc::from_attrs(&args.attrs);
     let items = match args.data {
         darling::ast::Data::Struct(fields) => {
@@ -43,22 +103,44 @@ fn try_expand(input: &DeriveInput, plain: Option<&TokenStream>) -> Result<TokenS
                 let Some(field) = fields.fields.first() else {
                     return Err(darling::Error::custom("expected one field"));
                 };
-                let items = crate::newtype::expand(&args.ident, &args.generics, field, description)?;
+                let mut items = crate::newtype::expand(&args.ident, &args.generics, field, description)?;
+                if decodes {
+                    items.extend(crate::decode::newtype(&args.ident, &args.generics, field)?);
+                }
                 return Ok(wrap_in_const(&krate, items));
             }
             // `check_shape` let only named fields or a newtype through.
+            let deserialize = if decodes {
+                // As serde's derive: its errors name the Rust type, `deserialize_struct` the
+                // wire's.
+                let target = crate::decode::Target {
+                    ident: &args.ident,
+                    generics: &args.generics,
+                    expecting: container.expecting.clone().unwrap_or_else(|| format!("struct {}", args.ident)),
+                    name: container.rename.clone().unwrap_or_else(|| args.ident.to_string()),
+                    through: crate::decode::Through::Serde,
+                    container_default: container.default,
+                    deny_unknown_fields: container.deny_unknown_fields,
+                };
+                Some(crate::decode::for_struct(&target, &fields.fields, &container))
+            } else {
+                None
+            };
             let (mut object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
             object.open = args.open.is_present();
             for param in object.params.iter_mut().filter(|_| plain.is_some()) {
                 param.reach = crate::param::Reach::PlainParam;
             }
+            // The schema's errors first: a flattened map's, say, says more than "not decoded".
             if let Err(error) = read {
                 let checks = wrap_in_const(&krate, object.type_checks(&args.ident, &args.generics));
-                let fallback = fallback(input, error, plain);
+                let stub = deserialize.is_some().then(|| deserialize_stub(input));
+                let fallback = fallback(input, error, plain.or(stub.as_ref()));
                 return Ok(quote!(#checks #fallback));
             }
+            let deserialize = deserialize.transpose()?;
             let items = expand_struct(&args.ident, &args.generics, &object);
-            quote!(#items #plain)
+            quote!(#items #plain #deserialize)
         }
         darling::ast::Data::Enum(variants) => {
             if args.open.is_present() {

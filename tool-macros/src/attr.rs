@@ -164,6 +164,9 @@ pub struct ArgsInput {
     pub enum_names: darling::util::Flag,
     /// `#[tool_args(open)]` on a struct: keys it does not name are ignored, not refused.
     pub open: darling::util::Flag,
+    /// `#[tool_args(serde)]` on a struct: serde's derive gives its `Deserialize`, for a serde
+    /// key the derive does not follow.
+    pub serde: darling::util::Flag,
 }
 
 /// One variant of an enum deriving `ToolArgs`.

@@ -7,8 +7,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::{Attribute, FnArg, Ident, Pat, Signature, Type};
 
+use crate::decode::{Target, Through, Wire};
 use crate::doc_args::ArgumentDoc;
-use crate::plain_de::Wire;
 use crate::util::unraw;
 
 /// What a tool fn takes.
@@ -170,7 +170,7 @@ impl Plain {
 
     /// The arguments struct and its impls: one field per parameter, with its attributes, and
     /// its description from the fn doc's `# Arguments` item unless `#[param(description)]` or
-    /// nothing gives one; `ToolArgs` derived, and `Deserialize` written by `plain_de.rs`
+    /// nothing gives one; `ToolArgs` derived, and `Deserialize` written by `decode.rs`
     /// (derived by serde for a parameter with a key only serde follows). `docs` naming no
     /// parameter is an error.
     pub fn args_struct(
@@ -236,11 +236,12 @@ impl Plain {
                 semi_token: None,
             }),
         };
-        // The struct's `Deserialize` is written here (see `plain_de.rs`), unless a parameter
+        // The struct's `Deserialize` is written here (see `decode.rs`), unless a parameter
         // takes a serde key only serde's derive follows.
-        let wires: Option<Vec<Wire>> = self.params.iter().map(|param| Wire::read(&param.ident, &param.attrs)).collect();
+        let wires: Option<Vec<Wire>> =
+            self.params.iter().map(|param| Wire::read(&param.ident, &param.attrs, None).ok()).collect();
         let Some(wires) = wires else {
-            let tool_args = crate::args::expand(derive_input);
+            let tool_args = crate::args::expand_schema(derive_input);
             let declared = self.params.iter().map(|param| {
                 let PlainParam { ident, ty, attrs } = param;
                 let serde = attrs.iter().filter(|attr| attr.path().is_ident("serde"));
@@ -258,7 +259,16 @@ impl Plain {
         };
         let fields: Vec<(&Ident, &Type, Wire)> =
             self.params.iter().zip(wires).map(|(param, wire)| (&param.ident, &param.ty, wire)).collect();
-        let deserialize = crate::plain_de::expand(ident, &fields);
+        let target = Target {
+            ident,
+            generics: &syn::Generics::default(),
+            expecting: "an object of the tool's arguments".to_owned(),
+            name: ident.to_string(),
+            through: Through::Plain,
+            container_default: false,
+            deny_unknown_fields: false,
+        };
+        let deserialize = crate::decode::expand(&target, &fields);
         let tool_args = crate::args::expand_plain(derive_input, &deserialize);
         let declared = self.params.iter().map(|PlainParam { ident, ty, .. }| quote!(#ident: #ty));
         quote! {

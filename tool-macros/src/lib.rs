@@ -7,6 +7,7 @@
 
 mod args;
 mod attr;
+mod decode;
 mod doc_args;
 mod enums;
 mod fn_item;
@@ -20,7 +21,6 @@ mod object;
 mod param;
 mod param_checks;
 mod param_keywords;
-mod plain_de;
 mod rules;
 mod serde_attr;
 #[cfg(test)]
@@ -71,15 +71,16 @@ pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// checks that enforce it, read as data by the runtime.
 ///
 /// See the `tool-core` crate docs for the `#[param(..)]` keys.
-#[proc_macro_derive(ToolArgs, attributes(param, tool_args))]
+#[proc_macro_derive(ToolArgs, attributes(param, tool_args, serde))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     args::expand(input).into()
 }
 
-/// `ToolArgs` under a name for output types (`Structured<T>`): the same derive.
-#[proc_macro_derive(ToolSchema, attributes(param, tool_args))]
+/// `ToolArgs` for output types (`Structured<T>`): the schema and its checks, without a
+/// `Deserialize` impl.
+#[proc_macro_derive(ToolSchema, attributes(param, tool_args, serde))]
 pub fn derive_tool_schema(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    args::expand(input).into()
+    args::expand_schema(input).into()
 }

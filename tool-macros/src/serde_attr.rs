@@ -117,6 +117,15 @@ pub struct SerdeContainer {
     pub content: Option<String>,
     /// `untagged`.
     pub untagged: bool,
+    /// `rename = ".."` (or its `deserialize` half): the name serde's errors give the type.
+    pub rename: Option<String>,
+    /// `deny_unknown_fields`: a key no field names is an error.
+    pub deny_unknown_fields: bool,
+    /// `expecting = ".."`: what a wrong value's error says was expected.
+    pub expecting: Option<String>,
+    /// The first key only serde's derive follows (`bound`, `variant_identifier`, …), with
+    /// its span: `ToolArgs` then writes no `Deserialize` unless told to leave it to serde.
+    pub unfollowed: Option<(String, Span)>,
 }
 
 /// A field's or variant's serde attributes.
@@ -139,6 +148,8 @@ pub struct SerdeMember {
     /// A key that changes decoding but none of the above holds (`bound`, `borrow`, …), or
     /// one of the above given twice: what only serde's derive follows.
     pub only_serde: bool,
+    /// The first such key, with its span, for the error that names it.
+    pub unfollowed: Option<(String, Span)>,
 }
 
 impl SerdeMember {
@@ -185,6 +196,16 @@ pub fn container(attrs: &[Attribute]) -> Result<SerdeContainer> {
                 out.content = Some(meta.value()?.parse::<LitStr>()?.value());
             } else if meta.path.is_ident("untagged") {
                 out.untagged = true;
+            } else if meta.path.is_ident("rename") {
+                out.rename = deserialize_half(&meta)?.map(|lit| lit.value());
+            } else if meta.path.is_ident("deny_unknown_fields") {
+                out.deny_unknown_fields = true;
+            } else if meta.path.is_ident("expecting") {
+                out.expecting = Some(meta.value()?.parse::<LitStr>()?.value());
+            } else if CONTAINER_UNFOLLOWED.iter().any(|k| meta.path.is_ident(k)) {
+                let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                out.unfollowed.get_or_insert((key, meta.path.span()));
+                skip_value(&meta)?;
             } else if ["transparent", "from", "try_from", "remote"].iter().any(|k| meta.path.is_ident(k)) {
                 errors.push(
                     darling::Error::custom(
@@ -203,6 +224,9 @@ pub fn container(attrs: &[Attribute]) -> Result<SerdeContainer> {
     errors.finish_with(out)
 }
 
+/// The container keys that change decoding in ways only serde's derive follows.
+const CONTAINER_UNFOLLOWED: &[&str] = &["bound", "variant_identifier", "field_identifier"];
+
 /// The member keys read here that serde refuses twice.
 const FOLLOWED: &[&str] =
     &["rename", "default", "skip", "skip_deserializing", "flatten", "rename_all", "with", "deserialize_with"];
@@ -218,7 +242,10 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
     for attr in serde_attrs(attrs) {
         let parsed = attr.parse_nested_meta(|meta| {
             if let Some(key) = FOLLOWED.iter().find(|key| meta.path.is_ident(key)) {
-                out.only_serde |= out.span_of(key).is_some();
+                if out.span_of(key).is_some() {
+                    out.only_serde = true;
+                    out.unfollowed.get_or_insert(((*key).to_owned(), meta.path.span()));
+                }
                 out.spans.push((key, meta.path.span()));
             }
             if meta.path.is_ident("rename") {
@@ -262,7 +289,11 @@ pub fn member(attrs: &[Attribute], stand_in: bool) -> Result<SerdeMember> {
                 );
                 skip_value(&meta)?;
             } else {
-                out.only_serde |= !SERIALIZING.iter().any(|key| meta.path.is_ident(key));
+                if !SERIALIZING.iter().any(|key| meta.path.is_ident(key)) {
+                    out.only_serde = true;
+                    let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                    out.unfollowed.get_or_insert((key, meta.path.span()));
+                }
                 skip_value(&meta)?;
             }
             Ok(())

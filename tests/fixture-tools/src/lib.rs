@@ -7,7 +7,7 @@ tool_core::tool_crate!();
 /// Tools anyone may call.
 pub mod public {
     /// Arguments of [`shout`].
-    #[derive(Debug, serde::Deserialize, tool_core::ToolArgs)]
+    #[derive(Debug, tool_core::ToolArgs)]
     pub struct ShoutArgs {
         /// What to shout.
         #[param(min_length = 1)]

@@ -19,7 +19,7 @@ enum Level {
     High,
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Stop {
     #[param(min_length = 1, max_length = 20, pattern = "^[A-Z]")]
     city: String,
@@ -54,7 +54,7 @@ enum External {
     Circle { radius: f64 },
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Everything {
     #[param(exclusive_minimum = 0, exclusive_maximum = 1.5, multiple_of = 0.25)]
     ratio: f64,

@@ -73,7 +73,7 @@ async fn an_answer_reaches_the_replica_that_asked() {
 
 static DELETED: AtomicUsize = AtomicUsize::new(0);
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Target {
     /// What to delete.
     path: String,

@@ -67,7 +67,7 @@ fn code(reply: &Value) -> i64 {
     reply["error"]["code"].as_i64().unwrap_or_else(|| panic!("not an error: {reply}"))
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct AddArgs {
     /// The first term.
     #[param(maximum = 100)]

@@ -13,7 +13,7 @@ use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 use crate::fixture::{NapTool, answer, calls};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Render {
     /// Milliseconds it takes
     #[param(minimum = 0, maximum = 600_000)]

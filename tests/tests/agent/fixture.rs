@@ -4,11 +4,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Nap {
     /// Milliseconds
     #[param(minimum = 0, maximum = 60_000)]
@@ -33,7 +32,7 @@ pub fn doze(args: Nap) -> String {
 }
 
 /// A typed answer the output-mode tests ask for.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 pub struct Forecast {
     /// The city
     #[param(min_length = 1)]
@@ -43,7 +42,7 @@ pub struct Forecast {
     pub days: u8,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Meet {
     /// How many calls must be running at once before any goes on.
     pub expect: usize,
@@ -87,7 +86,7 @@ pub async fn ledger(args: Nap) -> String {
     "written".to_owned()
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Path {
     #[param(min_length = 1)]
     pub path: String,

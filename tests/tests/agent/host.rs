@@ -11,7 +11,7 @@ use tool_core::{Registry, ToolArgs, ToolContext, tool};
 use crate::fixture::{answer, calls};
 
 /// Whether to go ahead.
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Confirm {
     /// Yes to go ahead
     pub proceed: bool,

@@ -1,7 +1,6 @@
 //! What a model request holds: sampling settings under each API's own names, tool parameters
 //! in the order they were declared, and no member a server must know only to ignore it.
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::agent::clients::HttpModel;
 use tool_core::agent::{Agent, Api, Model, ModelRequest};
@@ -10,7 +9,7 @@ use tool_core::{Registry, ToolArgs, tool};
 
 use crate::replay::{Canned, Replay};
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Trip {
     /// Where to
     pub to: String,

@@ -12,7 +12,7 @@ use tool_core::{ToolArgs, ToolOutput, tool};
 use crate::fixture::{answer, calls, registry};
 use crate::loop_semantics::SharedModel;
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Order {
     /// The order's id
     #[param(min_length = 1)]

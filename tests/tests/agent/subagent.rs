@@ -11,7 +11,7 @@ use tool_core::{Registry, ToolArgs};
 
 use crate::fixture::{NapTool, answer, calls};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Topic {
     /// What to research
     #[param(min_length = 1)]

@@ -137,7 +137,7 @@ async fn the_clients_send_the_mode_in_their_bodies() {
     }
 }
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Tally {
     /// Votes per option
     votes: std::collections::HashMap<String, u32>,

@@ -15,7 +15,6 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde::Deserialize;
 use serde_json::Value;
 use tool_core::dispatch::DecodeOptions;
 use tool_core::{ToolArgs, ToolError};
@@ -132,7 +131,7 @@ fn run<T: ToolArgs + std::fmt::Debug>(file: &str, group: &str, kind: Kind, wrapp
 
 macro_rules! wrapped {
     ($name:ident: $ty:ty $(, #[param($($param:tt)*)])?) => {
-        #[derive(Debug, Deserialize, ToolArgs)]
+        #[derive(Debug, ToolArgs)]
         #[allow(dead_code)]
         struct $name {
             $(#[param($($param)*)])?
@@ -183,20 +182,20 @@ wrapped!(ItemsTrue: Vec<Value>);
 wrapped!(ItemsNested: Vec<Vec<Vec<Vec<f64>>>>);
 wrapped!(AdditionalBoolean: HashMap<String, bool>);
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct Required {
     foo: Value,
     bar: Option<Value>,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct RequiredNone {
     foo: Option<Value>,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct RequiredEscaped {
     #[serde(rename = "foo\nbar")]
@@ -213,7 +212,7 @@ struct RequiredEscaped {
     f: Value,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct RequiredProto {
     __proto__: Value,
@@ -222,7 +221,7 @@ struct RequiredProto {
     constructor: Value,
 }
 
-#[derive(Debug, Default, Deserialize, ToolArgs)]
+#[derive(Debug, Default, ToolArgs)]
 #[allow(dead_code)]
 #[serde(default)]
 struct Properties {
@@ -230,7 +229,7 @@ struct Properties {
     bar: String,
 }
 
-#[derive(Debug, Default, Deserialize, ToolArgs)]
+#[derive(Debug, Default, ToolArgs)]
 #[allow(dead_code)]
 #[serde(default)]
 struct PropertiesEscaped {

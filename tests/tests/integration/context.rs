@@ -51,7 +51,7 @@ fn a_bare_context_gets_the_registry_state() {
 }
 
 /// Sleeps `ms` milliseconds without blocking its executor, unless cancelled first.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Nap {
     ms: u64,
 }
@@ -85,7 +85,7 @@ pub async fn nap(ctx: &ToolContext, args: Nap) -> String {
     if woke_by_cancel { "interrupted".to_owned() } else { format!("slept {} ms", args.ms) }
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Gather {
     expect: usize,
 }
@@ -176,7 +176,7 @@ fn a_dropped_wait_leaves_no_waker_and_cancel_is_idempotent() {
 }
 
 /// The answer a contact form asks for.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 pub struct Contact {
     /// Your name
     #[param(min_length = 1)]

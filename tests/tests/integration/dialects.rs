@@ -4,14 +4,13 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::{StrictChoice, strict_choice};
 use tool_core::render::Dialect;
 use tool_core::{Registry, ToolArgs, tool};
 
 /// A map: strict modes cannot list its keys in advance.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct Scores {
     scores: HashMap<String, u8>,
@@ -292,7 +291,7 @@ fn what_a_dialect_drops_is_still_enforced() {
 }
 
 /// Search arguments, one kept for old callers.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct SearchArgs {
     /// What to look for.

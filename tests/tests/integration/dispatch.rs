@@ -15,7 +15,7 @@ pub enum Units {
 }
 
 /// A stop on a trip.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub struct Stop {
     /// City name.
@@ -25,7 +25,7 @@ pub struct Stop {
     pub nights: u8,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub struct TripArgs {
     #[param(max_length = 40)]
@@ -46,7 +46,7 @@ pub fn plan_trip(args: TripArgs) -> String {
     format!("{}: {} stops, {nights} nights, {:?}", args.name, args.stops.len(), args.units)
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct DivideArgs {
     pub a: i64,
     pub b: i64,

@@ -153,7 +153,7 @@ mod typed {
     use tool_core::render::Dialect;
     use tool_core::{DynamicTool, Registry, Structured, ToolArgs, ToolError, ToolSchema};
 
-    #[derive(serde::Deserialize, ToolArgs)]
+    #[derive(ToolArgs)]
     struct Convert {
         /// The amount to convert
         #[param(minimum = 0)]

@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::openai;
@@ -12,7 +11,7 @@ use tool_core::{Registry, ToolArgs, tool};
 
 use super::support::{schema_of, violations};
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Tagging {
     /// Tags to set.
     #[param(max_items = 5, items(min_length = 1, max_length = 8, pattern = "^[a-z]+$"))]
@@ -111,7 +110,7 @@ fn a_strict_dialect_describes_what_it_cannot_state_inside_the_elements() {
     );
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct LabelArgs {
     #[param(items(min_length = 1, pattern = "^[a-z]+$"))]
     labels: Vec<String>,

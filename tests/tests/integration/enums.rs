@@ -33,7 +33,7 @@ pub(crate) enum Unit {
     Internal,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct WithUnit {
     unit: Unit,
@@ -51,7 +51,7 @@ fn unit_enum_is_a_string_enum() {
     assert_eq!(paths::<WithUnit>(json!({"unit": 1})).expect_err("type"), [("/unit".to_owned(), "enum")]);
 }
 
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 pub(crate) struct Point {
     x: i32,
     y: i32,
@@ -69,7 +69,7 @@ pub(crate) enum External {
     At(Point),
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct HasExternal {
     shape: External,
@@ -120,7 +120,7 @@ pub(crate) enum Internal {
     Goto(Point),
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct HasInternal {
     action: Internal,
@@ -164,7 +164,7 @@ pub(crate) enum Adjacent {
     Turn { degrees: i16 },
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct HasAdjacent {
     command: Adjacent,
@@ -207,7 +207,7 @@ pub(crate) enum Untagged {
     Pair(Point),
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct HasUntagged {
     value: Untagged,
@@ -253,7 +253,7 @@ fn travel(args: TravelArgs) -> String {
     format!("{:?}", args.mode)
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub(crate) struct TravelArgs {
     /// The mode of transport.
     #[serde(default = "rail")]

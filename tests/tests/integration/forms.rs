@@ -47,7 +47,7 @@ mod by_hand {
     use super::plain::Mode;
     use super::*;
 
-    #[derive(serde::Deserialize, ToolArgs)]
+    #[derive(ToolArgs)]
     pub struct AddArgs {
         /// the first addend
         a: i32,
@@ -314,7 +314,7 @@ fn descriptions_set_at_run_time_reach_every_dialect() {
 }
 
 /// Ignores what it does not know.
-#[derive(serde::Deserialize, serde::Serialize, ToolArgs)]
+#[derive(serde::Serialize, ToolArgs)]
 #[tool_args(open)]
 struct Lenient {
     #[param(min_length = 1)]

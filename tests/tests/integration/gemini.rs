@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::gemini::{self, SchemaField};
 use tool_core::{DynamicTool, Registry, ToolArgs, ToolOutput, tool};
@@ -15,10 +14,10 @@ fn gemini_hello() -> String {
     "hello".to_owned()
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Nothing {}
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Filter {
     /// Tags to match
     tags: HashMap<String, u8>,
@@ -32,7 +31,7 @@ fn gemini_filter(args: Filter) -> String {
     format!("{} tags", args.tags.len())
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Step {
     #[param(exclusive_minimum = 0, multiple_of = 5)]
     minutes: u32,
@@ -44,7 +43,7 @@ fn gemini_wait(args: Step) -> String {
     format!("{} min", args.minutes)
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Plain {
     #[param(min_length = 1)]
     city: String,

@@ -24,6 +24,7 @@ mod runtime_schema;
 mod schema;
 mod serde_attrs;
 mod stand_in;
+mod struct_decoding;
 mod support;
 mod toolbox;
 mod types;

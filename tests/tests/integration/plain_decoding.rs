@@ -1,7 +1,8 @@
-//! A plain-parameter tool's arguments are decoded by an impl `#[tool]` writes, not by serde's
-//! derive (see `tool-macros/src/plain_de.rs`). Each serde key a parameter takes must decode
-//! as serde's derive decodes the same field of a hand-written struct: the same calls pass
-//! with the same values, and the same calls fail with the same errors.
+//! A plain-parameter tool's arguments, and a struct deriving `ToolArgs` alone, are decoded by
+//! an impl the macros write, not by serde's derive (see `tool-macros/src/decode.rs`). Each
+//! serde key a field takes must decode as serde's derive decodes the same field of a
+//! struct it derives (`#[tool_args(serde)]`): the same calls pass with the same values, and
+//! the same calls fail with the same errors.
 
 use serde::de::{Deserialize, Deserializer, Error as _};
 use tool_core::{Registry, ToolArgs, tool};
@@ -49,8 +50,9 @@ fn keys(
     format!("{a} {n} {hidden} {shout} {} {maybe:?} {note:?} {list:?} {type:?}", code.0)
 }
 
-/// The same parameters as one struct.
+/// The same parameters as one struct, decoded by serde's derive.
 #[derive(serde::Deserialize, ToolArgs)]
+#[tool_args(serde)]
 pub struct KeysArgs {
     #[serde(rename(deserialize = "first", serialize = "ignored"), alias = "one", alias = "uno")]
     a: u8,
@@ -71,6 +73,35 @@ pub struct KeysArgs {
     r#type: Option<u8>,
 }
 
+/// The same struct, decoded by `ToolArgs` alone.
+#[derive(ToolArgs)]
+pub struct KeysOwn {
+    #[serde(rename(deserialize = "first", serialize = "ignored"), alias = "one", alias = "uno")]
+    a: u8,
+    #[serde(default = "seven")]
+    n: u8,
+    #[serde(skip)]
+    hidden: u8,
+    #[serde(deserialize_with = "shouted")]
+    #[param(as = String)]
+    shout: String,
+    #[param(as = String, min_length = 3)]
+    code: Code,
+    #[serde(default)]
+    maybe: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    list: Vec<u16>,
+    r#type: Option<u8>,
+}
+
+/// Takes every serde key a field may have.
+#[tool(name = "keys_own")]
+fn keys_own(args: KeysOwn) -> String {
+    let KeysOwn { a, n, hidden, shout, code, maybe, note, list, r#type } = args;
+    keys_struct(KeysArgs { a, n, hidden, shout, code, maybe, note, list, r#type })
+}
+
 /// Takes every serde key a parameter may have.
 #[tool(name = "keys_struct")]
 fn keys_struct(args: KeysArgs) -> String {
@@ -79,7 +110,7 @@ fn keys_struct(args: KeysArgs) -> String {
 }
 
 /// Paging, flattened into a tool's arguments.
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct Paging {
     page: u32,
     #[serde(default)]
@@ -92,8 +123,9 @@ fn flat(#[serde(flatten)] paging: Paging, query: String) -> String {
     format!("{query} {paging:?}")
 }
 
-/// The same as one struct.
+/// The same as one struct: serde's derive decodes a flattened field.
 #[derive(serde::Deserialize, ToolArgs)]
+#[tool_args(serde)]
 pub struct FlatArgs {
     #[serde(flatten)]
     paging: Paging,
@@ -109,7 +141,8 @@ fn flat_struct(args: FlatArgs) -> String {
 /// Calls both tools with each of `calls` and asserts the same result, naming the tool alike.
 fn same_results(plain: &str, by_hand: &str, calls: &[&str]) -> usize {
     let mut registry = Registry::new();
-    registry.add(KeysTool).unwrap().add(KeysStructTool).unwrap().add(FlatTool).unwrap().add(FlatStructTool).unwrap();
+    registry.add(KeysTool).unwrap().add(KeysStructTool).unwrap().add(KeysOwnTool).unwrap();
+    registry.add(FlatTool).unwrap().add(FlatStructTool).unwrap();
     let mut passed = 0;
     for &arguments in calls {
         let left = registry.call(plain, arguments);
@@ -150,6 +183,15 @@ fn every_serde_key_of_a_parameter_decodes_as_serde_derive_does() {
     // The first four pass, and so do a key given twice (the full path parses the text, and
     // the last value stands, in both forms) and integers written as floats.
     assert_eq!(same_results("keys_plain", "keys_struct", &calls), 6);
+    assert_eq!(same_results("keys_own", "keys_struct", &calls), 6);
+    // Decoded directly, without the schema's checks before: the same values, the same errors,
+    // for an object (an array, which no object schema allows, is refused where serde's derive
+    // reads the fields in order).
+    for call in calls.into_iter().filter(|call| call.starts_with('{')) {
+        let own = serde_json::from_str::<KeysOwn>(call).map(keys_own);
+        let serde = serde_json::from_str::<KeysArgs>(call).map(keys_struct);
+        assert_eq!(format!("{own:?}").replace("KeysOwn", "KeysArgs"), format!("{serde:?}"), "{call}");
+    }
     let mut registry = Registry::new();
     registry.add(KeysTool).unwrap();
     let output = registry.call("keys_plain", r#"{"uno": 2, "shout": "hi", "code": "ABC", "list": [1]}"#).unwrap();
@@ -177,7 +219,7 @@ fn generated_calls_get_the_same_results_from_both_forms() {
     use serde_json::json;
 
     let mut registry = Registry::new();
-    registry.add(KeysTool).unwrap().add(KeysStructTool).unwrap();
+    registry.add(KeysTool).unwrap().add(KeysStructTool).unwrap().add(KeysOwnTool).unwrap();
     let base = json!({"first": 1, "shout": "hi", "code": "ABC", "n": 3, "maybe": 4, "note": "x", "list": [1, 2]});
     let names = ["first", "one", "uno", "a", "n", "hidden", "shout", "code", "maybe", "note", "list", "type", "zzz"];
     let words = vec!["ABC".to_owned(), "hi".to_owned()];
@@ -191,8 +233,16 @@ fn generated_calls_get_the_same_results_from_both_forms() {
             let text = value.to_string();
             let left = registry.call("keys_plain", text.as_str());
             let right = registry.call("keys_struct", text.as_str());
+            let own = registry.call("keys_own", text.as_str());
             passed.set(passed.get() + u32::from(left.is_ok()));
             proptest::prop_assert_eq!(format!("{left:?}").replace("keys_plain", "keys_struct"), format!("{right:?}"));
+            proptest::prop_assert_eq!(format!("{own:?}").replace("keys_own", "keys_struct"), format!("{right:?}"));
+            if !value.is_object() {
+                return Ok(());
+            }
+            let own = serde_json::from_value::<KeysOwn>(value.clone()).map(keys_own);
+            let serde = serde_json::from_value::<KeysArgs>(value).map(keys_struct);
+            proptest::prop_assert_eq!(format!("{own:?}").replace("KeysOwn", "KeysArgs"), format!("{serde:?}"));
             Ok(())
         })
         .unwrap();

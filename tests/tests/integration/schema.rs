@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::dispatch::DecodeOptions;
 use tool_core::{ToolArgs, ToolError, tool};
@@ -14,7 +13,7 @@ fn schema_of<T: tool_core::ToolParam>() -> Value {
     serde_json::from_str(&tool_core::render::json_schema::<T>()).expect("rendered schemas are JSON")
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct Types {
     string: String,
@@ -50,7 +49,7 @@ pub(crate) struct Types {
 }
 
 /// An inner object.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct Inner {
     x: i16,
@@ -128,7 +127,7 @@ fn every_type() {
     assert_eq!(exact, full);
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 pub(crate) struct Keywords {
     /// Documented
@@ -211,7 +210,7 @@ fn every_keyword_is_checked_from_its_typed_value() {
 /// declaration order.
 #[test]
 fn exact_text_and_order() {
-    #[derive(Debug, Deserialize, ToolArgs)]
+    #[derive(Debug, ToolArgs)]
     #[allow(dead_code)]
     struct Ordered {
         /// Z first
@@ -226,7 +225,7 @@ fn exact_text_and_order() {
 }
 
 /// A `/// doc` that needs escaping: quotes, backslashes, control characters, non-ASCII.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code, clippy::tabs_in_doc_comments)] // the tab is what is tested
 struct Escapes {
     /// Say "hi" \ back	tab — ünïcödé 🎉

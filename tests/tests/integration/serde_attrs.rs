@@ -1,7 +1,6 @@
 //! serde attributes that change the wire shape: the schema's `required`, the validator and
 //! serde's `Deserialize` agree on every one.
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::dispatch::DecodeOptions;
 use tool_core::{ToolArgs, ToolError};
@@ -23,7 +22,7 @@ fn default_limit() -> u32 {
     10
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Renamed {
@@ -64,7 +63,7 @@ fn renames_defaults_skips_and_aliases() {
     );
 }
 
-#[derive(Debug, Default, Deserialize, ToolArgs)]
+#[derive(Debug, Default, ToolArgs)]
 #[serde(default)]
 pub(crate) struct AllDefault {
     verbose: bool,
@@ -82,14 +81,15 @@ fn container_default_makes_every_field_optional() {
 }
 
 /// Paging options.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub(crate) struct Paging {
     #[param(minimum = 1)]
     page: u32,
     per_page: Option<u32>,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[tool_args(serde)]
 pub(crate) struct Search {
     query: String,
     #[serde(flatten)]
@@ -119,7 +119,7 @@ fn flatten_merges_properties() {
     );
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct Generic<T> {
     items: Vec<T>,

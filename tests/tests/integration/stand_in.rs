@@ -15,7 +15,7 @@ use super::support::{schema_of, violations};
 #[derive(Debug, Deserialize, PartialEq)]
 struct Foreign(String);
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Event {
     /// When it happens, in seconds since the epoch.
     #[serde(with = "chrono::serde::ts_seconds")]
@@ -68,15 +68,15 @@ fn a_stand_in_type_gives_the_schema_and_the_checks() {
 }
 
 /// A user's id, as the directory stores it.
-#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+#[derive(Debug, ToolArgs, PartialEq)]
 struct UserId(#[param(min_length = 3, pattern = "^u[0-9]+$")] String);
 
 /// A percentage.
-#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+#[derive(Debug, ToolArgs, PartialEq)]
 struct Percent(#[param(minimum = 0, maximum = 100)] u8);
 
 /// An instant.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Instant(
     #[serde(with = "chrono::serde::ts_seconds")]
     #[param(as = i64)]
@@ -84,10 +84,10 @@ struct Instant(
 );
 
 // No doc comment and no keyword: the inner type's schema, unchanged.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Name(String);
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Grant {
     user: UserId,
     /// Who approved it.

@@ -6,7 +6,6 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::{gemini, openai};
@@ -25,7 +24,7 @@ fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'sta
     }
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct Std {
     path: PathBuf,
@@ -92,7 +91,7 @@ fn std_types_are_checked_by_their_own_parsers() {
 
 /// The types whose whole rule a schema states; a described form (a socket address, a
 /// version) is the type parser's to decide, which no validator elsewhere can repeat.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct StdStated {
     path: PathBuf,
@@ -110,7 +109,7 @@ fn std_types_agree_with_the_reference_validator() {
     assert!(super::reference::agree::<StdStated>(&base) > 100);
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct Ecosystem {
     at: chrono::DateTime<chrono::Utc>,
@@ -201,7 +200,7 @@ fn lenient_decoding_writes_a_decimal_number_as_text() {
     assert_eq!(decoded.price.to_string(), "12.5");
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[allow(dead_code)]
 struct EcosystemStated {
     at: chrono::DateTime<chrono::Utc>,
@@ -228,7 +227,7 @@ fn plot(args: PlotArgs) -> String {
     format!("{:?}", args.at)
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct PlotArgs {
     at: (i16, i16),
 }

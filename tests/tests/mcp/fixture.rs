@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tool_core::mcp::{HttpOptions, McpServer};
@@ -25,7 +25,7 @@ use tool_core::{
 };
 
 /// Arguments whose declaration order is not alphabetical.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct EchoArgs {
     /// What to say back
     #[param(min_length = 1, max_length = 100)]
@@ -54,7 +54,7 @@ pub fn refuse() -> Result<String, String> {
 }
 
 /// A count, with its schema advertised as the output schema.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 pub struct Count {
     pub count: u32,
 }
@@ -68,7 +68,7 @@ pub fn count() -> Structured<Count> {
 /// What a `slow` call did, by its `id`.
 pub static SLOW: LazyLock<Mutex<HashMap<u32, &'static str>>> = LazyLock::new(Mutex::default);
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct SlowArgs {
     pub id: u32,
 }
@@ -97,7 +97,7 @@ pub fn chatty(ctx: &ToolContext) -> &'static str {
     "done"
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 pub struct PromptArgs {
     pub prompt: String,
 }
@@ -110,7 +110,7 @@ pub async fn ask_llm(ctx: &ToolContext, args: PromptArgs) -> Result<String, Stri
 }
 
 /// A short form.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 pub struct Contact {
     /// Your name
     #[param(min_length = 1)]

@@ -106,7 +106,7 @@ mod checked {
     /// A server whose tool states `Counted` as its output schema and answers what it is told
     /// to (a count beyond the schema's, when asked), counting the calls that reach it.
     async fn server(calls: Arc<AtomicUsize>) -> (String, tokio::sync::oneshot::Sender<()>) {
-        #[derive(serde::Deserialize, tool_core::ToolArgs)]
+        #[derive(tool_core::ToolArgs)]
         struct Ask {
             #[param(minimum = 0)]
             count: u32,

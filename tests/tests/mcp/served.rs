@@ -280,7 +280,7 @@ async fn subscribers_hear_of_updates_and_every_session_of_list_changes() {
 }
 
 /// A user's notes, one page at a time.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct PageArgs {
     user: String,
     page: u32,

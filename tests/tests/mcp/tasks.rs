@@ -18,7 +18,7 @@ use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 use crate::fixture::{Client, Connection};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct CrunchArgs {
     /// How many steps
     #[param(minimum = 1, maximum = 20)]
@@ -41,7 +41,7 @@ fn batch_job() -> String {
     "batch done".to_owned()
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Approval {
     /// Who approves
     #[param(min_length = 1)]
@@ -65,7 +65,7 @@ fn stopped(tag: &str) -> bool {
     STOPPED.lock().unwrap().iter().any(|stopped| stopped == tag)
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Tag {
     /// Which test's call it is
     tag: String,

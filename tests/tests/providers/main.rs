@@ -5,7 +5,6 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::provider::{
     self, Arguments, ArgumentsMode, ModelTurn, StreamReader, ToolCall, ToolChoice, anthropic, gemini, mcp_json, openai,
@@ -20,7 +19,7 @@ mod streams;
 /// How many times `record` ran; only `partial_or_invalid_arguments_are_never_run` calls it.
 static RECORDED: AtomicUsize = AtomicUsize::new(0);
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct RecordArgs {
     city: String,
 }
@@ -33,7 +32,7 @@ fn record(args: RecordArgs) -> String {
 }
 
 // The union of the argument shapes the providers' documented examples send.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct WeatherArgs {
     /// City name
     #[param(min_length = 1)]
@@ -51,7 +50,7 @@ fn get_weather(args: WeatherArgs) -> String {
     format!("Sunny in {place}, 22{}", args.unit.unwrap_or_else(|| "C".to_owned()))
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct TimeArgs {
     #[param(pattern = "^[A-Za-z]+/[A-Za-z_]+$")]
     zone: String,

@@ -29,7 +29,7 @@ const APIS: [Api; 3] = [Api::OpenAiChat, Api::OpenAiResponses, Api::Anthropic];
 /// cores, a run a few rounds.
 const HANG: Duration = Duration::from_mins(5);
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Weather {
     /// City name
     #[param(min_length = 1)]
@@ -45,7 +45,7 @@ fn get_weather(args: Weather) -> String {
     format!("{}: sunny, 21 °C, every one of the next {} day(s)", args.city, args.days)
 }
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct FilePath {
     /// The file's path
     #[param(min_length = 1)]

@@ -70,7 +70,7 @@ async fn a_violation_goes_back_with_its_pointer() {
     assert!(sent.contains("/days: must be <= 10, got 99"), "the violation and its pointer went back: {sent}");
 }
 
-#[derive(Debug, serde::Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct Forecast {
     /// The city
     #[param(min_length = 1)]
@@ -162,7 +162,7 @@ async fn an_approval_is_asked_before_the_call_runs() {
     println!("  {api:?}: {} deletion(s) asked for, {} put to the approver", deletions.len(), asked.len());
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct City {
     /// The city
     #[param(min_length = 1)]

@@ -1,6 +1,6 @@
 struct Opaque;
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[serde(skip)]
     ok: Option<Opaque>,

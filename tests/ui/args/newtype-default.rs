@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Count(#[param(default = 1)] u32);
 
 fn main() {}

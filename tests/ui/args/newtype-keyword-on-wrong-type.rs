@@ -1,5 +1,5 @@
 /// A percentage.
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Percent(#[param(minimum = 0, max_length = 3)] String);
 
 fn main() {}

@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[param(pattern = "(unclosed")]
     city: String,

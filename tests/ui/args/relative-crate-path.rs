@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 #[tool_args(crate = facade::tool_core)]
 struct Args {
     value: u8,

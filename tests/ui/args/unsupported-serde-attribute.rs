@@ -4,7 +4,7 @@ mod custom {
     }
 }
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[serde(deserialize_with = "custom::deserialize")]
     days: u8,

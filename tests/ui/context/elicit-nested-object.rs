@@ -1,11 +1,11 @@
 use tool_core::{ToolArgs, ToolContext, tool};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Address {
     city: String,
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Signup {
     name: String,
     address: Address,

@@ -2,22 +2,22 @@ use std::collections::HashMap;
 
 use tool_core::{ToolArgs, ToolContext, tool};
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Address {
     city: String,
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Tags {
     tags: Vec<String>,
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Scores {
     scores: HashMap<String, u32>,
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Shipping {
     address: Option<Address>,
 }

@@ -1,6 +1,6 @@
 type Percent = u8;
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[param(maximum = 300)]
     percent: u8,

@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[serde(default)]
     #[param(minimum = 1, maximum = 10, default = 20)]

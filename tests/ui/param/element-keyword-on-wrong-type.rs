@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[param(values(max_length = 3))]
     scores: HashMap<String, u32>,

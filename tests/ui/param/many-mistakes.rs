@@ -1,5 +1,5 @@
 // Every independent mistake in one struct is reported in one compilation.
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[param(minimum = 10, maximum = 1)]
     a: i32,

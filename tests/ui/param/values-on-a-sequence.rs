@@ -1,5 +1,5 @@
 /// `values(..)` is for a map's values: on a sequence, one error naming `items(..)`.
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct Args {
     #[param(values(minimum = 0))]
     scores: Vec<u32>,

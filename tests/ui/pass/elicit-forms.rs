@@ -10,10 +10,10 @@ enum Topping {
     Olives,
 }
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Email(#[param(format = "email")] String);
 
-#[derive(serde::Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 struct Order {
     name: String,
     #[param(minimum = 1, maximum = 9)]

@@ -11,7 +11,7 @@ mod serde {}
 mod serde_json {}
 
 /// Arguments.
-#[derive(::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(::tool_core::ToolArgs)]
 pub struct Args {
     /// A count.
     #[param(minimum = 1, maximum = 9)]
@@ -33,7 +33,7 @@ pub struct Args {
 pub struct Names(::std::vec::Vec<::std::string::String>);
 
 /// An id.
-#[derive(::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(::tool_core::ToolArgs)]
 pub struct Id(#[param(min_length = 1, pattern = "^[a-z]+$")] ::std::string::String);
 
 /// A name, with no schema of its own.

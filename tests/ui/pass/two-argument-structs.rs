@@ -1,9 +1,9 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct A {
     a: u8,
 }
 
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 struct B {
     b: u8,
 }

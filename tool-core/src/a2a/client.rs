@@ -31,7 +31,7 @@ const POLL_MAX: Duration = Duration::from_secs(1);
 
 /// What a skill's tool takes: the message, and the ids of a task to continue (one that asked
 /// for more input).
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct SkillRequest {
     /// What to ask the remote agent, in plain words

@@ -33,7 +33,7 @@ impl Agent {
     /// ```
     /// # use tool_core::agent::{Agent, Api, ScriptedModel};
     /// # use tool_core::{Registry, ToolArgs};
-    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// #[derive(ToolArgs)]
     /// struct Topic {
     ///     /// What to research
     ///     #[param(min_length = 1)]

@@ -34,7 +34,7 @@ use crate::validate::violation::{Pointer, Violation, Violations};
 /// ```
 /// # use tool_core::ToolArgs;
 /// # use tool_core::dispatch::DecodeOptions;
-/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// #[derive(Debug, ToolArgs)]
 /// struct Args {
 ///     #[param(maximum = 10)]
 ///     days: u8,

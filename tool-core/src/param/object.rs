@@ -24,7 +24,7 @@ pub trait ToolObject: ToolParam {
 
 /// A struct that can be a tool's argument list: a [`ToolObject`] that deserializes.
 ///
-/// Derive it with `#[derive(serde::Deserialize, ToolArgs)]`; the derive also implements
+/// Derive it with `#[derive(ToolArgs)]`; the derive also implements
 /// [`ToolParam`] so the struct can be nested in another.
 pub trait ToolArgs: ToolObject + DeserializeOwned {}
 

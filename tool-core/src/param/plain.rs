@@ -23,7 +23,7 @@ use crate::validate::fields::Check;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a parameter's type needs a JSON Schema (`ToolParam`) and serde's `Deserialize`",
-    note = "derive `serde::Deserialize` and `ToolArgs` on your own structs and enums (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
+    note = "derive `ToolArgs` on your own structs, `ToolArgs` and `serde::Deserialize` on your enums (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
 )]
 pub trait PlainParam: Sized {
     /// [`ToolParam::__SCHEMA_REF`].
@@ -117,6 +117,39 @@ impl Visitor<'_> for FieldIndex {
     #[inline]
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
         Ok(core::str::from_utf8(key).map_or(usize::MAX, self.0))
+    }
+}
+
+/// [`FieldIndex`] for a struct that refuses a key it does not name (serde's
+/// `deny_unknown_fields`): such a key is serde's "unknown field" error, listing the names.
+#[derive(Clone, Copy, Debug)]
+pub struct KnownField(pub fn(&str) -> usize, pub &'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for KnownField {
+    type Value = usize;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for KnownField {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("field identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<usize, E> {
+        match (self.0)(key) {
+            usize::MAX => Err(E::unknown_field(key, self.1)),
+            index => Ok(index),
+        }
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
+        self.visit_str(&String::from_utf8_lossy(key))
     }
 }
 

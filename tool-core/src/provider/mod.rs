@@ -73,7 +73,7 @@ impl ToolCall {
     /// use tool_core::dispatch::DecodeOptions;
     /// use tool_core::provider::ToolCall;
     ///
-    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// #[derive(ToolArgs)]
     /// struct Weather {
     ///     #[param(maximum = 10)]
     ///     days: u8,

@@ -195,7 +195,7 @@ pub fn per_user() -> Arc<Scope> {
 }
 
 /// What `save_memory` takes.
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct SaveMemory {
     /// The fact to remember, in one or two sentences a later conversation can use on its own
@@ -204,7 +204,7 @@ pub struct SaveMemory {
 }
 
 /// What `recall_memories` takes.
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct Recall {
     /// What to remember, in plain words

@@ -22,7 +22,7 @@ use crate::output::Structured;
 use crate::tool::dynamic::DynamicTool;
 
 /// What a retrieval tool takes.
-#[derive(Debug, Clone, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, Clone, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct Search {
     /// What to look for, in plain words

@@ -106,7 +106,7 @@ impl DynamicTool {
     /// ```
     /// use tool_core::{DynamicTool, Registry, ToolArgs};
     ///
-    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// #[derive(ToolArgs)]
     /// struct Lookup {
     ///     #[param(min_length = 1)]
     ///     key: String,

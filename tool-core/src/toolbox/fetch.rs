@@ -16,7 +16,7 @@ use crate::error::RegistryError;
 use crate::tool::dynamic::DynamicTool;
 
 /// What `fetch` takes.
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct FetchUrl {
     /// The http or https URL to read

@@ -20,7 +20,7 @@ const MAX_EXPRESSION_CHARS: usize = 500;
 const MAX_NESTING: usize = 32;
 
 /// What `calculate` takes.
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct Calculation {
     /// An arithmetic expression: numbers, + - * / % ^, parentheses, and functions such as
@@ -66,7 +66,7 @@ fn evaluate(expression: &str) -> Result<String, String> {
 }
 
 /// What `current_time` takes.
-#[derive(Debug, serde::Deserialize, crate::ToolArgs)]
+#[derive(Debug, crate::ToolArgs)]
 #[serde(crate = "serde")]
 pub struct TimeIn {
     /// An IANA time zone, such as `Europe/Paris` or `America/New_York` (UTC when absent)

@@ -19,7 +19,7 @@ enum Units {
 }
 
 /// The arguments of `get_weather`.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 struct WeatherArgs {
     /// City name
     #[param(min_length = 1, max_length = 80)]
