@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build cost of N tools, like for like: a binary crate of N tools made with our macros
-# (`#[derive(Deserialize, ToolArgs)]` + `#[tool]`, dispatched by `Registry::call`) against the
+# (`#[derive(ToolArgs)]` + `#[tool]`, dispatched by `Registry::call`) against the
 # same N structs with serde's derive alone and a hand-written `match` that deserializes each
 # (the least any dispatcher does). Dependencies are built once and shared; each crate is then
 # built from clean (its own artifacts removed, no incremental cache), debug and release, and
@@ -41,8 +41,14 @@ TOML
     {
         echo "#![allow(dead_code)]"
         echo "use serde::Deserialize;"
-        local derive='#[derive(Deserialize)]'
-        [ "$kind" != serde ] && derive='#[derive(Deserialize, tool_core::ToolArgs)]'
+        # A struct derives `ToolArgs` alone (`two`: beside serde's `Deserialize`, which then
+        # decodes it); an enum derives both.
+        local derive='#[derive(Deserialize)]' enum_derive='#[derive(Deserialize)]'
+        if [ "$kind" != serde ]; then
+            derive='#[derive(tool_core::ToolArgs)]'
+            enum_derive='#[derive(Deserialize, tool_core::ToolArgs)]'
+        fi
+        [ "$kind" = two ] && derive=$'#[derive(Deserialize, tool_core::ToolArgs)]\n#[tool_args(serde)]'
         local last=$((n - 1))
         for i in $(seq 0 "$last" | xargs printf "%03d "); do
             local p_len='' p_range='' p_ratio=''
@@ -52,7 +58,7 @@ TOML
                 p_ratio='#[param(minimum = 0.0, maximum = 1.0)]'
             fi
             cat <<RS
-$derive
+$enum_derive
 #[serde(rename_all = "lowercase")]
 pub enum Mode$i { Fast, Slow }
 $derive
@@ -122,7 +128,7 @@ pub struct Args$i {
     pub inner: Inner$i,
 }
 RS
-            [ "$kind" = tools ] && { echo "/// Tool number $i."; echo "#[tool_core::tool]"; }
+            [ "$kind" = tools ] || [ "$kind" = two ] && { echo "/// Tool number $i."; echo "#[tool_core::tool]"; }
             # Every field used, as the plain-parameter form's body uses every parameter.
             echo "pub fn tool_$i(args: Args$i) -> String {"
             echo "    let _ = (args.count, args.ratio, args.flag, args.note, args.tags, args.mode, args.inner);"
@@ -207,6 +213,7 @@ if [ -n "${ONLY_WRITE:-}" ]; then # the crates alone, for `front-end.sh`
     for n in 50 200; do write_crate "tools_$n" tools "$n"; write_crate "serde_$n" serde "$n"; done
     write_crate plain_50 plain 50
     write_crate methods_50 methods 50
+    write_crate two_50 two 50
     exit 0
 fi
 

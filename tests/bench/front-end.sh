@@ -35,9 +35,12 @@ serde=$(count serde_50)
 tools=$(count tools_50)
 plain=$(count plain_50)
 methods=$(count methods_50)
-echo "cargo check, N = 50, instructions: serde-only $serde, tool-core $tools, plain parameters $plain, methods $methods"
+two=$(count two_50)
+echo "cargo check, N = 50, instructions: serde-only $serde, tool-core $tools, plain parameters $plain, methods $methods, structs beside serde's derive $two"
 awk -v t="$tools" -v s="$serde" 'BEGIN { printf "ratio %.3f; per tool beyond serde-only: %.1f M\n", t / s, (t - s) / 50 / 1e6 }'
 awk -v t="$tools" -v p="$plain" -v s="$serde" \
     'BEGIN { printf "plain parameters: per tool beyond serde-only %.1f M, %.3f of the struct form\n", (p - s) / 50 / 1e6, (p - s) / (t - s) }'
 awk -v m="$methods" -v p="$plain" -v s="$serde" \
     'BEGIN { printf "methods (each in a #[tools] block): per tool beyond serde-only %.1f M, %.3f of plain parameters\n", (m - s) / 50 / 1e6, (m - s) / (p - s) }'
+awk -v t="$tools" -v w="$two" -v s="$serde" \
+    'BEGIN { printf "structs beside serde'"'"'s derive (#[tool_args(serde)]): per tool beyond serde-only %.1f M; ToolArgs alone %.3f of it\n", (w - s) / 50 / 1e6, (t - s) / (w - s) }'
