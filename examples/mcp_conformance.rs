@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tool_core::mcp::{HttpOptions, McpServer, PromptMessage, Prompts, Resources, prompt, resource};
 use tool_core::{
     Content, Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, context::SamplingRequest, tool,
@@ -125,7 +125,7 @@ async fn test_elicitation(ctx: &ToolContext, args: ElicitationArgs) -> Result<St
 }
 
 /// A user's status.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Status {
     Active,
@@ -161,7 +161,7 @@ async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, 
 }
 
 /// Options without titles.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Plain {
     Option1,
@@ -170,7 +170,7 @@ enum Plain {
 }
 
 /// Options with titles (their doc comments).
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Titled {
     /// First Option
@@ -182,7 +182,7 @@ enum Titled {
 }
 
 /// Choices with titles, for a multi-select.
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum TitledChoice {
     /// First Choice
@@ -194,7 +194,7 @@ enum TitledChoice {
 }
 
 /// Titled options in the form older clients read (`enumNames`).
-#[derive(Debug, Serialize, Deserialize, ToolArgs)]
+#[derive(Debug, Serialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 #[tool_args(enum_names)]
 enum Legacy {

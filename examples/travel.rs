@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tool_core::{Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, tool, tools};
 
 /// Temperature units.
-#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
+#[derive(Debug, Clone, Copy, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 pub enum Units {
     Celsius,

@@ -40,15 +40,11 @@ strip = true
 TOML
     {
         echo "#![allow(dead_code)]"
-        echo "use serde::Deserialize;"
-        # A struct derives `ToolArgs` alone (`two`: beside serde's `Deserialize`, which then
-        # decodes it); an enum derives both.
-        local derive='#[derive(Deserialize)]' enum_derive='#[derive(Deserialize)]'
-        if [ "$kind" != serde ]; then
-            derive='#[derive(tool_core::ToolArgs)]'
-            enum_derive='#[derive(Deserialize, tool_core::ToolArgs)]'
-        fi
+        # `ToolArgs` alone (`two`: beside serde's `Deserialize`, which then decodes the type).
+        local derive='#[derive(Deserialize)]'
+        [ "$kind" != serde ] && derive='#[derive(tool_core::ToolArgs)]'
         [ "$kind" = two ] && derive=$'#[derive(Deserialize, tool_core::ToolArgs)]\n#[tool_args(serde)]'
+        [ "$kind" = serde ] || [ "$kind" = two ] && echo "use serde::Deserialize;"
         local last=$((n - 1))
         for i in $(seq 0 "$last" | xargs printf "%03d "); do
             local p_len='' p_range='' p_ratio=''
@@ -58,7 +54,7 @@ TOML
                 p_ratio='#[param(minimum = 0.0, maximum = 1.0)]'
             fi
             cat <<RS
-$enum_derive
+$derive
 #[serde(rename_all = "lowercase")]
 pub enum Mode$i { Fast, Slow }
 $derive

@@ -10,7 +10,7 @@ use tool_core::{ToolArgs, tool};
 pub const CALL: &str = r#"{"city": "San Francisco", "days": 5, "units": "fahrenheit"}"#;
 
 /// Temperature units.
-#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
+#[derive(Debug, Clone, Copy, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 pub enum Units {
     Celsius,

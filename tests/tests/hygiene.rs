@@ -104,7 +104,7 @@ pub fn via_facade(args: ViaFacade) -> ::std::string::String {
 }
 
 /// A kind.
-#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(Debug, ::tool_core::ToolArgs)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A.

@@ -7,7 +7,7 @@ pub use serde_json;
 
 pub use crate::dispatch::ready;
 pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, decode_for as decode, run, run_async};
-pub use crate::param::plain::{PlainParam, missing_value};
+pub use crate::param::plain::{PlainParam, VariantIndex, missing_value};
 pub use crate::param::satisfies;
 pub use crate::registry::Registration;
 pub use crate::tool::set::{ResourceMethod, ToolSet, receiver};

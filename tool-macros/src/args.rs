@@ -149,7 +149,16 @@ fn try_expand(input: &DeriveInput, derive: Derive<'_>) -> Result<TokenStream> {
                 )
                 .with_span(&args.open.span()));
             }
-            crate::enums::expand(&args.ident, &args.generics, &container, description, variants, args.enum_names)?
+            let decodes = matches!(derive, Derive::Args) && !args.serde.is_present();
+            crate::enums::expand(
+                &args.ident,
+                &args.generics,
+                &container,
+                description,
+                variants,
+                args.enum_names,
+                decodes,
+            )?
         }
     };
     Ok(wrap_in_const(&krate, items))

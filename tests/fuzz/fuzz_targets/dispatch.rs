@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tool_core::dispatch::DecodeOptions;
 use tool_core::{tool, Registry, ToolArgs};
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Level {
     Low,

@@ -6,7 +6,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Deserialize;
 use serde_json::json;
 use tool_core::context::elicitation_schema;
 use tool_core::context::{
@@ -192,7 +191,7 @@ pub struct Contact {
 }
 
 /// A color.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     Red,

@@ -1,13 +1,12 @@
 //! Dispatch by name: valid, invalid and malformed arguments, lenient decoding, the tool's own
 //! errors and panics, async tools and the context.
 
-use serde::Deserialize;
 use serde_json::json;
 use tool_core::dispatch::DecodeOptions;
 use tool_core::{Registry, ToolArgs, ToolContext, ToolError, Violation, tool};
 pub(crate) use tool_tests::block_on;
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 pub enum Units {
     Celsius,

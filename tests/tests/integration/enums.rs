@@ -22,7 +22,7 @@ fn paths<T: ToolArgs + std::fmt::Debug>(arguments: Value) -> Result<T, Vec<(Stri
 }
 
 /// A temperature unit.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub(crate) enum Unit {
     DegreesCelsius,
@@ -236,7 +236,7 @@ fn untagged() {
 }
 
 /// How to travel.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)]
 pub(crate) enum Mode {

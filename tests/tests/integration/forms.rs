@@ -34,7 +34,7 @@ mod plain {
         format!("{} {note:?} {mode:?}", i64::from(a) + i64::from(b))
     }
 
-    #[derive(Debug, Default, serde::Deserialize, ToolArgs)]
+    #[derive(Debug, Default, ToolArgs)]
     #[serde(rename_all = "lowercase")]
     pub enum Mode {
         #[default]

@@ -14,13 +14,12 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::mcp::{McpServer, PromptMessage, Prompts, Resources, prompt, resource};
 use tool_core::{Content, Registry, ToolArgs, context::Role, tool};
 
 /// A language a review can be written for.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Language {
     Rust,

@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 #[serde(rename_all = "snake_case")]
 enum Units {
     Celsius,

@@ -1,5 +1,5 @@
 // `default` and `skip` on a parameter whose type has no `Default`: the error is at the key.
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 enum Level {
     Low,
     High,

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use tool_core::{ToolArgs, ToolContext, tool};
 
-#[derive(serde::Deserialize, ToolArgs, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(ToolArgs, PartialEq, Eq, PartialOrd, Ord)]
 enum Topping {
     Cheese,
     Olives,

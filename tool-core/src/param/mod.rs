@@ -39,7 +39,7 @@ use crate::validate::violation::{Pointer, Violations};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "no JSON Schema is known for `{Self}`",
-    note = "derive `ToolArgs` on your own structs (on an enum, beside `serde::Deserialize`)"
+    note = "derive `ToolArgs` on your own structs and enums (on an enum with data, beside `serde::Deserialize`)"
 )]
 pub trait ToolParam {
     /// The type's schema, as a compile-time constant.

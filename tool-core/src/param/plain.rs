@@ -23,7 +23,7 @@ use crate::validate::fields::Check;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a parameter's type needs a JSON Schema (`ToolParam`) and serde's `Deserialize`",
-    note = "derive `ToolArgs` on your own structs, `ToolArgs` and `serde::Deserialize` on your enums (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
+    note = "derive `ToolArgs` on your own structs and enums, beside `serde::Deserialize` on an enum with data (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
 )]
 pub trait PlainParam: Sized {
     /// [`ToolParam::__SCHEMA_REF`].
@@ -150,6 +150,51 @@ impl Visitor<'_> for KnownField {
 
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
         self.visit_str(&String::from_utf8_lossy(key))
+    }
+}
+
+/// Reads an enum's variant, by name or by number, as the index of the variant it names, by
+/// the enum's own `match` (`usize::MAX` for a name it does not list), with serde's derive's
+/// errors: an unknown name lists the names (`.1`), a number past the last variant (`.2` of
+/// them) names the range.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantIndex(pub fn(&str) -> usize, pub &'static [&'static str], pub usize);
+
+impl<'de> DeserializeSeed<'de> for VariantIndex {
+    type Value = usize;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for VariantIndex {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("variant identifier")
+    }
+
+    fn visit_u64<E: de::Error>(self, index: u64) -> Result<usize, E> {
+        match usize::try_from(index) {
+            Ok(index) if index < self.2 => Ok(index),
+            _ => Err(E::invalid_value(
+                de::Unexpected::Unsigned(index),
+                &format!("variant index 0 <= i < {}", self.2).as_str(),
+            )),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<usize, E> {
+        match (self.0)(name) {
+            usize::MAX => Err(E::unknown_variant(name, self.1)),
+            index => Ok(index),
+        }
+    }
+
+    fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<usize, E> {
+        self.visit_str(&String::from_utf8_lossy(name))
     }
 }
 

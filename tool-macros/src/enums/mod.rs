@@ -76,6 +76,7 @@ pub fn expand(
     description: Option<Doc>,
     inputs: Vec<syn::Variant>,
     enum_names: darling::util::Flag,
+    decodes: bool,
 ) -> Result<TokenStream> {
     let Some(tagging) = Tagging::of(container) else {
         return Err(darling::Error::custom(
@@ -113,8 +114,13 @@ pub fn expand(
         (schema, TokenStream::new(), Some(validate_fn(&variants, &tagging, &const_inline)))
     };
     let string_param = fast.then(|| unit::string_param(ident, &generics, &variants));
+    // `ToolArgs` writes a unit-only enum's `Deserialize`; an enum with data, or generic,
+    // derives serde's beside it.
+    let deserialize =
+        (decodes && fast && generics.params.is_empty()).then(|| unit::deserialize(ident, container, &variants));
     Ok(quote! {
         #string_param
+        #deserialize
         #const_item
         #[automatically_derived]
         impl #impl_generics __tc_ToolParam for #ident #ty_generics #where_clause {

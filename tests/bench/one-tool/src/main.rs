@@ -11,7 +11,7 @@ use tool_core::{ToolArgs, tool};
 const CALL: &str = r#"{"city": "San Francisco", "days": 5, "units": "fahrenheit"}"#;
 
 /// Temperature units.
-#[derive(Debug, Clone, Copy, Deserialize, ToolArgs)]
+#[derive(Debug, Clone, Copy, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Units {
     Celsius,

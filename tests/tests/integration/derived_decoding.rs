@@ -1,7 +1,7 @@
-//! A struct deriving `ToolArgs` alone is decoded by the `Deserialize` impl the derive writes
-//! (`tool-macros/src/decode.rs`). Each struct-level serde key it follows must decode as
-//! serde's derive decodes the same struct: every object below, and objects generated near a
-//! valid one, give the same value or the same error both ways.
+//! A struct or a unit-only enum deriving `ToolArgs` alone is decoded by the `Deserialize` impl
+//! the derive writes (`tool-macros/src/decode.rs`, `enums/unit.rs`). Each serde key it
+//! follows must decode as serde's derive decodes the same type: every value below, and
+//! objects generated near a valid one, give the same value or the same error both ways.
 
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use serde_json::{Value, json};
@@ -71,6 +71,40 @@ twins!(
 );
 
 twins!(newtype, struct Args(pub f64););
+
+/// A unit-only enum, both ways.
+mod units {
+    pub mod ours {
+        #[derive(tool_core::ToolArgs, serde::Serialize, Default)]
+        #[serde(rename_all = "snake_case", expecting = "a speed")]
+        pub enum Mode {
+            #[default]
+            Fast,
+            #[serde(alias = "careful", alias = "slow")]
+            VerySlow,
+            #[serde(rename = "X")]
+            Other,
+            #[serde(skip)]
+            #[allow(dead_code)] // never decoded: what is tested
+            Hidden,
+        }
+    }
+    pub mod theirs {
+        #[derive(serde::Deserialize, serde::Serialize, Default)]
+        #[serde(rename_all = "snake_case", expecting = "a speed")]
+        pub enum Mode {
+            #[default]
+            Fast,
+            #[serde(alias = "careful", alias = "slow")]
+            VerySlow,
+            #[serde(rename = "X")]
+            Other,
+            #[serde(skip)]
+            #[allow(dead_code)] // never decoded: what is tested
+            Hidden,
+        }
+    }
+}
 
 /// Decodes `value` both ways: the value (as JSON) or the error's text.
 fn both<O, T>(value: &Value) -> (Result<Value, String>, Result<Value, String>)
@@ -149,6 +183,35 @@ fn expecting_generics_and_newtypes() {
     assert_eq!(same::<generic::ours::Args<u8>, generic::theirs::Args<u8>>(&values), 2);
     let values = [json!(1.5), json!(2), json!("x"), json!(null), json!({"0": 1.0})];
     assert_eq!(same::<newtype::ours::Args, newtype::theirs::Args>(&values), 2);
+}
+
+#[test]
+fn unit_enums_by_name_alias_number_and_map() {
+    let values = [
+        json!("fast"),
+        json!("very_slow"),
+        json!("careful"),
+        json!("X"),
+        json!("other"),
+        json!("hidden"),
+        json!("Fast"),
+        json!(""),
+        json!(0),
+        json!(2),
+        json!(3),
+        json!(-1),
+        json!(1.5),
+        json!(null),
+        json!(true),
+        json!(["fast"]),
+        json!({"fast": null}),
+        json!({"slow": null}),
+        json!({"fast": 1}),
+        json!({"nope": null}),
+        json!({"fast": null, "X": null}),
+        json!({}),
+    ];
+    assert_eq!(same::<units::ours::Mode, units::theirs::Mode>(&values), 6);
 }
 
 /// Objects near a valid one (values swapped for others of every JSON type, keys removed,
