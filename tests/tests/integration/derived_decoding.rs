@@ -6,20 +6,20 @@
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use serde_json::{Value, json};
 
-/// The same struct twice, in modules `ours` (`ToolArgs` alone) and `theirs` (serde's
+/// The same type twice, in modules `ours` (`ToolArgs` alone) and `theirs` (serde's
 /// derive), under one name so that the errors read alike.
 macro_rules! twins {
-    ($module:ident, $(#[$meta:meta])* struct $($body:tt)*) => {
+    ($module:ident, $(#[$meta:meta])* $item:ident $($body:tt)*) => {
         mod $module {
             pub mod ours {
                 #[derive(tool_core::ToolArgs, serde::Serialize, Default)]
                 $(#[$meta])*
-                pub struct $($body)*
+                pub $item $($body)*
             }
             pub mod theirs {
                 #[derive(serde::Deserialize, serde::Serialize, Default)]
                 $(#[$meta])*
-                pub struct $($body)*
+                pub $item $($body)*
             }
         }
     };
@@ -72,39 +72,22 @@ twins!(
 
 twins!(newtype, struct Args(pub f64););
 
-/// A unit-only enum, both ways.
-mod units {
-    pub mod ours {
-        #[derive(tool_core::ToolArgs, serde::Serialize, Default)]
-        #[serde(rename_all = "snake_case", expecting = "a speed")]
-        pub enum Mode {
-            #[default]
-            Fast,
-            #[serde(alias = "careful", alias = "slow")]
-            VerySlow,
-            #[serde(rename = "X")]
-            Other,
-            #[serde(skip)]
-            #[allow(dead_code)] // never decoded: what is tested
-            Hidden,
-        }
+// A unit-only enum.
+twins!(
+    units,
+    #[serde(rename_all = "snake_case", expecting = "a speed")]
+    enum Mode {
+        #[default]
+        Fast,
+        #[serde(alias = "careful", alias = "slow")]
+        VerySlow,
+        #[serde(rename = "X")]
+        Other,
+        #[serde(skip)]
+        #[allow(dead_code)] // never decoded: what is tested
+        Hidden,
     }
-    pub mod theirs {
-        #[derive(serde::Deserialize, serde::Serialize, Default)]
-        #[serde(rename_all = "snake_case", expecting = "a speed")]
-        pub enum Mode {
-            #[default]
-            Fast,
-            #[serde(alias = "careful", alias = "slow")]
-            VerySlow,
-            #[serde(rename = "X")]
-            Other,
-            #[serde(skip)]
-            #[allow(dead_code)] // never decoded: what is tested
-            Hidden,
-        }
-    }
-}
+);
 
 /// Decodes `value` both ways: the value (as JSON) or the error's text.
 fn both<O, T>(value: &Value) -> (Result<Value, String>, Result<Value, String>)
