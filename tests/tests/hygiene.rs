@@ -44,7 +44,7 @@ pub struct Nested {
 }
 
 /// A choice.
-#[derive(Debug, ::serde::Deserialize, ::tool_core::ToolArgs)]
+#[derive(Debug, ::tool_core::ToolArgs)]
 #[serde(tag = "type")]
 pub enum Choice {
     /// One.
@@ -113,6 +113,58 @@ pub enum Kind {
     B,
 }
 
+/// Every other tagging, with each variant shape.
+#[derive(Debug, ::tool_core::ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum External {
+    /// A unit.
+    Unit,
+    /// A newtype.
+    Newtype(u8),
+    /// A struct.
+    Struct {
+        /// A field.
+        #[serde(alias = "f")]
+        field: ::std::string::String,
+    },
+}
+
+/// Adjacently tagged.
+#[derive(Debug, ::tool_core::ToolArgs)]
+#[serde(tag = "t", content = "c", deny_unknown_fields)]
+pub enum Adjacent {
+    /// A unit.
+    Unit,
+    /// A newtype.
+    Newtype(::core::option::Option<u8>),
+    /// A struct.
+    Struct {
+        /// A field.
+        field: u8,
+    },
+}
+
+/// Untagged.
+#[derive(Debug, ::tool_core::ToolArgs)]
+#[serde(untagged)]
+pub enum Untagged {
+    /// A newtype.
+    Newtype(u8),
+    /// A struct.
+    Struct {
+        /// A field.
+        #[serde(default)]
+        field: u8,
+    },
+}
+
+/// Takes one of each.
+#[::tool_core::tool]
+#[must_use]
+pub fn enums_tool(external: External, adjacent: Adjacent, untagged: Untagged) -> ::std::string::String {
+    ::std::format!("{external:?} {adjacent:?} {untagged:?}")
+}
+
 fn seven() -> u8 {
     7
 }
@@ -175,8 +227,11 @@ fn compiles_and_runs_under_strict_lints() {
     let mut registry = ::tool_core::Registry::collect().expect("names are unique");
     assert_eq!(
         registry.names(),
-        ["async_tool", "no-args", "plain_tool", "plain_via_facade", "strict_tool", "via_facade"]
+        ["async_tool", "enums_tool", "no-args", "plain_tool", "plain_via_facade", "strict_tool", "via_facade"]
     );
+    let arguments = r#"{"external":{"struct":{"f":"x"}},"adjacent":{"c":null,"t":"Newtype"},"untagged":{}}"#;
+    let output = registry.call("enums_tool", arguments).expect("valid arguments");
+    assert_eq!(output.to_text(), r#"Struct { field: "x" } Newtype(None) Struct { field: 0 }"#);
     let output = registry.call("plain_tool", r#"{"n": 2, "shout": "hi", "type": "b"}"#).expect("valid arguments");
     assert_eq!(output.to_text(), "2 7 0 HI None Some(B)");
     assert!(registry.call("plain_tool", r#"{"count": 0, "shout": "hi"}"#).is_err());

@@ -9,6 +9,7 @@ pub use crate::dispatch::ready;
 pub use crate::dispatch::{Arguments, DecodeOptions, ToolFuture, decode_for as decode, run, run_async};
 pub use crate::param::plain::{PlainParam, VariantIndex, missing_value};
 pub use crate::param::satisfies;
+pub use crate::param::tagged::{AdjacentlyTagged, TaggedObject, from_entries, tagged_unit, unit_content, untagged};
 pub use crate::registry::Registration;
 pub use crate::tool::set::{ResourceMethod, ToolSet, receiver};
 pub use crate::tool::{Handler, Receiver, ToolDefParts, ToolOptions};

@@ -15,7 +15,7 @@ use crate::util::{Doc, Result, const_checks, crate_path, wrap_in_const};
 /// What the derive writes beside the schema.
 #[derive(Clone, Copy)]
 enum Derive<'a> {
-    /// `ToolArgs`: a struct's or a unit-only enum's `Deserialize` too, unless
+    /// `ToolArgs`: the type's `Deserialize` too (a generic enum's excepted), unless
     /// `#[tool_args(serde)]`.
     Args,
     /// `ToolSchema`: the schema alone (an output type only serializes).
@@ -35,8 +35,8 @@ pub fn expand(input: DeriveInput) -> TokenStream {
 
 /// Whether `ToolArgs` writes the type's `Deserialize`: a struct's, unless it borrows (a
 /// lifetime parameter: serde's derive alone decodes borrowed data, and a tool's arguments
-/// cannot borrow, which the tool reports); a unit-only enum's, unless it is generic or tagged
-/// (`tag`, `untagged`); neither under `#[tool_args(serde)]`.
+/// cannot borrow, which the tool reports); an enum's, unless it is generic; neither under
+/// `#[tool_args(serde)]`.
 fn writes_deserialize(input: &DeriveInput) -> bool {
     let opts_out = input.attrs.iter().filter(|attr| attr.path().is_ident("tool_args")).any(|attr| {
         let mut serde = false;
@@ -51,26 +51,7 @@ fn writes_deserialize(input: &DeriveInput) -> bool {
     });
     let shape = match &input.data {
         syn::Data::Struct(_) => input.generics.lifetimes().next().is_none(),
-        syn::Data::Enum(data) => {
-            let tagged = input.attrs.iter().filter(|attr| attr.path().is_ident("serde")).any(|attr| {
-                let mut tagged = false;
-                let _ = attr.parse_nested_meta(|meta| {
-                    tagged |= meta.path.is_ident("tag") || meta.path.is_ident("untagged");
-                    if meta.input.peek(syn::Token![=]) {
-                        meta.value()?.parse::<syn::Expr>()?;
-                    } else if meta.input.peek(syn::token::Paren) {
-                        let content;
-                        syn::parenthesized!(content in meta.input);
-                        content.parse::<TokenStream>()?;
-                    }
-                    Ok(())
-                });
-                tagged
-            });
-            input.generics.params.is_empty()
-                && !tagged
-                && data.variants.iter().all(|variant| matches!(variant.fields, syn::Fields::Unit))
-        }
+        syn::Data::Enum(_) => input.generics.params.is_empty(),
         syn::Data::Union(_) => false,
     };
     shape && !opts_out

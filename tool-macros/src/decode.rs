@@ -211,11 +211,37 @@ fn owned_generics(generics: &Generics) -> Generics {
     de_generics
 }
 
-/// `impl Deserialize for #ident`: reads the fields from a map, each through its type's
-/// `Deserialize` (or `PlainParam`, or its `with` fn), refusing a key given twice, and leaves
-/// other keys to `IgnoredAny` (which the dispatch's strict decoding refuses, as for serde's
-/// derive) unless the struct denies them.
+/// `impl Deserialize for #ident`: reads the fields from a map ([`map_reader`]) through
+/// `deserialize_struct`.
 pub fn expand(target: &Target<'_>, fields: &[(&Ident, &Type, Wire)]) -> TokenStream {
+    let ident = target.ident;
+    let reader = map_reader(target, fields, "", &quote!(#ident));
+    let (_, ty_generics, _) = target.generics.split_for_impl();
+    let de_generics = owned_generics(target.generics);
+    let (de_impl_generics, _, de_where) = de_generics.split_for_impl();
+    let name = &target.name;
+    quote! {
+        #[automatically_derived]
+        impl #de_impl_generics __tc_Deserialize<'de> for #ident #ty_generics #de_where {
+            fn deserialize<__D: __tc_Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
+                #reader
+                __tc_Deserializer::deserialize_struct(__deserializer, #name, __NAMES, __Visitor(::core::marker::PhantomData))
+            }
+        }
+    }
+}
+
+/// The items that read a struct's fields (or a struct variant's) from a map, named with
+/// `suffix` (`__NAMES`, `__field`, `__Visitor`, each followed by it): each field through its
+/// type's `Deserialize` (or `PlainParam`, or its `with` fn), a key given twice refused, other
+/// keys left to `IgnoredAny` (which the dispatch's strict decoding refuses, as for serde's
+/// derive) unless the struct denies them; the value is `#constructor { .. }`.
+pub fn map_reader(
+    target: &Target<'_>,
+    fields: &[(&Ident, &Type, Wire)],
+    suffix: &str,
+    constructor: &TokenStream,
+) -> TokenStream {
     let ident = target.ident;
     let through = target.through;
     // serde's derive lists each field's names sorted, its own among its aliases.
@@ -267,7 +293,7 @@ pub fn expand(target: &Target<'_>, fields: &[(&Ident, &Type, Wire)]) -> TokenStr
             None if plain => quote_spanned!(span=> <#ty as __tc_PlainParam>::next_value(&mut __map)?),
             None => quote!(__tc_MapAccess::next_value::<#ty>(&mut __map)?),
             Some(path) => {
-                let wrapper = format_ident!("__With{}", i);
+                let wrapper = format_ident!("__With{}F{}", suffix, i);
                 wrappers.push(with_wrapper(&wrapper, ty, path));
                 quote!(__tc_MapAccess::next_value::<#wrapper>(&mut __map)?.0)
             }
@@ -286,52 +312,49 @@ pub fn expand(target: &Target<'_>, fields: &[(&Ident, &Type, Wire)]) -> TokenStr
         };
         inits.push(quote!(#field: match #slot { __tc_Some(__value) => __value, __tc_None => #absent }));
     }
+    let names_const = format_ident!("__NAMES{}", suffix);
+    let field_fn = format_ident!("__field{}", suffix);
+    let visitor = format_ident!("__Visitor{}", suffix);
     // Under `deny_unknown_fields` the seed refuses a key no field names, so the last arm
     // only ever skips a value for the other seed.
     let key_seed = if target.deny_unknown_fields {
-        quote!(__tc_KnownField(__field, __NAMES))
+        quote!(__tc_KnownField(#field_fn, #names_const))
     } else {
-        quote!(__tc_FieldIndex(__field))
+        quote!(__tc_FieldIndex(#field_fn))
     };
     let default =
         target.container_default.then(|| quote!(let __default: Self::Value = ::core::default::Default::default();));
     let (visitor_generics, ty_generics, where_clause) = target.generics.split_for_impl();
     let de_generics = owned_generics(target.generics);
     let (de_impl_generics, _, de_where) = de_generics.split_for_impl();
-    let (expecting, name) = (&target.expecting, &target.name);
+    let expecting = &target.expecting;
     quote! {
-        #[automatically_derived]
-        impl #de_impl_generics __tc_Deserialize<'de> for #ident #ty_generics #de_where {
-            fn deserialize<__D: __tc_Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                const __NAMES: &[&::core::primitive::str] = &[#(#names),*];
-                fn __field(__key: &::core::primitive::str) -> ::core::primitive::usize {
+        const #names_const: &[&::core::primitive::str] = &[#(#names),*];
+        fn #field_fn(__key: &::core::primitive::str) -> ::core::primitive::usize {
+            match __key {
+                #(#keys_arms)*
+                _ => ::core::primitive::usize::MAX,
+            }
+        }
+        #(#wrappers)*
+        struct #visitor #visitor_generics (::core::marker::PhantomData<fn() -> #ident #ty_generics>) #where_clause;
+        impl #de_impl_generics __tc_Visitor<'de> for #visitor #ty_generics #de_where {
+            type Value = #ident #ty_generics;
+            fn expecting(&self, __formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                __formatter.write_str(#expecting)
+            }
+            fn visit_map<__A: __tc_MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error> {
+                #(#slots)*
+                while let __tc_Some(__key) = __tc_MapAccess::next_key_seed(&mut __map, #key_seed)? {
                     match __key {
-                        #(#keys_arms)*
-                        _ => ::core::primitive::usize::MAX,
-                    }
-                }
-                #(#wrappers)*
-                struct __Visitor #visitor_generics (::core::marker::PhantomData<fn() -> #ident #ty_generics>) #where_clause;
-                impl #de_impl_generics __tc_Visitor<'de> for __Visitor #ty_generics #de_where {
-                    type Value = #ident #ty_generics;
-                    fn expecting(&self, __formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        __formatter.write_str(#expecting)
-                    }
-                    fn visit_map<__A: __tc_MapAccess<'de>>(self, mut __map: __A) -> ::core::result::Result<Self::Value, __A::Error> {
-                        #(#slots)*
-                        while let __tc_Some(__key) = __tc_MapAccess::next_key_seed(&mut __map, #key_seed)? {
-                            match __key {
-                                #(#arms)*
-                                _ => {
-                                    __tc_MapAccess::next_value::<__tc_IgnoredAny>(&mut __map)?;
-                                }
-                            }
+                        #(#arms)*
+                        _ => {
+                            __tc_MapAccess::next_value::<__tc_IgnoredAny>(&mut __map)?;
                         }
-                        #default
-                        ::core::result::Result::Ok(#ident { #(#inits),* })
                     }
                 }
-                __tc_Deserializer::deserialize_struct(__deserializer, #name, __NAMES, __Visitor(::core::marker::PhantomData))
+                #default
+                ::core::result::Result::Ok(#constructor { #(#inits),* })
             }
         }
     }

@@ -27,28 +27,28 @@ struct Stop {
     nights: u8,
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(tag = "kind")]
 enum Internal {
     Move { steps: i32 },
     Stay,
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(tag = "t", content = "c")]
 enum Adjacent {
     Speed(u16),
     Turn { degrees: i16 },
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 #[serde(untagged)]
 enum Untagged {
     Number(f64),
     Named { name: String },
 }
 
-#[derive(Deserialize, ToolArgs)]
+#[derive(ToolArgs)]
 enum External {
     Empty,
     Circle { radius: f64 },

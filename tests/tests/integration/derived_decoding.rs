@@ -1,5 +1,6 @@
 //! A struct or a unit-only enum deriving `ToolArgs` alone is decoded by the `Deserialize` impl
-//! the derive writes (`tool-macros/src/decode.rs`, `enums/unit.rs`). Each serde key it
+//! the derive writes (`tool-macros/src/decode.rs`, `enums/unit.rs`; enums with data in
+//! `derived_enum_decoding.rs`). Each serde key it
 //! follows must decode as serde's derive decodes the same type: every value below, and
 //! objects generated near a valid one, give the same value or the same error both ways.
 
@@ -90,7 +91,7 @@ twins!(
 );
 
 /// Decodes `value` both ways: the value (as JSON) or the error's text.
-fn both<O, T>(value: &Value) -> (Result<Value, String>, Result<Value, String>)
+pub(crate) fn both<O, T>(value: &Value) -> (Result<Value, String>, Result<Value, String>)
 where
     O: serde::de::DeserializeOwned + serde::Serialize,
     T: serde::de::DeserializeOwned + serde::Serialize,
@@ -112,7 +113,7 @@ where
 }
 
 /// Asserts the same result for each value, and returns how many decoded.
-fn same<O, T>(values: &[Value]) -> usize
+pub(crate) fn same<O, T>(values: &[Value]) -> usize
 where
     O: serde::de::DeserializeOwned + serde::Serialize,
     T: serde::de::DeserializeOwned + serde::Serialize,

@@ -1,7 +1,6 @@
 //! Enums: unit-only enums as string `enum`s, enums with data as `anyOf` following serde's
 //! tagging, each validated the way serde picks the variant.
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tool_core::dispatch::DecodeOptions;
 use tool_core::provider::strict_choice;
@@ -58,7 +57,7 @@ pub(crate) struct Point {
 }
 
 /// A shape, externally tagged.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum External {
     /// Nothing.
@@ -109,7 +108,7 @@ fn externally_tagged() {
     );
 }
 
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub(crate) enum Internal {
     Ping,
@@ -156,7 +155,7 @@ fn internally_tagged() {
     assert_eq!(paths::<HasInternal>(json!({"action": {}})).expect_err("no tag"), [("/action".to_owned(), "required")]);
 }
 
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(tag = "t", content = "c")]
 pub(crate) enum Adjacent {
     Stop,
@@ -199,7 +198,7 @@ fn adjacently_tagged() {
     );
 }
 
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, ToolArgs)]
 #[serde(untagged)]
 pub(crate) enum Untagged {
     Number(f64),

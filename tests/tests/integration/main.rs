@@ -7,6 +7,7 @@ mod conformance;
 mod content;
 mod context;
 mod derived_decoding;
+mod derived_enum_decoding;
 mod dialects;
 mod differential;
 mod dispatch;

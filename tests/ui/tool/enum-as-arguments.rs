@@ -1,4 +1,4 @@
-#[derive(serde::Deserialize, tool_core::ToolArgs)]
+#[derive(tool_core::ToolArgs)]
 enum Op {
     Add { a: i64, b: i64 },
     Negate { a: i64 },

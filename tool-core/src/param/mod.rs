@@ -15,6 +15,7 @@ pub(crate) mod plain;
 #[doc(hidden)]
 pub mod satisfies;
 mod scalar;
+pub(crate) mod tagged;
 mod text;
 mod tuple;
 
@@ -39,7 +40,7 @@ use crate::validate::violation::{Pointer, Violations};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "no JSON Schema is known for `{Self}`",
-    note = "derive `ToolArgs` on your own structs and enums (on an enum with data, beside `serde::Deserialize`)"
+    note = "derive `ToolArgs` on your own structs and enums (on a generic enum, beside `serde::Deserialize`)"
 )]
 pub trait ToolParam {
     /// The type's schema, as a compile-time constant.

@@ -23,7 +23,7 @@ use crate::validate::fields::Check;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a parameter's type needs a JSON Schema (`ToolParam`) and serde's `Deserialize`",
-    note = "derive `ToolArgs` on your own structs and enums, beside `serde::Deserialize` on an enum with data (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
+    note = "derive `ToolArgs` on your own structs and enums, beside `serde::Deserialize` on a generic enum (for an `Option`, a `Vec` or a map, on the type inside it); for another crate's type, take one that has both and convert it in the tool, or add `#[param(as = Type)]` naming a type of the same wire form"
 )]
 pub trait PlainParam: Sized {
     /// [`ToolParam::__SCHEMA_REF`].
@@ -210,7 +210,7 @@ pub fn vacant<T, E: de::Error>(slot: &Option<T>, field: &'static str) -> Result<
 
 /// The deserializer of an absent field: `None` to an `Option`, "missing field" to anything
 /// else (what serde's derive hands an optional type).
-struct Absent<E>(&'static str, PhantomData<E>);
+pub(crate) struct Absent<E>(pub(crate) &'static str, pub(crate) PhantomData<E>);
 
 impl<'de, E: de::Error> Deserializer<'de> for Absent<E> {
     type Error = E;

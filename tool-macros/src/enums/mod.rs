@@ -1,10 +1,12 @@
 //! `#[derive(ToolArgs)]` on an enum. A unit-only enum is a string `enum` (`unit.rs`); an
 //! enum with data is an `anyOf` with one inline branch per variant, shaped by serde's
 //! tagging, and a validator that picks the branch the way serde does: one file per tagging
-//! (`external.rs`, `internal.rs`, `adjacent.rs`, `untagged.rs`) writes both. The entry point
-//! is [`expand`], which reads the tagging and the variants (`variant.rs`).
+//! (`external.rs`, `internal.rs`, `adjacent.rs`, `untagged.rs`) writes both. Its
+//! `Deserialize` impl is `decode.rs`'s. The entry point is
+//! [`expand`], which reads the tagging and the variants (`variant.rs`).
 
 mod adjacent;
+mod decode;
 mod external;
 mod internal;
 mod schema;
@@ -84,6 +86,8 @@ pub fn expand(
         )
         .with_span(ident));
     };
+    let generic = !generics.params.is_empty();
+    let sources = (decodes && !generic).then(|| inputs.clone());
     let variants = read_variants(inputs, container, &tagging)?;
     if variants.is_empty() {
         return Err(darling::Error::custom("an enum needs at least one variant to be a parameter").with_span(ident));
@@ -114,10 +118,13 @@ pub fn expand(
         (schema, TokenStream::new(), Some(validate_fn(&variants, &tagging, &const_inline)))
     };
     let string_param = fast.then(|| unit::string_param(ident, &generics, &variants));
-    // `ToolArgs` writes a unit-only enum's `Deserialize`; an enum with data, or generic,
-    // derives serde's beside it.
-    let deserialize =
-        (decodes && fast && generics.params.is_empty()).then(|| unit::deserialize(ident, container, &variants));
+    // `ToolArgs` writes the `Deserialize` of a non-generic enum; a generic one derives
+    // serde's beside it.
+    let deserialize = match sources {
+        Some(_) if fast => Some(decode::unit_only(ident, container, &variants)),
+        Some(sources) => Some(decode::deserialize(ident, container, &tagging, &variants, &sources)?),
+        None => None,
+    };
     Ok(quote! {
         #string_param
         #deserialize

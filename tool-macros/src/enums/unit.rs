@@ -8,7 +8,6 @@ use syn::{Generics, Ident};
 
 use super::schema::description_tokens;
 use super::variant::Variant;
-use crate::serde_attr::SerdeContainer;
 use crate::util::Doc;
 
 /// `enum Units { Celsius, Fahrenheit }` → `{"type":"string","enum":["Celsius","Fahrenheit"]}`:
@@ -65,69 +64,6 @@ pub fn string_param(ident: &Ident, generics: &Generics, variants: &[Variant]) ->
                     #(#arms)*
                     _ => return ::core::option::Option::None,
                 }))
-            }
-        }
-    }
-}
-
-/// The `Deserialize` impl `ToolArgs` writes for a unit-only enum: read as serde's derive reads
-/// it (`deserialize_enum`: a variant named, or numbered, then a unit), each name looked up by
-/// one `match` behind the shared `VariantIndex` seed, with serde's derive's errors.
-pub fn deserialize(ident: &Ident, container: &SerdeContainer, variants: &[Variant]) -> TokenStream {
-    let mut names = Vec::new();
-    let mut arms = Vec::new();
-    let mut values = Vec::new();
-    for (index, variant) in variants.iter().enumerate() {
-        // serde's derive lists each variant's names sorted, its own among its aliases.
-        let mut keys: Vec<&str> =
-            core::iter::once(variant.name.as_str()).chain(variant.aliases.iter().map(String::as_str)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        names.extend(keys.iter().map(|key| (*key).to_owned()));
-        arms.push(quote!(#(#keys)|* => #index,));
-        let value = &variant.ident;
-        // The last arm takes every index the seed lets through: no unreachable arm.
-        values.push(if index + 1 == variants.len() {
-            quote!(_ => #ident::#value,)
-        } else {
-            quote!(#index => #ident::#value,)
-        });
-    }
-    let count = variants.len();
-    let expecting = container.expecting.clone().unwrap_or_else(|| format!("enum {ident}"));
-    let name = container.rename.clone().unwrap_or_else(|| ident.to_string());
-    quote! {
-        #[automatically_derived]
-        impl<'de> __tc_Deserialize<'de> for #ident {
-            fn deserialize<__D: __tc_Deserializer<'de>>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error> {
-                const __VARIANTS: &[&::core::primitive::str] = &[#(#names),*];
-                fn __variant(__name: &::core::primitive::str) -> ::core::primitive::usize {
-                    match __name {
-                        #(#arms)*
-                        _ => ::core::primitive::usize::MAX,
-                    }
-                }
-                struct __Visitor;
-                impl<'de> __tc_Visitor<'de> for __Visitor {
-                    type Value = #ident;
-                    fn expecting(&self, __formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        __formatter.write_str(#expecting)
-                    }
-                    fn visit_enum<__A: _tool_core::__private::serde::de::EnumAccess<'de>>(
-                        self,
-                        __data: __A,
-                    ) -> ::core::result::Result<#ident, __A::Error> {
-                        let (__index, __access) = _tool_core::__private::serde::de::EnumAccess::variant_seed(
-                            __data,
-                            _tool_core::__private::VariantIndex(__variant, __VARIANTS, #count),
-                        )?;
-                        _tool_core::__private::serde::de::VariantAccess::unit_variant(__access)?;
-                        ::core::result::Result::Ok(match __index {
-                            #(#values)*
-                        })
-                    }
-                }
-                __tc_Deserializer::deserialize_enum(__deserializer, #name, __VARIANTS, __Visitor)
             }
         }
     }
