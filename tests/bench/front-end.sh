@@ -13,24 +13,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/compile-bench"
 ONLY_WRITE=1 bash "$root/tests/bench/compile-time.sh" # the crates, as this revision writes them
-export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
-wrapper="$work/count-rustc.sh"
-# Run as RUSTC_WRAPPER: counts the rustc that checks $COUNT_CRATE, runs the others as they are.
-cat > "$wrapper" <<'SH'
-#!/usr/bin/env bash
-for arg in "$@"; do
-    if [ "$arg" = "$COUNT_CRATE" ]; then
-        exec valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2> "$COUNT_LOG"
-    fi
-done
-exec "$@"
-SH
-chmod +x "$wrapper"
-count() { # instructions of `cargo check` of crate $1, from clean
-    (cd "$work/$1" && cargo check -q && cargo clean -q -p "$1")
-    (cd "$work/$1" && COUNT_CRATE=$1 COUNT_LOG="$work/$1.callgrind" RUSTC_WRAPPER="$wrapper" cargo check -q)
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/$1.callgrind"
-}
+# shellcheck source=tests/bench/count-check.sh
+source "$root/tests/bench/count-check.sh"
 serde=$(count serde_50)
 tools=$(count tools_50)
 plain=$(count plain_50)
