@@ -39,6 +39,8 @@ fn dispatch(c: &mut Criterion) {
     group.finish();
 }
 
+include!("support/schemars_inventory.rs");
+
 /// 200 tools, each with its own argument struct, deriving both our schema and schemars'.
 macro_rules! many_tools {
     ($($n:literal)*) => {
@@ -70,27 +72,9 @@ macro_rules! paste_tools {
                 tags: Vec<String>,
             }
 
-            /// One of two hundred generated tools, for the listing benchmark.
-            #[tool(name = $n)]
-            fn generated(args: Args) -> String {
-                args.name
-            }
-
-            inventory_of_schemars::submit! {
-                inventory_of_schemars::Entry { name: $n, schema: || schemars::schema_for!(Args) }
-            }
+            tool_and_schema!($n, "One of two hundred generated tools, for the listing benchmark.");
         };
     )*};
-}
-
-/// The schemars side registers itself too, so both sides build the same list.
-mod inventory_of_schemars {
-    pub use tool_core::__private::inventory::submit;
-    pub struct Entry {
-        pub name: &'static str,
-        pub schema: fn() -> schemars::Schema,
-    }
-    tool_core::__private::inventory::collect!(Entry);
 }
 
 include!("support/two_hundred.rs");

@@ -51,6 +51,22 @@ pub fn to_json_output(schema: &Schema) -> String {
     writer.finish()
 }
 
+/// A tool's definition, `{"name":…,"description":…,"parameters":…}`, with its parameters
+/// (`schema` as JSON Schema) written in place: the text, and where the parameters start in it
+/// (they end before its last byte). One text rather than the parameters' and a copy of them
+/// in the definition: a first listing's cost is mostly the memory it touches.
+pub(crate) fn definition_in_place(name: &str, description: &str, schema: &Schema) -> (Box<str>, usize) {
+    // Most definitions fit: the buffer is shrunk to the text, its tail left to the next one.
+    let mut out = String::with_capacity(2048);
+    json_text::definition_head(&mut out, name, description);
+    let start = out.len();
+    let mut writer = Writer::new(Dialect::JsonSchema).with_buffer(out);
+    writer.schema(schema, &[], false);
+    let mut out = writer.finish();
+    out.push('}');
+    (out.into_boxed_str(), start)
+}
+
 /// [`to_json`] in a given dialect.
 #[must_use]
 pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {

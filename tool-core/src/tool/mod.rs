@@ -20,8 +20,7 @@ use crate::dispatch::{Arguments, DecodeOptions, ToolFuture};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::render::dialect::Dialect;
-use crate::render::json_text::definition;
-use crate::render::{to_json, to_json_in, to_json_output};
+use crate::render::{definition_in_place, to_json_in, to_json_output};
 use crate::schema::Schema;
 
 /// A tool, as `#[tool]` describes it. Its argument schema is a tree built at compile time
@@ -32,7 +31,8 @@ pub struct ToolDef {
     name: &'static str,
     description: &'static str,
     schema: &'static Schema,
-    parameters_json: OnceLock<Box<str>>,
+    /// The definition, with the parameters in place from the offset on (to its last byte).
+    texts: OnceLock<(Box<str>, usize)>,
     rust_path: &'static str,
     output: Option<&'static Schema>,
     handler: Handler,
@@ -41,7 +41,6 @@ pub struct ToolDef {
     context: bool,
     /// The `#[tool(..)]` keys, whole: a new key is a field of [`ToolOptions`] and nothing here.
     options: ToolOptions,
-    definition_json: OnceLock<Box<str>>,
     // One cell for every dialect but JSON Schema's (`parameters_json`), written together on
     // first use: one `OnceLock` keeps the static each `#[tool]` writes small, which the
     // compiler evaluates per tool.
@@ -110,13 +109,12 @@ impl ToolDef {
             name,
             description,
             schema,
-            parameters_json: OnceLock::new(),
+            texts: OnceLock::new(),
             rust_path,
             output,
             handler,
             context,
             options,
-            definition_json: OnceLock::new(),
             dialects: OnceLock::new(),
             output_schema: OnceLock::new(),
             #[cfg(feature = "agent")]
@@ -150,15 +148,19 @@ impl ToolDef {
     /// [`ToolDef::schema`] as JSON Schema text, written on first use.
     #[must_use]
     pub fn parameters_json(&'static self) -> &'static str {
-        self.parameters_json.get_or_init(|| to_json(self.schema).into_boxed_str())
+        let (definition, start) = self.texts();
+        &definition[*start..definition.len() - 1]
     }
 
-    /// `{"name":…,"description":…,"parameters":…}`, spliced from the rendered parameters on
-    /// first use.
+    /// `{"name":…,"description":…,"parameters":…}`, written on first use.
     #[must_use]
     pub fn definition_json(&'static self) -> &'static str {
-        self.definition_json
-            .get_or_init(|| definition(self.name, self.description, self.parameters_json()).into_boxed_str())
+        &self.texts().0
+    }
+
+    /// The definition and its parameters, written together once.
+    fn texts(&'static self) -> &'static (Box<str>, usize) {
+        self.texts.get_or_init(|| definition_in_place(self.name, self.description, self.schema))
     }
 
     /// The Rust path of the `fn` (`my_crate::weather::get_weather`), for error messages.

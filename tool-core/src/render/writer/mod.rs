@@ -3,10 +3,8 @@
 
 mod keywords;
 
-use core::fmt::Write as _;
-
 use crate::render::dialect::Dialect;
-use crate::render::json_text::push_escaped;
+use crate::render::json_text::{push_escaped, push_int};
 use crate::schema::{Keyword, KeywordKind, ObjectSchema, Property, Schema, has_keyword, nested_keywords};
 
 /// A JSON writer into a growing buffer, in one pass: it runs once per text and process, so
@@ -50,6 +48,12 @@ impl<'a> Writer<'a> {
         self
     }
 
+    /// A writer that appends to `out`.
+    pub(crate) fn with_buffer(mut self, out: String) -> Self {
+        self.out = out;
+        self
+    }
+
     /// A writer that states every integer type's full range ([`super::to_json_exact`]).
     pub(crate) fn with_full_ranges(mut self) -> Self {
         self.full_ranges = true;
@@ -88,33 +92,53 @@ impl<'a> Writer<'a> {
     }
 
     fn int(&mut self, n: i128) {
-        // Writing to a `String` cannot fail.
-        let _ = write!(self.out, "{n}");
+        push_int(&mut self.out, n);
     }
 
-    /// Writes the separator and `"name":` of the next member of an object.
-    fn key(&mut self, first: &mut bool, name: &str) {
+    /// Writes the separator and `"name":` of the next member of an object, `name` being
+    /// one of JSON Schema's own words, which need no escape.
+    fn key(&mut self, first: &mut bool, name: &'static str) {
+        debug_assert!(name.bytes().all(|b| b.is_ascii_alphabetic()), "{name}");
+        self.separator(first);
+        self.byte(b'"');
+        self.raw(name);
+        self.raw("\":");
+    }
+
+    /// Writes the separator and `"name":` of a property, whose name is escaped.
+    fn property_key(&mut self, first: &mut bool, name: &str) {
+        self.separator(first);
+        self.string(name);
+        self.byte(b':');
+    }
+
+    fn separator(&mut self, first: &mut bool) {
         if !*first {
             self.byte(b',');
         }
         *first = false;
-        self.string(name);
-        self.byte(b':');
+    }
+
+    /// Writes one of JSON Schema's own words as a JSON string, which needs no escape.
+    fn word(&mut self, word: &'static str) {
+        self.byte(b'"');
+        self.raw(word);
+        self.byte(b'"');
     }
 
     fn type_name(&mut self, first: &mut bool, name: &'static str, nullable: bool) {
         self.key(first, "type");
         let name = self.dialect.type_name(name);
         if nullable && self.dialect == Dialect::GeminiParameters {
-            self.string(name);
+            self.word(name);
             self.key(first, "nullable");
             self.raw("true");
         } else if nullable {
             self.byte(b'[');
-            self.string(name);
+            self.word(name);
             self.raw(",\"null\"]");
         } else {
-            self.string(name);
+            self.word(name);
         }
     }
 
@@ -198,7 +222,7 @@ impl<'a> Writer<'a> {
                 self.schema_items(any_of.branches);
                 if nullable {
                     self.raw(",{\"type\":");
-                    self.string(self.dialect.type_name("null"));
+                    self.word(self.dialect.type_name("null"));
                     self.byte(b'}');
                 }
                 self.byte(b']');
@@ -275,7 +299,7 @@ impl<'a> Writer<'a> {
     /// Writes the members of `"properties"`, flattened structs included.
     fn properties(&mut self, first: &mut bool, object: &ObjectSchema) {
         for &Property { name, schema, keywords, .. } in object.properties {
-            self.key(first, name);
+            self.property_key(first, name);
             let arguments = self.arguments;
             if self.depth == 1 {
                 self.pending = arguments.iter().find(|(argument, _)| argument == name).map(|(_, text)| text.as_str());
