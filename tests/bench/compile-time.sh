@@ -17,27 +17,12 @@ work="$root/target/compile-bench"
 runs=${RUNS:-3}
 mkdir -p "$work"
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
+# shellcheck source=tests/bench/bench-crate.sh
+source "$root/tests/bench/bench-crate.sh"
 
 write_crate() { # $1 = crate name, $2 = "tools" or "serde", $3 = N
     local dir="$work/$1" kind=$2 n=$3
-    mkdir -p "$dir/src"
-    cat > "$dir/Cargo.toml" <<TOML
-[package]
-name = "$1"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[workspace]
-
-[dependencies]
-serde = { version = "1", features = ["derive"] }
-serde_json = "1"
-tool-core = { path = "$root/tool-core" }
-
-[profile.release]
-strip = true
-TOML
+    write_manifest "$1"
     {
         echo "#![allow(dead_code)]"
         # `ToolArgs` alone (`two`: beside serde's `Deserialize`, which then decodes the type).

@@ -14,24 +14,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/compile-bench"
 n=50
 mkdir -p "$work"
+# shellcheck source=tests/bench/bench-crate.sh
+source "$root/tests/bench/bench-crate.sh"
 
 write_crate() { # $1 = crate name, $2 = "ours", "two" or "serde"
     local dir="$work/$1" kind=$2
-    mkdir -p "$dir/src"
-    cat > "$dir/Cargo.toml" <<TOML
-[package]
-name = "$1"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[workspace]
-
-[dependencies]
-serde = { version = "1", features = ["derive"] }
-serde_json = "1"
-tool-core = { path = "$root/tool-core" }
-TOML
+    write_manifest "$1"
     local derive='#[derive(tool_core::ToolArgs)]'
     [ "$kind" = two ] && derive=$'#[derive(serde::Deserialize, tool_core::ToolArgs)]\n#[tool_args(serde)]'
     [ "$kind" = serde ] && derive='#[derive(serde::Deserialize)]'
