@@ -14,28 +14,23 @@ use super::variant::{Variant, VariantShape};
 use crate::decode::{Target, Through, Unfollowed, Wire};
 use crate::serde_attr::{self, SerdeContainer};
 
-/// The impl for `ident`, whose variants on the wire are `variants` and in the source
-/// `inputs` (skipped ones included); or the error naming each serde key it does not follow.
+/// The impl for `ident`, whose variants on the wire are `variants`; or the error naming each
+/// serde key it does not follow.
 pub fn deserialize(
     ident: &Ident,
     container: &SerdeContainer,
     tagging: &Tagging,
     variants: &[Variant],
-    inputs: &[syn::Variant],
 ) -> crate::util::Result<TokenStream> {
     let mut errors = darling::Error::accumulator();
     if let Some((key, span)) = &container.unfollowed {
         errors.push(Unfollowed { key: key.clone(), span: *span }.error());
     }
-    let wire_inputs = inputs
-        .iter()
-        .filter(|input| serde_attr::member(&input.attrs, false).map_or(true, |serde| serde.skipped().is_none()));
     let externally = matches!(tagging, Tagging::External);
     let mut readers = Vec::new();
     let mut arms = Vec::new();
-    for (index, (variant, input)) in variants.iter().zip(wire_inputs).enumerate() {
-        let serde = serde_attr::member(&input.attrs, false).unwrap_or_default();
-        if let Some((key, span)) = serde.unfollowed {
+    for (index, variant) in variants.iter().enumerate() {
+        if let Some((key, span)) = variant.unfollowed.clone() {
             errors.push(Unfollowed { key, span }.error());
         }
         let value = &variant.ident;
@@ -59,7 +54,7 @@ pub fn deserialize(
             },
             VariantShape::Newtype(ty) => {
                 // serde's keys on a newtype variant's field change its decoding only.
-                if let Some(field) = input.fields.iter().next() {
+                if let Some(field) = variant.fields.first() {
                     match serde_attr::member(&field.attrs, false) {
                         Ok(serde) => {
                             let first = serde.spans.first().map(|(key, span)| ((*key).to_owned(), *span));
@@ -78,12 +73,11 @@ pub fn deserialize(
                 quote!(::core::result::Result::map(#content, #ident::#value))
             }
             VariantShape::Struct(_) => {
-                let rename_all = serde.rename_all.or(container.rename_all_fields);
                 let mut wires = Vec::new();
                 let mut unread = false;
-                for field in &input.fields {
+                for field in &variant.fields {
                     let Some(field_ident) = &field.ident else { continue };
-                    match Wire::read(field_ident, &field.attrs, rename_all) {
+                    match Wire::read(field_ident, &field.attrs, variant.fields_rename) {
                         Ok(wire) => wires.push((field_ident, &field.ty, wire)),
                         Err(Some(unfollowed)) => errors.push(unfollowed.error()),
                         Err(None) => unread = true,

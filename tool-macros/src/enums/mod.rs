@@ -86,8 +86,7 @@ pub fn expand(
         )
         .with_span(ident));
     };
-    let generic = !generics.params.is_empty();
-    let sources = (decodes && !generic).then(|| inputs.clone());
+    let decodes = decodes && generics.params.is_empty();
     let variants = read_variants(inputs, container, &tagging)?;
     if variants.is_empty() {
         return Err(darling::Error::custom("an enum needs at least one variant to be a parameter").with_span(ident));
@@ -120,10 +119,10 @@ pub fn expand(
     let string_param = fast.then(|| unit::string_param(ident, &generics, &variants));
     // `ToolArgs` writes the `Deserialize` of a non-generic enum; a generic one derives
     // serde's beside it.
-    let deserialize = match sources {
-        Some(_) if fast => Some(decode::unit_only(ident, container, &variants)),
-        Some(sources) => Some(decode::deserialize(ident, container, &tagging, &variants, &sources)?),
-        None => None,
+    let deserialize = match (decodes, fast) {
+        (false, _) => None,
+        (true, true) => Some(decode::unit_only(ident, container, &variants)),
+        (true, false) => Some(decode::deserialize(ident, container, &tagging, &variants)?),
     };
     Ok(quote! {
         #string_param

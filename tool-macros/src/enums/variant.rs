@@ -1,13 +1,13 @@
 //! One variant as every tagging sees it: [`Variant`], read from its receiver and its
 //! `#[serde]` attributes, and the check of a value as the variant's content.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Ident, Type};
 
 use crate::attr::VariantInput;
 use crate::object::Object;
-use crate::serde_attr::{self, SerdeContainer};
+use crate::serde_attr::{self, RenameRule, SerdeContainer};
 use crate::util::{Doc, Result, unraw};
 
 /// What a variant holds.
@@ -29,6 +29,13 @@ pub struct Variant {
     pub description: Option<Doc>,
     /// What it holds.
     pub shape: VariantShape,
+    /// Its fields as written, with their attributes (for the `Deserialize` impl).
+    pub fields: Vec<syn::Field>,
+    /// How its fields are named on the wire: its own `rename_all`, else the enum's
+    /// `rename_all_fields`.
+    pub fields_rename: Option<RenameRule>,
+    /// A serde key on it that only serde's derive follows, and where.
+    pub unfollowed: Option<(String, Span)>,
 }
 
 impl Variant {
@@ -47,6 +54,8 @@ impl Variant {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&input.attrs),
         };
+        let fields_rename = serde.rename_all.or(container.rename_all_fields);
+        let fields = input.fields.fields.clone();
         let shape = match input.fields.style {
             darling::ast::Style::Unit => VariantShape::Unit,
             darling::ast::Style::Tuple => {
@@ -62,11 +71,19 @@ impl Variant {
                 }
             }
             darling::ast::Style::Struct => {
-                let rename_all = serde.rename_all.or(container.rename_all_fields);
-                VariantShape::Struct(Object::from_fields(input.fields.fields, None, rename_all, false)?)
+                VariantShape::Struct(Object::from_fields(input.fields.fields, None, fields_rename, false)?)
             }
         };
-        Ok(Some(Variant { ident: input.ident, name, aliases: serde.aliases, description, shape }))
+        Ok(Some(Variant {
+            ident: input.ident,
+            name,
+            aliases: serde.aliases,
+            description,
+            shape,
+            fields,
+            fields_rename,
+            unfollowed: serde.unfollowed,
+        }))
     }
 
     /// Its name and aliases: every name serde accepts for it.
