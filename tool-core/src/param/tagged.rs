@@ -144,19 +144,55 @@ enum Key {
     Content,
 }
 
+/// Reads a key of an adjacently tagged object as which it is (`None`: another), comparing it where it lies
+/// (no `String` per key); under `deny_unknown_fields` another key is refused, with serde's
+/// derive's error.
+#[derive(Clone, Copy)]
+struct KeySeed {
+    tag: &'static str,
+    content: &'static str,
+    deny_unknown_fields: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Option<Key>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<Key>, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for KeySeed {
+    type Value = Option<Key>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} or {:?}", self.tag, self.content)
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Option<Key>, E> {
+        if key == self.tag {
+            Ok(Some(Key::Tag))
+        } else if key == self.content {
+            Ok(Some(Key::Content))
+        } else if self.deny_unknown_fields {
+            Err(E::invalid_value(de::Unexpected::Str(key), &self))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Option<Key>, E> {
+        self.visit_str(&String::from_utf8_lossy(key))
+    }
+}
+
 impl<S> AdjacentlyTagged<S> {
     /// The next key that is the tag or the content, others passed over (or refused).
     fn next_key<'de, A: MapAccess<'de>>(&self, map: &mut A) -> Result<Option<Key>, A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
-            if key == self.tag {
-                return Ok(Some(Key::Tag));
-            }
-            if key == self.content {
-                return Ok(Some(Key::Content));
-            }
-            if self.deny_unknown_fields {
-                let expected = format!("{:?} or {:?}", self.tag, self.content);
-                return Err(de::Error::invalid_value(de::Unexpected::Str(&key), &expected.as_str()));
+        let seed = KeySeed { tag: self.tag, content: self.content, deny_unknown_fields: self.deny_unknown_fields };
+        while let Some(found) = map.next_key_seed(seed)? {
+            if found.is_some() {
+                return Ok(found);
             }
             map.next_value::<IgnoredAny>()?;
         }
