@@ -22,23 +22,41 @@ fn whole(api: Api, name: &str) -> ModelTurn {
 
 /// A recorded stream, fed to `api`'s reader event by event: the turn, and the tool-call
 /// deltas it reported (index, name so far, arguments so far).
-fn streamed(api: Api, name: &str) -> (ModelTurn, Vec<(usize, String, String)>) {
+fn streamed(api: Api, name: &str) -> (ModelTurn, CallDeltas) {
+    let (turn, deltas, _) = streamed_and_closed(api, name);
+    (turn, deltas)
+}
+
+/// Tool-call deltas: (index, name so far, arguments so far).
+type CallDeltas = Vec<(usize, String, String)>;
+
+/// [`streamed`], and where each call was closed: (its index, the number of the event that
+/// closed it, the number of events).
+fn streamed_and_closed(api: Api, name: &str) -> (ModelTurn, CallDeltas, Vec<(usize, usize, usize)>) {
     let mut reader = api.stream();
     let mut deltas = Vec::new();
-    for event in recorded(name).split("\n\n") {
+    let mut closed = Vec::new();
+    let text = recorded(name);
+    let events: Vec<&str> = text.split("\n\n").collect();
+    let count = events.iter().filter(|event| event.lines().any(|line| line.starts_with("data: "))).count();
+    let mut at = 0;
+    for event in events {
         let data: Vec<&str> = event.lines().filter_map(|line| line.strip_prefix("data: ")).collect();
         if data.is_empty() {
             continue;
         }
         reader
-            .push(&data.join("\n"), &mut |delta| {
-                if let Delta::ToolCall { index, name, arguments, .. } = delta {
+            .push(&data.join("\n"), &mut |delta| match delta {
+                Delta::ToolCall { index, name, arguments, .. } => {
                     deltas.push((index, name.to_owned(), arguments.to_owned()));
                 }
+                Delta::ToolCallDone { index, .. } => closed.push((index, at, count)),
+                _ => {}
             })
             .unwrap();
+        at += 1;
     }
-    (reader.finish().unwrap(), deltas)
+    (reader.finish().unwrap(), deltas, closed)
 }
 
 /// The turn's calls as (name, arguments parsed).
@@ -72,6 +90,11 @@ fn chat_completions_whole_and_streamed() {
         assert_eq!(ids.len(), 2, "two parallel calls: {ids:?}");
         assert_ne!(ids[0], ids[1]);
     }
+    // The first call is closed as the second starts, well before the stream ends; the
+    // second at `finish_reason`, the event before `[DONE]`.
+    let (_, _, closed) = streamed_and_closed(Api::OpenAiChat, "04b-parallel-stream.sse.txt");
+    let count = closed[0].2;
+    assert_eq!(closed, [(0, 13, count), (1, count - 2, count)]);
     let answer = whole(Api::OpenAiChat, "03-roundtrip.turn2.response.json");
     assert!(answer.calls.is_empty() && !answer.text.is_empty() && answer.stop == StopReason::EndTurn);
 }
@@ -84,6 +107,9 @@ fn responses_whole_and_streamed_without_the_done_events() {
     assert_eq!((calls(&turn), turn.stop), (paris(), StopReason::ToolUse));
     assert!(turn.calls[0].id.starts_with("call_"), "the call_id, not the item id: {}", turn.calls[0].id);
     assert!(!deltas.is_empty());
+    // Closed by `response.output_item.done`, the event before `response.completed`.
+    let (_, _, closed) = streamed_and_closed(Api::OpenAiResponses, "07b-responses-stream.sse.txt");
+    assert_eq!(closed, [(0, closed[0].2 - 2, closed[0].2)]);
 }
 
 #[test]
@@ -94,6 +120,9 @@ fn anthropic_messages_whole_and_streamed() {
     assert_eq!((calls(&turn), turn.stop), (paris(), StopReason::ToolUse));
     assert_eq!(turn.items[0]["content"][0]["input"], json!({"city": "Paris", "days": 3}), "kept as an object");
     assert!(!deltas.is_empty());
+    // Closed by `content_block_stop`, before `message_delta` and `message_stop`.
+    let (_, _, closed) = streamed_and_closed(Api::Anthropic, "08b-messages-stream.sse.txt");
+    assert_eq!(closed, [(0, closed[0].2 - 3, closed[0].2)]);
     let answer = whole(Api::Anthropic, "08c-messages-turn2.response.json");
     assert!(answer.calls.is_empty() && !answer.text.is_empty() && answer.stop == StopReason::EndTurn);
 }

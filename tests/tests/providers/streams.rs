@@ -43,7 +43,10 @@ fn whole_and_streamed(api: Api) -> (Value, Vec<Value>) {
                 json!({"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": "t2", "name": "get_time", "input": {}}}),
                 json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "{\"city\":"}}),
                 json!({"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "{\"zone\":\"UTC\"}"}}),
+                json!({"type": "content_block_stop", "index": 0}),
                 json!({"type": "content_block_delta", "index": 1, "delta": {"type": "input_json_delta", "partial_json": "\"Oslo\"}"}}),
+                json!({"type": "content_block_stop", "index": 1}),
+                json!({"type": "content_block_stop", "index": 2}),
                 json!({"type": "ping"}),
                 json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 7}}),
                 json!({"type": "message_stop"}),
@@ -63,6 +66,8 @@ fn whole_and_streamed(api: Api) -> (Value, Vec<Value>) {
                 json!({"type": "response.function_call_arguments.delta", "output_index": 1, "delta": "{\"city\":"}),
                 json!({"type": "response.function_call_arguments.delta", "output_index": 2, "delta": "{\"zone\":\"UTC\"}"}),
                 json!({"type": "response.function_call_arguments.delta", "output_index": 1, "delta": "\"Oslo\"}"}),
+                json!({"type": "response.output_item.done", "output_index": 1, "item": whole["output"][1]}),
+                json!({"type": "response.output_item.done", "output_index": 2, "item": whole["output"][2]}),
                 json!({"type": "response.completed", "response": whole}),
             ];
             (whole, streamed)
@@ -211,5 +216,70 @@ fn long_texts_fold_whole_in_every_api() {
         let turn: ModelTurn = reader.finish().expect("whole");
         assert_eq!(turn.text, expected, "{api:?}");
         assert_eq!(handed, pieces.len(), "{api:?}");
+    }
+}
+
+#[test]
+fn every_api_closes_each_call_once_with_its_whole_arguments_before_the_stream_ends() {
+    for api in Api::ALL {
+        let (_, events) = whole_and_streamed(api);
+        let mut reader = api.stream();
+        // (the event that closed it, its index, id, name, arguments)
+        let mut closed: Vec<(usize, usize, String, String, String)> = Vec::new();
+        for (at, event) in events.iter().enumerate() {
+            reader
+                .push(&data(event), &mut |delta| {
+                    if let Delta::ToolCallDone { index, id, name, arguments } = delta {
+                        closed.push((at, index, id.to_owned(), name.to_owned(), arguments.to_owned()));
+                    }
+                })
+                .unwrap_or_else(|error| panic!("{api:?}: {error}"));
+        }
+        let turn = reader.finish().unwrap();
+        let indices: Vec<usize> = closed.iter().map(|closed| closed.1).collect();
+        assert_eq!(indices, [0, 1], "{api:?}: each call once, in call order");
+        assert!(closed[0].0 < events.len() - 1, "{api:?}: the first call closed before the stream's last event");
+        for ((_, _, id, name, arguments), call) in closed.iter().zip(&turn.calls) {
+            assert_eq!((id, name), (&call.id, &call.name), "{api:?}");
+            let whole: Value = serde_json::from_str(arguments).expect("whole arguments");
+            assert_eq!(whole, value_of(&call.arguments), "{api:?}");
+        }
+    }
+}
+
+#[test]
+fn a_chat_call_stays_open_while_its_text_is_not_json_and_the_last_of_a_cut_turn_stays_open() {
+    let chunk = |index: u64, id: &str, arguments: &str| {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "id": id,
+            "function": {"name": if id.is_empty() { "" } else { "nap" }, "arguments": arguments}}]}}]})
+    };
+    let finish = |reason: &str| json!({"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]});
+    // Cut at the output limit, the last call stays open however its text reads.
+    for (reason, expected) in [("tool_calls", vec![0, 1, 2]), ("length", vec![0, 1])] {
+        let events = [
+            chunk(0, "a", "{\"ms\": 1}"),
+            // The first call is whole when the second starts: closed then.
+            chunk(1, "b", "{\"ms\": "),
+            // The second is not JSON yet when the third starts: left open, closed at the end.
+            chunk(2, "c", "{\"ms\": 3"),
+            chunk(1, "", "2}"),
+            chunk(2, "", "}"),
+            finish(reason),
+        ];
+        let mut reader = openai::ChatStream::new();
+        let mut closed = Vec::new();
+        for (at, event) in events.iter().enumerate() {
+            reader
+                .push(&event.to_string(), &mut |delta| {
+                    if let Delta::ToolCallDone { index, .. } = delta {
+                        closed.push((at, index));
+                    }
+                })
+                .unwrap();
+        }
+        let indices: Vec<usize> = closed.iter().map(|(_, index)| *index).collect();
+        assert_eq!(indices, expected, "finish_reason {reason}");
+        assert_eq!(closed[0], (1, 0), "the first call closes as the second starts");
+        assert_eq!(closed[1], (5, 1), "the second closes only at the end");
     }
 }

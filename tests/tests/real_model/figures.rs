@@ -86,3 +86,87 @@ fn is_assistant(api: Api, item: &Value) -> bool {
         _ => item["role"] == "assistant",
     }
 }
+
+#[derive(Debug, tool_core::ToolArgs)]
+struct SlowWeather {
+    /// City name
+    #[param(min_length = 1)]
+    city: String,
+    /// Days to forecast
+    #[param(minimum = 1, maximum = 10)]
+    days: u8,
+}
+
+/// Get the weather forecast for a city
+#[tool_core::tool(name = "get_weather")]
+async fn slow_weather(args: SlowWeather) -> String {
+    // A tool that takes seconds, as a fetch or a query does.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    format!("{}: sunny, 21 °C, every one of the next {} day(s)", args.city, args.days)
+}
+
+/// One run's first round: (calls in the turn, the turn's stream, the round: from the request
+/// to the last call's end), in milliseconds.
+async fn first_round(api: Api, early: bool) -> (usize, f64, f64) {
+    let mut registry = tool_core::Registry::new();
+    registry.add(SlowWeatherTool).unwrap();
+    let marks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = std::sync::Arc::clone(&marks);
+    let agent = Agent::new(model(api, true), registry)
+        .system("You are a helpful assistant. Use the tools when the question needs them.")
+        .sampling(Sampling::new().temperature(0.0).seed(42).max_tokens(300))
+        .max_rounds(2)
+        .early_calls(early)
+        .on_event(move |event| {
+            let mark = match event {
+                tool_core::agent::Event::ModelRequest { round: 1, .. } => "request",
+                tool_core::agent::Event::ModelResponse { round: 1, .. } => "response",
+                tool_core::agent::Event::ToolFinished { .. } => "finished",
+                _ => return,
+            };
+            sink.lock().unwrap().push((mark, Instant::now()));
+        });
+    let mut conversation = agent.conversation();
+    let question = "What is the weather in Paris for the next 2 days and in Tokyo for the next 5 days?";
+    let _ = tokio::time::timeout(super::HANG, agent.run(&mut conversation, question)).await;
+    let marks = marks.lock().unwrap().clone();
+    let at = |mark: &str| marks.iter().find(|(name, _)| *name == mark).map(|(_, at)| *at);
+    let (Some(request), Some(response)) = (at("request"), at("response")) else { return (0, 0.0, 0.0) };
+    let finished: Vec<Instant> = marks.iter().filter(|(name, _)| *name == "finished").map(|(_, at)| *at).collect();
+    let last = finished.iter().max().copied().unwrap_or(response);
+    let ms = |to: Instant| to.duration_since(request).as_secs_f64() * 1e3;
+    (finished.len(), ms(response), ms(last))
+}
+
+#[tokio::test]
+#[ignore = "a benchmark against the real model: bash tests/bench/early.sh"]
+async fn a_round_with_and_without_early_calls() {
+    println!("| API | early calls | turns with 2 calls | stream (median) | round (median) |");
+    println!("|---|---|---|---|---|");
+    for api in [Api::OpenAiChat, Api::Anthropic] {
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        // Interleaved, so that the server's prompt cache and the machine's load favour neither.
+        // Bounded: a model that keeps writing one call gives fewer runs, said in the table.
+        for _ in 0..12 {
+            if with.len() == 5 && without.len() == 5 {
+                break;
+            }
+            for (early, runs) in [(true, &mut with), (false, &mut without)] {
+                let (calls, stream, round) = first_round(api, early).await;
+                println!("<!-- {api:?} early={early}: {calls} call(s), stream {stream:.0} ms, round {round:.0} ms -->");
+                if calls == 2 && runs.len() < 5 {
+                    runs.push((stream, round));
+                }
+            }
+        }
+        for (early, runs) in [(true, &mut with), (false, &mut without)] {
+            let median = |pick: fn(&(f64, f64)) -> f64| {
+                let mut values: Vec<f64> = runs.iter().map(pick).collect();
+                values.sort_by(f64::total_cmp);
+                values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+            };
+            let (stream, round) = (median(|run| run.0), median(|run| run.1));
+            println!("| {api:?} | {early} | {} | {stream:.0} ms | {round:.0} ms |", runs.len());
+        }
+    }
+}

@@ -99,6 +99,16 @@ pub(super) async fn run(
         }
     })
     .await;
+    conclude(settings, outcomes, pending)
+}
+
+/// Phase 3 for a batch's outcomes, in call order: a call moved to the background goes to
+/// `pending` (its event first), then every call's `after_call` and event.
+pub(super) fn conclude(
+    settings: &Settings,
+    outcomes: Vec<(ToolRun, Option<Moved>)>,
+    pending: &mut Pending,
+) -> Vec<ToolRun> {
     let mut runs = Vec::with_capacity(outcomes.len());
     for (run, moved) in outcomes {
         if let Some(Moved { token, task, started }) = moved {
@@ -133,7 +143,7 @@ pub(super) fn finish(settings: &Settings, run: &mut ToolRun) {
 }
 
 /// Phase 1 for one call.
-async fn gate(settings: &Settings, registry: &Registry, call: ToolCall, cancel: &CancellationToken) -> Gate {
+pub(super) async fn gate(settings: &Settings, registry: &Registry, call: ToolCall, cancel: &CancellationToken) -> Gate {
     let (call, entry) = match screen(settings, registry, call, cancel) {
         Screened::Answered(call, error) => return Gate::Answered(call, error),
         Screened::Ready { call, entry, ask: false } => return settle(settings, call, entry, None),
@@ -220,6 +230,13 @@ pub(super) struct Moved {
     token: CancellationToken,
     task: ToolFuture<'static>,
     started: Instant,
+}
+
+impl Moved {
+    /// Cancels the call, whose result no one will read.
+    pub(super) fn stop(self) {
+        self.token.cancel();
+    }
 }
 
 /// Phase 2 for one call: its own task, timeout and cancellation; or, for a task-capable tool

@@ -26,6 +26,7 @@ impl Agent {
             settings: Settings {
                 max_concurrency: 8,
                 sequential: false,
+                early_calls: true,
                 call_timeout: Duration::from_mins(1),
                 cancel_grace: Duration::from_secs(1),
                 approval: ApprovalPolicy::PerTool,
@@ -76,6 +77,33 @@ impl Agent {
     #[must_use]
     pub fn sequential(mut self, sequential: bool) -> Self {
         self.settings.sequential = sequential;
+        self
+    }
+
+    /// Whether a call may start while the model is still writing its turn: as soon as the
+    /// stream closes the call's arguments ([`Delta::ToolCallDone`](super::Delta::ToolCallDone))
+    /// and it has been through its hooks and approval, rather than once the turn is whole.
+    /// On by default; a round then takes about the longer of the stream and the calls rather
+    /// than their sum. Every rule of a batch holds either way:
+    ///
+    /// - phase 1 (`prepare`, `authorize`, approval, `before_call`) and
+    ///   [`Event::ToolStarted`] go one call at a time, in call order, each before its call runs;
+    ///   results, `after_call` and [`Event::ToolFinished`] come in call order once the turn is
+    ///   whole and every call has ended; every call gets exactly one result;
+    /// - a call to the run's answer tool (typed runs) and every call after it wait for the
+    ///   whole turn; where the registry has a `sequential` tool, calls started early run one
+    ///   at a time;
+    /// - a turn cut off at the output limit after some calls started keeps them: they run to
+    ///   their end and keep their results, and each call that had not started is answered
+    ///   with an error saying it was cut off (with nothing started, the turn is dropped and
+    ///   the model told why, as without early calls);
+    /// - a turn that fails (the model's error) or a run cancelled before the turn is whole
+    ///   cancels the calls started, which end within [`Agent::cancel_grace`] and are told
+    ///   ([`Event::ToolFinished`]) before the run's error;
+    /// - durable runs journal a whole turn, then its calls: they never start calls early.
+    #[must_use]
+    pub fn early_calls(mut self, early: bool) -> Self {
+        self.settings.early_calls = early;
         self
     }
 

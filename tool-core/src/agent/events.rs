@@ -34,7 +34,8 @@ pub enum Event {
     /// Text as the model streams it.
     TextDelta(String),
     /// A tool call as the model streams it (for a UI showing `get_weather(city: "Par…`):
-    /// everything known of it so far. The call runs only once the turn is whole.
+    /// everything known of it so far. The call may start once the stream closes it
+    /// ([`Agent::early_calls`](super::Agent::early_calls)), or else once the turn is whole.
     ToolCallDelta {
         /// Its place among the turn's calls.
         index: usize,
@@ -60,9 +61,11 @@ pub enum Event {
         /// How many calls it made.
         calls: usize,
     },
-    /// A call has been through its hooks and approval: every call of a turn gets one, in
-    /// call order, before any of them runs (a refused call too; its [`Event::ToolFinished`]
-    /// carries the refusal).
+    /// A call has been through its hooks and approval and is about to run: every call of a
+    /// turn gets one, in call order, before it runs (a refused call too; its
+    /// [`Event::ToolFinished`] carries the refusal). With [`Agent::early_calls`](super::Agent::early_calls),
+    /// a call may start while the model still writes the next one; without, every call of a
+    /// turn gets its event before any of them runs.
     ToolStarted {
         /// The call's id.
         id: String,
@@ -118,9 +121,10 @@ pub enum Event {
 }
 
 impl Event {
-    /// The event a model's [`Delta`] makes.
-    pub(super) fn from_delta(delta: Delta<'_>) -> Event {
-        match delta {
+    /// The event a model's [`Delta`] makes, if any (a closed call is told by
+    /// [`Event::ToolStarted`] when it starts).
+    pub(super) fn from_delta(delta: Delta<'_>) -> Option<Event> {
+        Some(match delta {
             Delta::Text(text) => Event::TextDelta(text.to_owned()),
             Delta::ToolCall { index, id, name, arguments } => {
                 let partial = crate::provider::parse_arguments(arguments).value;
@@ -132,6 +136,7 @@ impl Event {
                     partial,
                 }
             }
-        }
+            _ => return None,
+        })
     }
 }

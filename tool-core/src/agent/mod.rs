@@ -7,7 +7,8 @@
 //! - **Batches**: the calls of one turn run concurrently, up to a bound, each on its own task
 //!   with its own context (its call id, the registry's state, its progress, its
 //!   cancellation); one at a time when the agent or a tool (`#[tool(sequential)]`) says so;
-//!   under a per-call timeout. Every call gets exactly one result, in call order, whether it
+//!   under a per-call timeout; each may start while the model still writes the turn, as soon
+//!   as the stream closes it ([`Agent::early_calls`]). Every call gets exactly one result, in call order, whether it
 //!   ran, failed, panicked, timed out, was denied or was cancelled; an unknown tool, bad JSON
 //!   and invalid arguments become results the model can act on.
 //! - **Hooks and approval** ([`Hooks`], [`ApprovalPolicy`], [`Approver`]) run one at a time,
@@ -20,8 +21,10 @@ mod batch;
 mod builder;
 #[cfg(feature = "clients")]
 pub mod clients;
+mod direct;
 #[cfg(feature = "restate")]
 pub mod durable;
+mod early;
 mod events;
 mod handoff;
 mod hooks;
@@ -192,6 +195,7 @@ type SnapshotSink = Arc<dyn Fn(&RunSnapshot) + Send + Sync>;
 pub(crate) struct Settings {
     max_concurrency: usize,
     sequential: bool,
+    early_calls: bool,
     call_timeout: Duration,
     cancel_grace: Duration,
     approval: ApprovalPolicy,

@@ -1,7 +1,7 @@
 //! The round loop, written once for every kind of run: ask the model, take its turn, check a
 //! typed answer, run its calls, answer them, follow a handoff. How a run takes its two kinds
-//! of step is a [`Steps`]: the ordinary run ([`Direct`]) asks the model and runs a batch
-//! concurrently; the durable run journals each request and each call.
+//! of step is a [`Steps`]: the ordinary run (`Direct`) asks the model and runs a batch
+//! concurrently (`direct.rs`); the durable run journals each request and each call.
 
 use core::future::Future;
 use core::pin::Pin;
@@ -10,11 +10,11 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::background::Pending;
-use super::model::{Delta, ModelRequest, ModelTurn, StopReason, Usage};
+use super::early::{Closed, Early};
+use super::model::{ModelRequest, ModelTurn, StopReason, Usage};
 use super::record::CallFacts;
-use super::telemetry::chat_span;
 use super::typed::{self, Expected, answer_calls};
-use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools, batch};
+use super::{Agent, Conversation, Event, RunError, Settings, ToolRun, Tools};
 use crate::context::CancellationToken;
 use crate::provider::{ToolCall, ToolChoice};
 use crate::registry::Registry;
@@ -47,7 +47,13 @@ pub(super) trait Steps: Sync {
     /// Whether a live registry is read again at each round.
     fn rereads_tools(&self) -> bool;
 
-    /// One model request.
+    /// Whether calls may start while the model writes (`early.rs`).
+    fn starts_early(&self) -> bool {
+        false
+    }
+
+    /// One model request; the calls its stream closes go to `closed`, if given.
+    #[allow(clippy::too_many_arguments)]
     fn model<'a>(
         &'a self,
         agent: &'a Agent,
@@ -55,9 +61,12 @@ pub(super) trait Steps: Sync {
         request: ModelRequest<'a>,
         round: usize,
         cancel: &'a CancellationToken,
+        closed: Option<Arc<Closed>>,
     ) -> StepFuture<'a, Result<ModelTurn, RunError>>;
 
-    /// One batch of calls, answered in call order.
+    /// One batch of calls, answered in call order; with `early`, those it started while the
+    /// model wrote.
+    #[allow(clippy::too_many_arguments)]
     fn calls<'a>(
         &'a self,
         agent: &'a Agent,
@@ -66,6 +75,7 @@ pub(super) trait Steps: Sync {
         calls: Vec<ToolCall>,
         cancel: &'a CancellationToken,
         pending: &'a mut Pending,
+        early: Option<Early<'a>>,
     ) -> StepFuture<'a, Batch<Self::Record>>;
 
     /// The record of a call that finished in the background.
@@ -207,18 +217,43 @@ impl Agent {
                     output: run.expected.and_then(|expected| expected.format.as_ref()),
                     sampling: self.sampling.as_ref(),
                 };
-                let turn = run.steps.model(self, settings, request, round, run.cancel).await?;
+                // Calls may start while the model writes, but not in a last round (its calls
+                // are denied, or run against the answer tool alone).
+                let turn_cancel = CancellationToken::new();
+                let mut early = (settings.early_calls && run.steps.starts_early() && !last_answer)
+                    .then(|| Early::new(settings, &registry, run.cancel, &turn_cancel, answer_tool));
+                let step = run.steps.model(self, settings, request, round, run.cancel, early.as_ref().map(Early::sink));
+                let turn = match &mut early {
+                    Some(early) => early.alongside(step).await,
+                    None => step.await,
+                };
+                let turn = match (turn, early.take()) {
+                    (Ok(turn), taken) => {
+                        early = taken;
+                        turn
+                    }
+                    (Err(error), Some(started)) => {
+                        for abandoned in started.abandon().await {
+                            progress.calls.push(run.steps.finished(self, abandoned));
+                        }
+                        return Err(error);
+                    }
+                    (Err(error), None) => return Err(error),
+                };
                 progress.usage += turn.usage;
                 // A last round of a run with an answer tool offers that tool alone, and runs
                 // the calls against it alone: a call to another tool is answered as unknown.
                 let only_answer = last_answer && answer_only.is_some();
                 let denies = last_answer && !only_answer;
-                let Some(calls) = settings.take_turn(api, run.conversation, &mut progress, round, turn, denies) else {
+                let started = early.as_ref().map_or(0, Early::taken);
+                let taken = settings.take_turn(api, run.conversation, &mut progress, round, turn, denies, started);
+                let Some(taken) = taken else {
                     if last_answer {
                         return Ok(progress);
                     }
                     continue;
                 };
+                let (calls, cut_off) = (taken.calls, taken.cut_off);
                 if calls.is_empty() && !last_answer && !run.pending.is_empty() {
                     // An answer while results are still to come: the model hears of the next one.
                     if !run.pending.any_ended(run.cancel).await {
@@ -255,8 +290,10 @@ impl Agent {
                     Some(only) if only_answer => only,
                     _ => &registry,
                 };
-                let batch = run.steps.calls(self, settings, batch_registry, calls, run.cancel, &mut run.pending).await;
+                let batch =
+                    run.steps.calls(self, settings, batch_registry, calls, run.cancel, &mut run.pending, early).await;
                 run.conversation.items.extend(batch.items);
+                run.conversation.items.extend(cut_off);
                 if let Some(sink) = &settings.snapshots {
                     let conversation = run.conversation.clone();
                     sink(&super::RunSnapshot { conversation, rounds: progress.rounds, usage: progress.usage });
@@ -331,67 +368,5 @@ impl Agent {
             return Err(RunError::RoundLimit { rounds: total });
         }
         Ok(last_answer)
-    }
-}
-
-/// The ordinary run's steps: the model asked directly (its `chat` span, cancellable), a
-/// batch run concurrently.
-pub(super) struct Direct;
-
-impl Steps for Direct {
-    type Record = ToolRun;
-
-    fn rereads_tools(&self) -> bool {
-        true
-    }
-
-    fn model<'a>(
-        &'a self,
-        agent: &'a Agent,
-        settings: &'a Settings,
-        request: ModelRequest<'a>,
-        _round: usize,
-        cancel: &'a CancellationToken,
-    ) -> StepFuture<'a, Result<ModelTurn, RunError>> {
-        Box::pin(async move {
-            let events = settings.events.clone();
-            let on_delta = move |delta: Delta<'_>| {
-                if let Some(events) = &events {
-                    events(&Event::from_delta(delta));
-                }
-            };
-            let chat = chat_span(agent.model.api());
-            let respond = tracing::Instrument::instrument(agent.model.respond(request, &on_delta), chat.clone());
-            let turn = tokio::select! {
-                turn = respond => turn.map_err(|error| {
-                    chat.record("error.type", "model_error");
-                    RunError::Model(error)
-                })?,
-                () = cancel.cancelled() => return Err(RunError::Cancelled),
-            };
-            chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
-            chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-            Ok(turn)
-        })
-    }
-
-    fn calls<'a>(
-        &'a self,
-        agent: &'a Agent,
-        settings: &'a Settings,
-        registry: &'a Arc<Registry>,
-        calls: Vec<ToolCall>,
-        cancel: &'a CancellationToken,
-        pending: &'a mut Pending,
-    ) -> StepFuture<'a, Batch<ToolRun>> {
-        Box::pin(async move {
-            let runs = batch::run(settings, registry, calls, cancel, pending).await;
-            let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
-            Batch { items: agent.model.api().results(&results), records: runs, error: None }
-        })
-    }
-
-    fn finished(&self, _agent: &Agent, run: ToolRun) -> ToolRun {
-        run
     }
 }

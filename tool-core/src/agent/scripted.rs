@@ -66,10 +66,16 @@ impl Model for ScriptedModel {
             if !turn.text.is_empty() {
                 on_delta(Delta::Text(&turn.text));
             }
-            // Each call as one delta, as a stream would end it.
+            // Each call as one delta, then closed, as a stream would end it; the last call of
+            // a turn cut off at the output limit stays open.
+            let cut = turn.stop == crate::provider::StopReason::MaxTokens;
             for (index, call) in turn.calls.iter().enumerate() {
                 let arguments = call.arguments.to_text();
                 on_delta(Delta::ToolCall { index, id: &call.id, name: &call.name, arguments: &arguments });
+                let open = cut && index + 1 == turn.calls.len();
+                if !open && crate::provider::whole_object(&arguments) {
+                    on_delta(Delta::ToolCallDone { index, id: &call.id, name: &call.name, arguments: &arguments });
+                }
             }
             Ok(turn)
         })

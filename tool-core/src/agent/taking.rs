@@ -1,6 +1,8 @@
 //! Taking a model's turn into the run ([`Settings::take_turn`]), and what of it is not sent
 //! back as it came. A turn cut off at the output limit
-//! runs none of its calls, is not kept, and the model is told why. A call whose arguments
+//! runs none of its calls, is not kept, and the model is told why; but when some of its calls
+//! started while the model wrote (`early.rs`), it is kept: those run to their end, and each
+//! call that had not started is answered with an error saying it was cut off. A call whose arguments
 //! are not JSON still gets its error result, but the history keeps the arguments that ran
 //! (repaired, or an empty object): a server that renders the history as a prompt cannot
 //! render broken arguments (`llama.cpp` answers 500 to every later request).
@@ -41,12 +43,23 @@ pub(super) fn mend(api: Api, turn: &mut ModelTurn) {
     }
 }
 
+/// The calls of a turn the loop acts on.
+pub(super) struct Taken {
+    /// The calls to run, in order.
+    pub(super) calls: Vec<ToolCall>,
+    /// The history items that answer the turn's other calls (cut off after them), to follow
+    /// their results.
+    pub(super) cut_off: Vec<serde_json::Value>,
+}
+
 impl Settings {
     /// Takes a model's turn into the run: its event, its items into the history, its text
     /// and stop reason as the run's last. Returns the calls to run; `None` for a turn the loop
-    /// cannot act on (see above), which is not kept: the model is told why instead. In
+    /// cannot act on (see above), which is not kept: the model is told why instead. The
+    /// first `started` calls started while the model wrote. In
     /// the last round the model was offered no tools; any calls it made anyway each get a
     /// denial as their result and none is returned.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn take_turn<R>(
         &self,
         api: Api,
@@ -55,27 +68,45 @@ impl Settings {
         round: usize,
         turn: ModelTurn,
         last_answer: bool,
-    ) -> Option<Vec<ToolCall>> {
+        started: usize,
+    ) -> Option<Taken> {
         self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
         progress.stop = turn.stop.clone();
         let mut turn = turn;
         let note = note(&turn);
         mend(api, &mut turn);
         progress.text = turn.text;
-        if let Some(note) = note {
+        if let Some(note) = note
+            && started == 0
+        {
             conversation.items.push(api.user(&note));
             return None;
         }
         conversation.items.extend(turn.items);
-        if !last_answer {
-            return Some(turn.calls);
+        let mut calls = turn.calls;
+        if turn.stop == StopReason::MaxTokens {
+            let cut: Vec<_> = calls.split_off(started.min(calls.len())).iter().map(cut_off).collect();
+            return Some(Taken { calls, cut_off: if cut.is_empty() { Vec::new() } else { api.results(&cut) } });
         }
-        if !turn.calls.is_empty() {
-            let denied: Vec<_> = turn.calls.iter().map(round_limit_denial).collect();
+        if !last_answer {
+            return Some(Taken { calls, cut_off: Vec::new() });
+        }
+        if !calls.is_empty() {
+            let denied: Vec<_> = calls.iter().map(round_limit_denial).collect();
             conversation.items.extend(api.results(&denied));
         }
-        Some(Vec::new())
+        Some(Taken { calls: Vec::new(), cut_off: Vec::new() })
     }
+}
+
+/// The result of a call the model was still writing when its turn was cut off at the output
+/// limit, after other calls of the turn had started.
+fn cut_off(call: &ToolCall) -> CallResult {
+    let reason = "your reply was cut off at the output limit while you were writing this call, so it did not \
+                  run; make it again with shorter arguments"
+        .to_owned();
+    let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
+    CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
 }
 
 /// The result of a call made after the round limit, when the model was offered no tools:

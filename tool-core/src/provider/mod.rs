@@ -31,6 +31,8 @@ pub use arguments::{ArgumentsMode, ParsedArguments, parse_arguments};
 pub use parameters::{StrictChoice, parameters, strict_choice};
 pub use sampling::Sampling;
 pub(crate) use sampling::SamplingMembers;
+#[cfg(feature = "agent")]
+pub(crate) use stream::whole_object;
 pub use stream::{Delta, StreamReader};
 #[cfg(feature = "clients")]
 pub(crate) use turn::{Envelope, merge_fields};

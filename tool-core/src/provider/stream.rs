@@ -27,6 +27,20 @@ pub enum Delta<'a> {
         /// The argument text so far.
         arguments: &'a str,
     },
+    /// A tool call the stream has closed: its arguments are whole JSON and will not change.
+    /// Each call of a turn gets at most one, before the turn ends; the agent may start the
+    /// call then, in call order ([`Agent::early_calls`](crate::agent::Agent::early_calls)).
+    /// A call that never gets one starts once the turn is whole.
+    ToolCallDone {
+        /// Its place among the turn's calls (its place in [`ModelTurn::calls`]).
+        index: usize,
+        /// Its id.
+        id: &'a str,
+        /// The tool.
+        name: &'a str,
+        /// The whole argument text (`{}` for a call streamed with none).
+        arguments: &'a str,
+    },
 }
 
 /// Folds one provider's server-sent events into a [`ModelTurn`]. [`Api::stream`](super::Api::stream)
@@ -65,6 +79,8 @@ pub(crate) struct PartialCall {
     pub(crate) id: String,
     pub(crate) name: String,
     pub(crate) arguments: String,
+    /// Whether [`Delta::ToolCallDone`] was handed on for it.
+    done: bool,
 }
 
 /// The tool calls of a stream, by the stream's key for each (Chat's call index, Anthropic's
@@ -90,10 +106,43 @@ impl PartialCalls {
         on_delta(Delta::ToolCall { index, id: &call.id, name: &call.name, arguments: &call.arguments });
     }
 
+    /// Hands `on_delta` [`Delta::ToolCallDone`] for the call under `key`, once, if it has a
+    /// name and its arguments are whole JSON. A call whose text is not JSON yet is left open:
+    /// it is not handed on, and starts only with the whole turn (a stream cut at the output
+    /// limit, or a server that interleaves its calls, never starts a call early on half its
+    /// arguments).
+    pub(crate) fn close(&mut self, key: u64, on_delta: &mut dyn FnMut(Delta<'_>)) {
+        let index = self.0.range(..key).count();
+        let Some(call) = self.0.get_mut(&key) else { return };
+        if call.done || call.name.is_empty() {
+            return;
+        }
+        let arguments = if call.arguments.trim().is_empty() { "{}" } else { call.arguments.as_str() };
+        if !whole_object(arguments) {
+            return;
+        }
+        call.done = true;
+        on_delta(Delta::ToolCallDone { index, id: &call.id, name: &call.name, arguments });
+    }
+
+    /// [`PartialCalls::close`] for every call under a key below `key` (all with `None`), in
+    /// key order.
+    pub(crate) fn close_before(&mut self, key: Option<u64>, on_delta: &mut dyn FnMut(Delta<'_>)) {
+        let keys: Vec<u64> = self.0.keys().copied().filter(|k| key.is_none_or(|key| *k < key)).collect();
+        for key in keys {
+            self.close(key, on_delta);
+        }
+    }
+
     /// The calls in key order, taken.
     pub(crate) fn take(&mut self) -> impl Iterator<Item = (u64, PartialCall)> {
         core::mem::take(&mut self.0).into_iter()
     }
+}
+
+/// Whether `text` is one whole JSON object, as sent (no repair).
+pub(crate) fn whole_object(text: &str) -> bool {
+    text.trim_start().starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
 /// A usage object folded across events: later counts replace earlier ones.

@@ -13,6 +13,7 @@ use super::journal::{CallStep, TurnRecord, arguments_value};
 use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS, PendingApproval};
 use crate::agent::background::Pending;
 use crate::agent::batch::{self, Gate, Screened};
+use crate::agent::early::{Closed, Early};
 use crate::agent::hooks::{ToolRun, Verdict};
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
 use crate::agent::record::CallFacts;
@@ -124,6 +125,7 @@ impl<C: RunContext> Steps for Journaled<'_, C> {
         request: ModelRequest<'a>,
         round: usize,
         _cancel: &'a CancellationToken,
+        _closed: Option<Arc<Closed>>,
     ) -> StepFuture<'a, Result<ModelTurn, RunError>> {
         Box::pin(model_step(self.ctx, agent, settings, request, round))
     }
@@ -136,6 +138,7 @@ impl<C: RunContext> Steps for Journaled<'_, C> {
         calls: Vec<ToolCall>,
         _cancel: &'a CancellationToken,
         _pending: &'a mut Pending,
+        _early: Option<Early<'a>>,
     ) -> StepFuture<'a, Batch<JournaledCall>> {
         Box::pin(async move {
             let api = agent.model.api();
@@ -185,8 +188,10 @@ async fn model_step<C: RunContext>(
     let events = settings.events.clone();
     let request: Step<TurnRecord> = Box::pin(async move {
         let on_delta = move |delta: Delta<'_>| {
-            if let Some(events) = &events {
-                events(&Event::from_delta(delta));
+            if let Some(events) = &events
+                && let Some(event) = Event::from_delta(delta)
+            {
+                events(&event);
             }
         };
         let request = ModelRequest {

@@ -11,7 +11,8 @@ use super::super::{
 
 /// Reads a streamed message: `content_block_start` opens a text or `tool_use` block (its id
 /// and name), `text_delta` and `input_json_delta` fill them by `index`, `message_delta`
-/// gives the stop reason and usage, `message_stop` ends it. An `error` event fails the turn
+/// gives the stop reason and usage, `message_stop` ends it. A `tool_use` block's
+/// `content_block_stop` closes its call ([`Delta::ToolCallDone`]) when its input is whole JSON. An `error` event fails the turn
 /// with the provider's message.
 #[derive(Debug, Default, Clone)]
 pub struct MessageStream {
@@ -84,6 +85,12 @@ impl StreamReader for MessageStream {
                         self.calls.hand_on(key, on_delta);
                     }
                     _ => {}
+                }
+            }
+            Some("content_block_stop") => {
+                let key = index(&event)?;
+                if matches!(self.blocks.get(&key), Some(Block::ToolUse)) {
+                    self.calls.close(key, on_delta);
                 }
             }
             Some("message_delta") => {

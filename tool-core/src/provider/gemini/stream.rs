@@ -58,6 +58,8 @@ impl StreamReader for GenerateStream {
                 entry.id = call_id(call, position, &entry.name);
                 entry.arguments = call.get("args").map_or_else(|| "{}".to_owned(), Value::to_string);
                 self.calls.hand_on(key, on_delta);
+                // A `functionCall` part comes whole.
+                self.calls.close(key, on_delta);
             }
         }
         if let Some(reason) = candidate.get("finishReason").filter(|r| !r.is_null()) {

@@ -73,7 +73,9 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
 }
 
 /// Reads a streamed chat completion: `choices[0].delta` text and `tool_calls` fragments
-/// joined by `index`, `finish_reason`, the last chunk's `usage`, ended by `[DONE]`.
+/// joined by `index`, `finish_reason`, the last chunk's `usage`, ended by `[DONE]`. A call is
+/// closed ([`Delta::ToolCallDone`]) when the next call starts or `finish_reason` comes (but
+/// `length`), if its arguments are whole JSON by then.
 ///
 /// A fragment without `index` (some compatible servers send each call whole without one)
 /// starts a new call when it carries an `id`, and continues the latest call otherwise.
@@ -117,7 +119,8 @@ impl StreamReader for ChatStream {
         let Some(chunk) = event(data)? else { return Ok(()) };
         fold_usage(&mut self.usage, chunk.get("usage"));
         let Some(choice) = chunk.pointer("/choices/0") else { return Ok(()) };
-        if let Some(reason) = choice.get("finish_reason").filter(|r| !r.is_null()) {
+        let finished = choice.get("finish_reason").filter(|r| !r.is_null());
+        if let Some(reason) = finished {
             self.stop = Some(reason.clone());
         }
         if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
@@ -131,12 +134,23 @@ impl StreamReader for ChatStream {
         };
         for delta in deltas {
             let key = self.key(delta);
+            // Calls stream one after another: a new one closes those before it.
+            if self.calls.last_key().is_none_or(|last| last < key) {
+                self.calls.close_before(Some(key), on_delta);
+            }
             let call = self.calls.entry(key);
             let piece = |pointer: &str| delta.pointer(pointer).and_then(Value::as_str).unwrap_or_default();
             call.id.push_str(piece("/id"));
             call.name.push_str(piece("/function/name"));
             call.arguments.push_str(piece("/function/arguments"));
             self.calls.hand_on(key, on_delta);
+        }
+        // A turn cut off at the output limit leaves its last call open: nothing but the cut
+        // ended it.
+        match finished {
+            Some(reason) if reason == "length" => self.calls.close_before(self.calls.last_key(), on_delta),
+            Some(_) => self.calls.close_before(None, on_delta),
+            None => {}
         }
         Ok(())
     }

@@ -80,7 +80,8 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
 /// Reads a streamed response: `response.output_text.delta` text, function calls from
 /// `response.output_item.added` and `response.function_call_arguments.delta` (by
 /// `output_index`, or by the item's id where a server sends no index, as `llama.cpp` does),
-/// and the whole response from `response.completed` (or `response.incomplete`), which is what
+/// `response.output_item.done` closing a call ([`Delta::ToolCallDone`]) with the item's own
+/// arguments, and the whole response from `response.completed` (or `response.incomplete`), which is what
 /// the turn is read from.
 #[derive(Debug, Default, Clone)]
 pub struct ResponsesStream {
@@ -139,6 +140,28 @@ impl StreamReader for ResponsesStream {
                 let key = self.key(&event, "/item_id")?;
                 self.calls.entry(key).arguments.push_str(string_at(&event, "/delta")?);
                 self.calls.hand_on(key, on_delta);
+            }
+            Some("response.output_item.done")
+                if event.pointer("/item/type").and_then(Value::as_str) == Some("function_call") =>
+            {
+                let key = self.key(&event, "/item/id")?;
+                let call = self.calls.entry(key);
+                // The item as it ended is the call's last word (a server may not have streamed
+                // every delta).
+                if let Some(arguments) = event.pointer("/item/arguments").and_then(Value::as_str) {
+                    arguments.clone_into(&mut call.arguments);
+                }
+                if call.id.is_empty()
+                    && let Some(id) = event.pointer("/item/call_id").and_then(Value::as_str)
+                {
+                    id.clone_into(&mut call.id);
+                }
+                if call.name.is_empty()
+                    && let Some(name) = event.pointer("/item/name").and_then(Value::as_str)
+                {
+                    name.clone_into(&mut call.name);
+                }
+                self.calls.close(key, on_delta);
             }
             Some("response.output_text.delta") => on_delta(Delta::Text(string_at(&event, "/delta")?)),
             _ => {}
