@@ -10,7 +10,9 @@
 //! 3. in call order, one at a time: `after_call`.
 //!
 //! A task-capable call that outlasts `background_after` leaves phase 2 early with a note for
-//! the model, and goes on in the background (`background.rs`).
+//! the model, and goes on in the background (`background.rs`). Calls the model's stream
+//! closes may go through phases 1 and 2 while the model still writes (`early.rs`); phase 3
+//! waits for the whole turn either way.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -124,7 +126,7 @@ pub(super) fn conclude(
 }
 
 /// The event of a call through phase 1, whether it runs or was refused: every call of a
-/// batch gets one, in call order, before any runs.
+/// batch gets one, in call order, before it runs (in a batch run whole, before any runs).
 pub(super) fn started(settings: &Settings, gate: &Gate) {
     let (Gate::Run(call, _) | Gate::Answered(call, _)) = gate;
     settings.emit(Event::ToolStarted { id: call.id.clone(), name: call.name.clone() });
