@@ -206,3 +206,44 @@ async fn cancelling_mid_stream_ends_the_run_and_answers_what_it_started() {
         assert_eq!(calls, results, "{api:?}: every call the history holds is answered");
     }
 }
+
+#[tokio::test]
+#[ignore = "needs the real model: bash tests/llm/run.sh"]
+async fn calls_started_while_the_model_writes_keep_every_order() {
+    for api in APIS {
+        let events: Arc<Mutex<Vec<Event>>> = Arc::default();
+        let sink = Arc::clone(&events);
+        // `llama.cpp` writes one call a turn unless asked for more.
+        let sampling = tool_core::provider::Sampling::new()
+            .temperature(0.0)
+            .seed(42)
+            .max_tokens(400)
+            .extra("parallel_tool_calls", true);
+        let agent = agent(api, true).sampling(sampling).on_event(move |event| sink.lock().unwrap().push(event.clone()));
+        let question = "Get the 2-day weather forecast for Paris and the 5-day forecast for Tokyo.";
+        let (conversation, outcome) = run(&agent, question).await;
+        let outcome = outcome.unwrap_or_else(|error| panic!("{api:?}: {error}"));
+        answered_once_in_order(api, &conversation, &outcome);
+        let events = events.lock().unwrap();
+        let position = |wanted: &dyn Fn(&Event) -> bool| events.iter().position(wanted);
+        let ids: Vec<&str> = outcome.tool_runs.iter().map(|run| run.call.id.as_str()).collect();
+        let mut early = 0;
+        for (index, id) in ids.iter().enumerate() {
+            let started = position(&|e| matches!(e, Event::ToolStarted { id: i, .. } if i == id)).expect("started");
+            let finished = position(&|e| matches!(e, Event::ToolFinished { id: i, .. } if i == id)).expect("finished");
+            assert!(started < finished, "{api:?}: {id} started before it finished");
+            // A call starts only once its arguments are whole: no delta of it comes after.
+            let last_delta = events.iter().rposition(|e| matches!(e, Event::ToolCallDelta { id: i, .. } if i == id));
+            assert!(last_delta.is_none_or(|delta| delta < started), "{api:?}: {id} started with its arguments whole");
+            if let Some(next) = ids.get(index + 1) {
+                let next_started = position(&|e| matches!(e, Event::ToolStarted { id: i, .. } if i == next)).unwrap();
+                let next_finished = position(&|e| matches!(e, Event::ToolFinished { id: i, .. } if i == next)).unwrap();
+                assert!(started < next_started && finished < next_finished, "{api:?}: call order kept");
+            }
+            let response = events[..started].iter().filter(|e| matches!(e, Event::ModelResponse { .. })).count();
+            let requests = events[..started].iter().filter(|e| matches!(e, Event::ModelRequest { .. })).count();
+            early += usize::from(response < requests);
+        }
+        println!("  {api:?}: {} call(s), {early} started while the model wrote", ids.len());
+    }
+}
