@@ -163,9 +163,13 @@ impl<'a> Early<'a> {
             // Nothing started while the model wrote: the turn's own calls, as one batch.
             return batch::run(self.settings, self.registry, calls, self.run_cancel, pending).await;
         }
+        // The bound held back for a `sequential` tool is lifted once the turn holds no call
+        // to one (names are looked up only where the registry has such a tool).
         let full = self.settings.max_concurrency.max(1);
-        let sequential = calls.iter().any(|call| self.registry.lookup(&call.name).is_ok_and(Entry::sequential));
-        if !self.settings.sequential && !sequential && full > self.bound {
+        let lift = full > self.bound
+            && !self.settings.sequential
+            && !calls.iter().any(|call| self.registry.lookup(&call.name).is_ok_and(Entry::sequential));
+        if lift {
             self.permits.add_permits(full - self.bound);
         }
         self.closed.queue().calls.extend(calls.into_iter().skip(taken));
