@@ -8,6 +8,7 @@
 //! cargo run -p tool-examples --bin durable              # this service, on 127.0.0.1:9080
 //! curl localhost:9070/deployments --json '{"uri": "http://127.0.0.1:9080"}'
 //! curl localhost:8080/OrderDesk/run-1/run --json '"ship order 7"'
+//! curl localhost:8080/OrderDesk/run-4/run --json '"rush order 9"'       # ships and charges at once
 //! curl localhost:8080/OrderDesk/run-3/run --json '"escalate order 7"'   # handed to the manager
 //! curl localhost:8080/OrderDesk/run-2/run/send --json '"refund order 7"'
 //! curl localhost:8080/OrderDesk/run-2/pending           # the call waiting for approval
@@ -17,9 +18,9 @@
 //!
 //! `DURABLE_ADDR` sets the address served. The model is a desk clerk written in code (no
 //! network); with `OPENAI_BASE_URL` set, an OpenAI-compatible server answers instead. The
-//! tools append what they do to the file `DURABLE_LEDGER` names, when it names one; `ship`
-//! waits while the file `DURABLE_HOLD` names exists (the durable test kills the process
-//! then).
+//! tools, and an `after_call` hook once the batch has ended, append what they do to the file
+//! `DURABLE_LEDGER` names, when it names one; `ship` waits while the file `DURABLE_HOLD`
+//! names exists (the durable test kills the process then).
 #![allow(clippy::print_stdout, clippy::print_stderr)] // an example prints what it shows
 
 use std::io::Write as _;
@@ -29,7 +30,7 @@ use restate_sdk::prelude::*;
 use serde_json::{Value, json};
 use tool_core::agent::clients::HttpModel;
 use tool_core::agent::durable::{self, Approval, DurableOutcome, PendingApproval};
-use tool_core::agent::{Agent, Api, DeltaSink, Model, ModelError, ModelFuture, ModelRequest};
+use tool_core::agent::{Agent, Api, DeltaSink, Hooks, Model, ModelError, ModelFuture, ModelRequest, ToolRun};
 use tool_core::{Registry, ToolArgs, tool};
 
 #[derive(Debug, ToolArgs)]
@@ -78,7 +79,16 @@ fn ledger(line: &str) {
     }
 }
 
-/// A clerk in code: "ship order N" charges then ships, "refund order N" refunds, "escalate
+/// Notes each call in the ledger once its batch has ended.
+struct Bookkeeper;
+
+impl Hooks for Bookkeeper {
+    fn after_call(&self, run: &mut ToolRun) {
+        ledger(&format!("after {}", run.call.id));
+    }
+}
+
+/// A clerk in code: "ship order N" charges then ships, "rush order N" ships then charges, "refund order N" refunds, "escalate
 /// order N" hands the conversation to the manager; once the tools have answered, it reports
 /// what they said.
 struct Clerk;
@@ -99,6 +109,7 @@ impl Model for Clerk {
             let order: u32 = ask.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(1);
             let tools: &[&str] = match ask.split(' ').next() {
                 Some("refund") => &["refund"],
+                Some("rush") => &["ship", "charge"],
                 Some("escalate") => &["transfer_to_manager"],
                 _ => &["charge", "ship"],
             };
@@ -176,6 +187,7 @@ async fn main() {
     let manager = Agent::new(model(Box::new(Manager)), Registry::new()).system("You are the order desk's manager.");
     let agent = Agent::new(model(Box::new(Clerk)), registry)
         .system("You run an order desk. Refunds need a person's approval; escalations go to the manager.")
+        .hooks(Bookkeeper)
         .handoff("transfer_to_manager", "Hands an escalated order to the manager", manager)
         .expect("one API, a free name");
     let addr = std::env::var("DURABLE_ADDR").unwrap_or_else(|_| "127.0.0.1:9080".to_owned());

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cost of a journaled step of a durable run (tests/tests/durable, per_step_cost): the order
-# desk (examples/durable.rs, release build) on a real Restate server from npm, 30 runs of four
+# desk (examples/durable.rs, release build) on a real Restate server from npm, 30 runs of five
 # steps against 30 invocations of a handler that journals nothing, in turn. Not in CI.
 #
 #   bash tests/bench/durable.sh

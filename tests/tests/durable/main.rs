@@ -1,6 +1,7 @@
 //! Durable runs on a real Restate server (`examples/durable.rs`, the order desk): a run
 //! whose second tool call dies with its process completes after a restart without calling
-//! the first again; an approval given after a restart is honoured; a denial is enforced;
+//! the first again; a batch's calls run together and `after_call` waits for all of them,
+//! once; an approval given after a restart is honoured; a denial is enforced;
 //! Restate's cancellation ends a run waiting for approval.
 //!
 //! `#[ignore]`d under plain `cargo test`: they need `restate-server` and the example's
@@ -27,7 +28,9 @@ async fn a_run_killed_in_its_second_call_completes_after_a_restart_without_calli
     restate.send("order-7", "ship order 7").await;
     // The second call (ship) is in flight, the first (charge) journaled: the process dies.
     restate.until("the ship call", |r| r.ledger_count("ship 7 started") == 1).await;
+    restate.until_journaled("tool charge call_charge_7").await;
     assert_eq!(restate.ledger_count("charge 7"), 1);
+    assert_eq!(restate.ledger_count("after call_charge_7"), 0, "after_call waits for the whole batch");
     restate.kill_service();
     Restate::remove(&restate.hold_path());
     restate.start_service();
@@ -39,10 +42,36 @@ async fn a_run_killed_in_its_second_call_completes_after_a_restart_without_calli
     assert_eq!(restate.ledger_count("model"), 2, "each model turn was asked once");
     assert_eq!(restate.ledger_count("ship 7 started"), 2, "the call cut short ran again");
     assert_eq!(restate.ledger_count("ship 7 done"), 1);
+    assert_eq!(restate.ledger_count("after call_charge_7"), 1, "after_call ran once for each call");
+    assert_eq!(restate.ledger_count("after call_ship_7"), 1);
     // Every call answered once, in order: the model read one result for each.
     assert_eq!(call_ids(&outcome), ["call_charge_7", "call_ship_7"]);
     assert_eq!(outcome["text"], "order 7 charged; order 7 shipped");
     assert_eq!(outcome["rounds"], 2);
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_batchs_calls_run_together_and_after_call_follows_the_whole_batch_in_call_order() {
+    let restate = Restate::start("together").await;
+    std::fs::write(restate.hold_path(), "").unwrap();
+    // Ship, then charge: one at a time, the charge would wait for the held ship.
+    restate.send("rush-9", "rush order 9").await;
+    restate.until("the charge, while the ship is held", |r| r.ledger_count("charge 9") == 1).await;
+    assert_eq!(restate.ledger_count("ship 9 started"), 1);
+    assert_eq!(restate.ledger_count("ship 9 done"), 0, "the ship is still held");
+    assert_eq!(restate.ledger_count("after call_charge_9"), 0, "after_call waits for the whole batch");
+    Restate::remove(&restate.hold_path());
+    let (status, outcome) = restate.output("rush-9").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    assert_eq!(call_ids(&outcome), ["call_ship_9", "call_charge_9"], "answered in call order");
+    assert_eq!(outcome["text"], "order 9 shipped; order 9 charged");
+    let ledger = std::fs::read_to_string(restate.ledger_path()).unwrap();
+    let at = |line: &str| ledger.lines().position(|l| l == line).unwrap_or_else(|| panic!("{line:?} in {ledger}"));
+    assert!(at("charge 9") < at("ship 9 done"), "{ledger}");
+    assert!(at("ship 9 done") < at("after call_ship_9"), "{ledger}");
+    assert!(at("after call_ship_9") < at("after call_charge_9"), "in call order: {ledger}");
+    assert_eq!(ledger.lines().filter(|l| l.starts_with("after ")).count(), 2, "once each: {ledger}");
 }
 
 #[tokio::test]
@@ -122,9 +151,9 @@ async fn a_handoff_goes_on_with_the_other_agent_in_the_same_durable_run() {
 }
 
 /// The cost of a journaled step (`bash tests/bench/durable.sh`, not in CI): the median of 30
-/// runs of the order desk's two model turns and two tool calls (four steps), against the
-/// median of 30 calls of its `pending` handler (a Restate invocation that journals nothing),
-/// in turn on one server.
+/// runs of the order desk's two model turns, two tool calls and the batch's `after_call`s
+/// (five steps), against the median of 30 calls of its `pending` handler (a Restate
+/// invocation that journals nothing), in turn on one server.
 #[tokio::test]
 #[ignore = "a benchmark: bash tests/bench/durable.sh"]
 #[allow(clippy::print_stdout)] // a benchmark prints its figures
@@ -148,9 +177,10 @@ async fn per_step_cost() {
     runs.sort();
     bare.sort();
     let (run, bare) = (runs[RUNS / 2], bare[RUNS / 2]);
-    let step = run.saturating_sub(bare) / 4;
+    // Two model turns, two calls, the batch's `after_call`s.
+    let step = run.saturating_sub(bare) / 5;
     println!(
-        "durable run of 4 journaled steps: median {run:?}; an invocation with none: median {bare:?}; \
+        "durable run of 5 journaled steps: median {run:?}; an invocation with none: median {bare:?}; \
          per journaled step: {step:?}"
     );
 }

@@ -107,6 +107,40 @@ impl Restate {
         panic!("{what} did not happen in 1,500 tries");
     }
 
+    /// Waits until the journal holds the result of the step named `step`: at most 1,500
+    /// tries 20 ms apart.
+    pub async fn until_journaled(&self, step: &str) {
+        for _ in 0..1500 {
+            if self.journaled(step).await {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("step {step:?} was not journaled in 1,500 tries");
+    }
+
+    /// Whether the journal holds the result of the step named `step` (Restate's admin SQL on
+    /// `sys_journal`: the step's `Run` command, then the notification of its completion id).
+    pub async fn journaled(&self, step: &str) -> bool {
+        let query = serde_json::json!({"query": "SELECT entry_type, name, entry_lite_json FROM sys_journal"});
+        let request = self.http.post(format!("{}/query", self.admin)).header("accept", "application/json");
+        let response = request.json(&query).send().await.expect("Restate's admin API answers");
+        let status = response.status();
+        let body: Value = response.json().await.expect("the journal as JSON");
+        assert!(status.is_success(), "reading the journal: {status} {body}");
+        let rows: Vec<Value> = body["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|row| serde_json::from_str(row["entry_lite_json"].as_str().unwrap_or("null")).unwrap())
+            .collect();
+        let command = rows.iter().find_map(|entry| {
+            let run = &entry["Command"]["Run"];
+            (run["name"] == step).then(|| run["completion_id"].clone())
+        });
+        command.is_some_and(|id| rows.iter().any(|entry| entry["Notification"]["id"]["CompletionId"] == id))
+    }
+
     /// Starts a run of the workflow `key` without waiting for it; its invocation id.
     pub async fn send(&self, key: &str, request: &str) -> String {
         let url = format!("{}/OrderDesk/{key}/run/send", self.ingress);

@@ -150,6 +150,13 @@ impl Violations {
         }
     }
 
+    /// Counts `more` violations found beyond the limit and not kept (a journal's record
+    /// read back).
+    #[cfg(feature = "restate")]
+    pub(crate) fn add_omitted(&mut self, more: usize) {
+        self.omitted += more;
+    }
+
     /// The violations kept, to fill in what they expected and received.
     pub(crate) fn kept_mut(&mut self) -> core::slice::IterMut<'_, Violation> {
         self.list.iter_mut()

@@ -55,8 +55,9 @@ pub(super) struct TurnRecord {
     items: Vec<Value>,
 }
 
+/// A call as the model made it.
 #[derive(Serialize, Deserialize)]
-struct CallRecord {
+pub(super) struct CallRecord {
     id: String,
     name: String,
     arguments: ArgumentsRecord,
@@ -79,22 +80,31 @@ enum StopRecord {
     Other(String),
 }
 
+impl From<ToolCall> for CallRecord {
+    fn from(call: ToolCall) -> Self {
+        let arguments = match call.arguments {
+            Arguments::Text(text) => ArgumentsRecord::Text(text.into_owned()),
+            Arguments::Value(value) => ArgumentsRecord::Value(value),
+        };
+        CallRecord { id: call.id, name: call.name, arguments }
+    }
+}
+
+impl From<CallRecord> for ToolCall {
+    fn from(call: CallRecord) -> Self {
+        let arguments = match call.arguments {
+            ArgumentsRecord::Text(text) => Arguments::Text(text.into()),
+            ArgumentsRecord::Value(value) => Arguments::Value(value),
+        };
+        ToolCall { id: call.id, name: call.name, arguments }
+    }
+}
+
 impl From<ModelTurn> for TurnRecord {
     fn from(turn: ModelTurn) -> Self {
         TurnRecord {
             text: turn.text,
-            calls: turn
-                .calls
-                .into_iter()
-                .map(|call| CallRecord {
-                    id: call.id,
-                    name: call.name,
-                    arguments: match call.arguments {
-                        Arguments::Text(text) => ArgumentsRecord::Text(text.into_owned()),
-                        Arguments::Value(value) => ArgumentsRecord::Value(value),
-                    },
-                })
-                .collect(),
+            calls: turn.calls.into_iter().map(CallRecord::from).collect(),
             stop: match turn.stop {
                 StopReason::EndTurn => StopRecord::EndTurn,
                 StopReason::ToolUse => StopRecord::ToolUse,
@@ -113,18 +123,7 @@ impl From<TurnRecord> for ModelTurn {
     fn from(turn: TurnRecord) -> Self {
         ModelTurn {
             text: turn.text,
-            calls: turn
-                .calls
-                .into_iter()
-                .map(|call| ToolCall {
-                    id: call.id,
-                    name: call.name,
-                    arguments: match call.arguments {
-                        ArgumentsRecord::Text(text) => Arguments::Text(text.into()),
-                        ArgumentsRecord::Value(value) => Arguments::Value(value),
-                    },
-                })
-                .collect(),
+            calls: turn.calls.into_iter().map(ToolCall::from).collect(),
             stop: match turn.stop {
                 StopRecord::EndTurn => StopReason::EndTurn,
                 StopRecord::ToolUse => StopReason::ToolUse,

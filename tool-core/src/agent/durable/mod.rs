@@ -4,23 +4,37 @@
 //! without asking the model again or calling a finished tool again; a call that needs
 //! approval waits on a Restate awakeable, for as long as it takes, across restarts.
 //!
-//! What runs when:
-//! - **Exactly once** (journaled): a model request that answered, a tool call that
-//!   returned (its result, an error result too, and what `after_call` made of it), an
-//!   approver's verdict.
-//! - **At least once**: a tool call whose process died before its result was journaled runs
-//!   again when the run resumes; so does a model request cut short the same way.
-//! - **Again on every replay** (the code between steps): `prepare`, `authorize` and
-//!   `before_call`, the approval policy, and the conversation's bookkeeping. They must decide
-//!   the same way each time, as workflow code must.
+//! The calls of a turn run as in [`Agent::run`](crate::agent::Agent::run): each call through
+//! `prepare`, `authorize`, approval and `before_call` in call order; then all of them
+//! together, up to the agent's [`max_concurrency`](crate::agent::Agent::max_concurrency)
+//! (one at a time when it or a tool says `sequential`); then `after_call` and
+//! [`Event::ToolFinished`](crate::agent::Event::ToolFinished) for each, in call order, once
+//! every call has ended.
 //!
-//! The calls of a turn run one at a time, in call order: Restate's journal needs each step
-//! awaited before the next begins. A model step that fails is retried ([`MODEL_ATTEMPTS`]
-//! attempts in all), then the run fails with [`RunError::Model`]; Restate's cancellation of
-//! the invocation ends the run with [`RunError::Cancelled`] at its next step.
+//! Their results are journaled in call order: Restate's Rust SDK journals a step only when it
+//! is awaited alone, so a call that ends while an earlier one still runs waits for it to be
+//! journaled.
+//!
+//! What runs when:
+//! - **Exactly once** (journaled): a model request that answered, a tool call whose result
+//!   was journaled (an error result too), the batch's `after_call`s (one step, on the
+//!   results as the journal keeps them), an approver's verdict.
+//! - **At least once**: a tool call whose process died before its result was journaled runs
+//!   again when the run resumes (one that ended while an earlier call still ran, too); so
+//!   does a model request cut short the same way.
+//! - **Again on every replay** (the code between steps): `prepare`, `authorize` and
+//!   `before_call`, the approval policy, [`Event::ToolStarted`](crate::agent::Event::ToolStarted),
+//!   and the conversation's bookkeeping. They must decide the same way each time, as
+//!   workflow code must.
+//!
+//! A model step that fails is retried ([`MODEL_ATTEMPTS`] attempts in all), then the run
+//! fails with [`RunError::Model`]; Restate's cancellation of the invocation ends the run
+//! with [`RunError::Cancelled`] at its next step.
 
+mod batch;
 mod context;
 mod journal;
+mod record;
 mod run;
 
 use restate_sdk::errors::TerminalError;

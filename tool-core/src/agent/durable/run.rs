@@ -9,17 +9,16 @@ use restate_sdk::errors::HandlerError;
 use restate_sdk::serde::Json;
 
 use super::context::{RunContext, Step};
-use super::journal::{CallStep, TurnRecord, arguments_value};
-use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS, PendingApproval};
+use super::journal::{CallStep, TurnRecord};
+use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS};
 use crate::agent::background::Pending;
-use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::early::{Closed, Early};
-use crate::agent::hooks::{ToolRun, Verdict};
+use crate::agent::hooks::ToolRun;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
 use crate::agent::record::CallFacts;
 use crate::agent::rounds::{Batch, Progress, Run, StepFuture, Steps};
 use crate::agent::telemetry::{chat_span, invoke_agent_span};
-use crate::agent::{Agent, Api, Conversation, Event, RunError, Settings};
+use crate::agent::{Agent, Conversation, Event, RunError, Settings};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 use crate::registry::Registry;
@@ -78,7 +77,7 @@ impl Agent {
     }
 }
 
-/// A durable run's steps: each model request and each call journaled, calls one at a time,
+/// A durable run's steps: each model request and each call journaled (`batch.rs`),
 /// none moved to the background, the tools read once per agent.
 struct Journaled<'c, C> {
     ctx: &'c C,
@@ -140,27 +139,7 @@ impl<C: RunContext> Steps for Journaled<'_, C> {
         _pending: &'a mut Pending,
         _early: Option<Early<'a>>,
     ) -> StepFuture<'a, Batch<JournaledCall>> {
-        Box::pin(async move {
-            let api = agent.model.api();
-            let mut items = Vec::with_capacity(calls.len());
-            let mut records = Vec::with_capacity(calls.len());
-            let mut calls = calls.into_iter();
-            while let Some(call) = calls.next() {
-                match call_step(self.ctx, settings, api, registry, call).await {
-                    Ok(step) => {
-                        items.push(step.items);
-                        records.push(step.call);
-                    }
-                    Err(error) => {
-                        // Cancelled: the calls not run are answered so, and the run ends.
-                        let cancelled: Vec<_> = calls.map(cancelled).collect();
-                        items.push(api.results(&cancelled));
-                        return Batch { items: api.join_results(items), records, error: Some(error) };
-                    }
-                }
-            }
-            Batch { items: api.join_results(items), records, error: None }
-        })
+        Box::pin(super::batch::run(self.ctx, settings, agent.model.api(), registry, calls))
     }
 
     fn finished(&self, agent: &Agent, run: ToolRun) -> JournaledCall {
@@ -220,75 +199,5 @@ async fn model_step<C: RunContext>(
         Ok(Json(turn)) => Ok(turn.into()),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
         Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
-    }
-}
-
-/// One call: screened and approved as workflow code, run as a journaled step.
-async fn call_step<C: RunContext>(
-    ctx: &C,
-    settings: &Settings,
-    api: Api,
-    registry: &Arc<Registry>,
-    call: ToolCall,
-) -> Result<CallStep, RunError> {
-    // Restate's cancellation reaches the run at its next step, not inside one.
-    let cancel = CancellationToken::new();
-    let gate = match batch::screen(settings, registry, call, &cancel) {
-        Screened::Answered(call, error) => Gate::Answered(call, error),
-        Screened::Ready { call, entry, ask: false } => batch::settle(settings, call, entry, None),
-        Screened::Ready { call, entry, ask: true } => {
-            let verdict = wait_for_verdict(ctx, &call).await?;
-            batch::settle(settings, call, entry, Some(verdict))
-        }
-    };
-    batch::started(settings, &gate);
-    let (call, entry) = match gate {
-        Gate::Answered(call, error) => {
-            let mut run = batch::answered(call, Err(error), Duration::ZERO);
-            batch::finish(settings, &mut run);
-            return Ok(CallStep::of(api, &run));
-        }
-        Gate::Run(call, entry) => (call, entry),
-    };
-    let name = format!("tool {} {}", call.name, call.id);
-    let (settings, registry) = (settings.clone(), Arc::clone(registry));
-    let step: Step<CallStep> = Box::pin(async move {
-        let (mut run, _) = batch::execute(&settings, &registry, call, &entry, &cancel).await;
-        batch::finish(&settings, &mut run);
-        Ok(Json(CallStep::of(api, &run)))
-    });
-    match ctx.__journal(name, None, step).await {
-        Ok(Json(step)) => Ok(step),
-        Err(error) if error.code() == 409 => Err(RunError::Cancelled),
-        // A step that never fails fails only as the journal does.
-        Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
-    }
-}
-
-/// Waits on an awakeable for the verdict on `call`, with the call kept in the run's state
-/// meanwhile. A rejected awakeable denies the call.
-async fn wait_for_verdict<C: RunContext>(ctx: &C, call: &ToolCall) -> Result<Result<Verdict, String>, RunError> {
-    let (awakeable, verdict) = ctx.__awakeable();
-    let waiting = PendingApproval {
-        call_id: call.id.clone(),
-        tool: call.name.clone(),
-        arguments: arguments_value(&call.arguments),
-        awakeable,
-    };
-    ctx.__keep(waiting);
-    let verdict = verdict.await;
-    ctx.__forget();
-    match verdict {
-        Ok(Json(decision)) => Ok(Ok(decision.into())),
-        Err(error) if error.code() == 409 => Err(RunError::Cancelled),
-        Err(error) => Ok(Err(format!("the approver said no: {}", error.message()))),
-    }
-}
-
-fn cancelled(call: ToolCall) -> crate::provider::CallResult {
-    crate::provider::CallResult {
-        outcome: Err(crate::ToolError::Cancelled { tool: call.name.clone() }),
-        id: call.id,
-        name: call.name,
     }
 }
