@@ -27,8 +27,8 @@ pub mod names {
     pub use super::{Check as __tc_Check, Field as __tc_Field, Fields as __tc_Fields, satisfies as __tc_satisfies};
     pub use crate::param::ToolParam as __tc_ToolParam;
     pub use crate::param::plain::{
-        FieldIndex as __tc_FieldIndex, KnownField as __tc_KnownField, PlainParam as __tc_PlainParam,
-        vacant as __tc_vacant,
+        FieldIndex as __tc_FieldIndex, KnownField as __tc_KnownField, NotPlain as __tc_NotPlain, Plain as __tc_Plain,
+        PlainParam as __tc_PlainParam, vacant as __tc_vacant,
     };
     pub use crate::schema::{
         Keyword as __tc_Keyword, KeywordKind as __tc_KeywordKind, KeywordValue as __tc_KeywordValue, Lit as __tc_Lit,

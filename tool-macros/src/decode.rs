@@ -290,7 +290,7 @@ pub fn map_reader(
         keys_arms.push(quote!(#(#keys)|* => #index,));
         let plain = through == Through::Plain && !wire.stand_in;
         let value = match &wire.with {
-            None if plain => quote_spanned!(span=> <#ty as __tc_PlainParam>::next_value(&mut __map)?),
+            None if plain => quote_spanned!(span=> <__tc_Plain<#ty>>::next_value(&mut __map)?),
             None => quote!(__tc_MapAccess::next_value::<#ty>(&mut __map)?),
             Some(path) => {
                 let wrapper = format_ident!("__With{}F{}", suffix, i);
@@ -304,7 +304,7 @@ pub fn map_reader(
         }));
         let absent = match (default, &wire.with) {
             (Some(default), _) => default,
-            (None, None) if plain => quote_spanned!(span=> <#ty as __tc_PlainParam>::missing(#name)?),
+            (None, None) if plain => quote_spanned!(span=> <__tc_Plain<#ty>>::missing(#name)?),
             (None, None) => quote!(_tool_core::__private::missing_value::<#ty, __A::Error>(#name)?),
             (None, Some(_)) => {
                 quote!(return ::core::result::Result::Err(<__A::Error as __tc_DeError>::missing_field(#name)))

@@ -174,8 +174,8 @@ impl Object {
             return quote!(false);
         }
         let exact = self.params.iter().map(|p| {
-            let (ty, param) = (&p.field.ty, p.param_trait());
-            quote!(<#ty as #param>::SERDE_EXACT)
+            let through = p.reach(&p.field.ty);
+            quote!(#through::SERDE_EXACT)
         });
         quote!(true #(&& #exact)*)
     }

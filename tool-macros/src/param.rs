@@ -140,17 +140,18 @@ impl Param {
         schema_ty(&self.field)
     }
 
-    /// The trait the impls name the field's type through: `ToolParam`, or for a plain
-    /// parameter `PlainParam`, which the hidden struct's `Deserialize` impl names too, so
-    /// that a type with neither a schema nor `Deserialize` is one error (see
-    /// `tool_core::__private::PlainParam`). A stand-in type (`as`) is not decoded: it is
-    /// reached through `ToolParam`.
-    pub fn param_trait(&self) -> TokenStream {
-        if self.reach == Reach::PlainParam && self.field.as_type.is_none() {
-            quote!(__tc_PlainParam)
-        } else {
-            quote!(__tc_ToolParam)
-        }
+    /// The path the impls name the field's type `ty` through: `<ty as ToolParam>`, or for a
+    /// plain parameter `<Plain<ty>>`, which the hidden struct's `Deserialize` impl names too,
+    /// and which falls back to stand-ins when `ty` is no `PlainParam`: the one error about
+    /// such a type is then the one place that names `<ty as PlainParam>`, its property's
+    /// schema (see `tool_core::__private::PlainParam`). A stand-in type (`as`) is not
+    /// decoded: it is reached through `ToolParam`.
+    pub fn reach(&self, ty: &impl quote::ToTokens) -> TokenStream {
+        if self.is_plain() { quote!(<__tc_Plain<#ty>>) } else { quote!(<#ty as __tc_ToolParam>) }
+    }
+
+    fn is_plain(&self) -> bool {
+        self.reach == Reach::PlainParam && self.field.as_type.is_none()
     }
 
     /// `items(..)` and `values(..)`: the elements' keywords as a property of the element type,
@@ -219,15 +220,17 @@ impl Param {
     pub fn property(&self) -> TokenStream {
         let name = &self.name;
         let ty = self.schema_ty();
-        let param = self.param_trait();
+        // The one body that names a plain parameter's type as a `PlainParam` (the object's
+        // schema): the one error when it is not one.
+        let through = if self.is_plain() { quote!(<#ty as __tc_PlainParam>) } else { self.reach(&ty) };
         let keywords = self.keywords();
         // A field serde fills when absent is never required; any other, unless its type may
         // be absent (an `Option`).
-        let required = if self.has_default { quote!(false) } else { quote!(!<#ty as #param>::OPTIONAL) };
+        let required = if self.has_default { quote!(false) } else { quote!(!#through::OPTIONAL) };
         quote! {
             __tc_Property {
                 name: #name,
-                schema: <#ty as #param>::__SCHEMA_REF,
+                schema: #through::__SCHEMA_REF,
                 keywords: #keywords,
                 required: #required,
             }
@@ -237,13 +240,12 @@ impl Param {
     /// `Field::Own { .. }`: the aliases serde accepts and how the field type is checked; the
     /// keywords are read from the property at run time.
     pub fn field_entry(&self) -> TokenStream {
-        let ty = self.schema_ty();
-        let param = self.param_trait();
+        let through = self.reach(&self.schema_ty());
         let aliases = &self.aliases;
         quote! {
             __tc_Field::Own {
                 aliases: &[#(#aliases),*],
-                check: <#ty as #param>::__CHECK,
+                check: #through::__CHECK,
             }
         }
     }

@@ -57,8 +57,8 @@ impl Param {
             let ty = self.ty_at(span);
             quote_spanned!(span=> #function::<#ty>(#value, #rest))
         };
-        let param = self.param_trait();
-        let mut checks = vec![quote!(<#ty as #param>::satisfies(#value))];
+        let through = self.reach(ty);
+        let mut checks = vec![quote!(#through::satisfies(#value))];
         // Counting characters is the costly part of a length check: count once for both.
         let both_lengths = match (f.keywords.count(Key::MinLength), f.keywords.count(Key::MaxLength)) {
             (Some(min), Some(max)) => {

@@ -1,10 +1,12 @@
 //! What the hidden arguments struct of a plain-parameter tool (`fn add(a: i32, b: u32)`)
 //! reaches its fields' types through: [`PlainParam`], one trait for a type's schema, checks
-//! and decoding. The struct's `Deserialize` impl, written by `#[tool]`, names nothing else of
-//! a parameter's type, nor does its `ToolParam` impl: a type with neither a schema nor
-//! `Deserialize` is then the same error at the parameter from every place, which rustc
-//! prints once. (serde's derive would report a missing `Deserialize` three times over, each
-//! with a note of its own, beside the missing schema.)
+//! and decoding, named by one body of the struct's `ToolParam` impl (its schema), and
+//! [`Plain`], through which every other body reaches the type, and which falls back to
+//! stand-ins when the type is not a `PlainParam`. The struct's `Deserialize` impl, written by
+//! `#[tool]`, names nothing else of a parameter's type. A type with neither a schema nor
+//! `Deserialize` is then one error at the parameter, in rustc's text and in the JSON
+//! diagnostics an editor reads. (serde's derive would report a missing `Deserialize` three
+//! times over, each with a note of its own, beside the missing schema.)
 //!
 //! The rest is what every such impl shares: [`FieldIndex`] reads an object's key as the
 //! field it names, [`vacant`] refuses a field given twice.
@@ -76,6 +78,83 @@ impl<T: ToolParam + DeserializeOwned> PlainParam for T {
         if T::OPTIONAL { T::deserialize(Absent(field, PhantomData)) } else { Err(E::missing_field(field)) }
     }
 }
+
+/// A plain parameter's type `T` as the generated code reaches it, but for its schema: through
+/// `T`'s own traits when it is a [`PlainParam`] (the inherent items, which path resolution
+/// takes first), through [`NotPlain`]'s stand-ins when it is not. The one error about such a
+/// type is then at the one place `#[tool]` names `<T as PlainParam>`, the parameter's
+/// schema, rather than at each of the places that reach it, which rustc's text folds into
+/// one message but `--message-format=json` reports one by one.
+#[derive(Debug)]
+pub struct Plain<T>(PhantomData<T>);
+
+// The items reach `T`'s `ToolParam` directly, not through `PlainParam`'s blanket impl: one
+// constant fewer for the compiler to evaluate at each use.
+impl<T: ToolParam + DeserializeOwned> Plain<T> {
+    /// [`PlainParam::SERDE_EXACT`].
+    pub const SERDE_EXACT: bool = T::SERDE_EXACT;
+    /// [`PlainParam::__CHECK`].
+    pub const __CHECK: Check = T::__CHECK;
+
+    /// [`PlainParam::satisfies`].
+    #[inline]
+    #[must_use]
+    pub fn satisfies(value: &T) -> bool {
+        ToolParam::satisfies(value)
+    }
+
+    /// [`PlainParam::next_value`].
+    ///
+    /// # Errors
+    /// The deserializer's.
+    #[inline]
+    pub fn next_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<T, A::Error> {
+        map.next_value()
+    }
+
+    /// [`PlainParam::missing`].
+    ///
+    /// # Errors
+    /// "missing field `field`", unless the type is optional.
+    #[inline]
+    pub fn missing<E: de::Error>(field: &'static str) -> Result<T, E> {
+        <T as PlainParam>::missing(field)
+    }
+}
+
+/// [`Plain`]'s items for a type that is no plain parameter: they only let the expansion
+/// type-check, and never run, since the parameter's schema names `<T as PlainParam>`, which
+/// fails the build.
+pub trait NotPlain<T> {
+    /// Stands in for [`PlainParam::SERDE_EXACT`].
+    const SERDE_EXACT: bool = false;
+    /// Stands in for [`PlainParam::__CHECK`].
+    const __CHECK: Check = Check::UnitVariant { accepted: &[], listed: &[] };
+
+    /// Stands in for [`PlainParam::satisfies`].
+    #[must_use]
+    fn satisfies(_: &T) -> bool {
+        false
+    }
+
+    /// Stands in for [`PlainParam::next_value`].
+    ///
+    /// # Errors
+    /// Always.
+    fn next_value<'de, A: MapAccess<'de>>(_: &mut A) -> Result<T, A::Error> {
+        Err(de::Error::custom("not a tool parameter"))
+    }
+
+    /// Stands in for [`PlainParam::missing`].
+    ///
+    /// # Errors
+    /// Always.
+    fn missing<E: de::Error>(field: &'static str) -> Result<T, E> {
+        Err(E::missing_field(field))
+    }
+}
+
+impl<T> NotPlain<T> for Plain<T> {}
 
 /// The value of an absent field of a type that only decodes (a stand-in type, `as`, has
 /// its schema): what serde's derive gives, `None` for an `Option`, else "missing field".
