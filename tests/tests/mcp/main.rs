@@ -31,3 +31,4 @@ mod task_store;
 mod tasks;
 mod traces;
 mod unknown_tool;
+mod upstream;
