@@ -1,7 +1,8 @@
 //! Durable runs on a real Restate server (`examples/durable.rs`, the order desk): a run
 //! whose second tool call dies with its process completes after a restart without calling
 //! the first again; a batch's calls run together and `after_call` waits for all of them,
-//! once; an approval given after a restart is honoured; a denial is enforced;
+//! once; a call that ended unjournaled while an earlier one ran runs again after a restart;
+//! an approval given after a restart is honoured; a denial is enforced;
 //! Restate's cancellation ends a run waiting for approval.
 //!
 //! `#[ignore]`d under plain `cargo test`: they need `restate-server` and the example's
@@ -72,6 +73,31 @@ async fn a_batchs_calls_run_together_and_after_call_follows_the_whole_batch_in_c
     assert!(at("ship 9 done") < at("after call_ship_9"), "{ledger}");
     assert!(at("after call_ship_9") < at("after call_charge_9"), "in call order: {ledger}");
     assert_eq!(ledger.lines().filter(|l| l.starts_with("after ")).count(), 2, "once each: {ledger}");
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_call_that_ended_while_an_earlier_one_ran_runs_again_after_a_restart() {
+    let mut restate = Restate::start("rush-crash").await;
+    std::fs::write(restate.hold_path(), "").unwrap();
+    restate.send("rush-12", "rush order 12").await;
+    // The charge has ended; its result waits for the held ship's to be journaled first.
+    restate.until("the charge, while the ship is held", |r| r.ledger_count("charge 12") == 1).await;
+    assert!(!restate.journaled("tool charge call_charge_12").await, "results are journaled in call order");
+    restate.kill_service();
+    Restate::remove(&restate.hold_path());
+    restate.start_service();
+    let (status, outcome) = restate.output("rush-12").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    // At least once: neither result was journaled, so both calls ran again, once each.
+    assert_eq!(restate.ledger_count("ship 12 started"), 2);
+    assert_eq!(restate.ledger_count("ship 12 done"), 1);
+    assert_eq!(restate.ledger_count("charge 12"), 2);
+    assert_eq!(restate.ledger_count("model"), 2, "each model turn was asked once");
+    assert_eq!(restate.ledger_count("after call_ship_12"), 1, "after_call once for each call");
+    assert_eq!(restate.ledger_count("after call_charge_12"), 1);
+    assert_eq!(call_ids(&outcome), ["call_ship_12", "call_charge_12"]);
+    assert_eq!(outcome["text"], "order 12 shipped; order 12 charged");
 }
 
 #[tokio::test]
