@@ -277,3 +277,36 @@ pub async fn call(connection: &Connection, name: &'static str, arguments: Value)
 pub fn text(result: &CallToolResult) -> String {
     result.content.first().and_then(|block| block.as_text()).map(|text| text.text.clone()).unwrap_or_default()
 }
+
+/// A client that writes JSON-RPC lines by hand, for what a client library would never send:
+/// on `client`, the other end of a byte stream a server serves, it has sent `initialize` and
+/// `notifications/initialized`.
+pub struct RawLines {
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+}
+
+impl RawLines {
+    pub async fn initialized(client: tokio::io::DuplexStream) -> RawLines {
+        use tokio::io::AsyncBufReadExt as _;
+        let (read, write) = tokio::io::split(client);
+        let mut raw = RawLines { lines: tokio::io::BufReader::new(read).lines(), write };
+        let initialize = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
+        let answer = raw.ask(&initialize).await;
+        assert_eq!(answer["id"], 0, "{answer}");
+        raw.send(&json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+        raw
+    }
+
+    pub async fn send(&mut self, message: &Value) {
+        use tokio::io::AsyncWriteExt as _;
+        self.write.write_all(format!("{message}\n").as_bytes()).await.unwrap();
+    }
+
+    /// Sends a request and reads the line that answers it.
+    pub async fn ask(&mut self, request: &Value) -> Value {
+        self.send(request).await;
+        let line = self.lines.next_line().await.unwrap().expect("the server answers");
+        serde_json::from_str(&line).unwrap()
+    }
+}

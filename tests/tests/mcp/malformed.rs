@@ -62,18 +62,10 @@ async fn malformed_messages_get_json_rpc_errors() {
 /// own; an unknown method is still "method not found", -32601.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_known_method_with_misshapen_params_is_invalid_params() {
-    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
     let (client, server) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server);
     tokio::spawn(tool_core::mcp::serve_io(crate::fixture::server(), read, write));
-    let (client_read, mut client_write) = tokio::io::split(client);
-    let mut lines = BufReader::new(client_read).lines();
-    let mut send = async |message: Value| {
-        client_write.write_all(format!("{message}\n").as_bytes()).await.unwrap();
-    };
-    send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})).await;
-    assert!(lines.next_line().await.unwrap().unwrap().contains("\"id\":0"));
-    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+    let mut raw = crate::fixture::RawLines::initialized(client).await;
     for (id, method, params, code, says) in [
         (
             1,
@@ -87,8 +79,7 @@ async fn a_known_method_with_misshapen_params_is_invalid_params() {
         (4, "prompts/get", json!({"arguments": {}}), -32602, "missing field `name`"),
         (5, "no/such", json!({}), -32601, "Method not found: no/such"),
     ] {
-        send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
-        let answer: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+        let answer = raw.ask(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
         assert_eq!((answer["id"].as_i64(), answer["error"]["code"].as_i64()), (Some(id), Some(code)), "{answer}");
         assert!(answer["error"]["message"].as_str().unwrap().contains(says), "{answer}");
     }

@@ -72,7 +72,6 @@ async fn rmcp_alone_answers_a_malformed_body_with_415_and_text() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rmcp_alone_answers_misshapen_tool_call_params_with_method_not_found() {
     use rmcp::ServiceExt as _;
-    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
     let (client, server) = tokio::io::duplex(1 << 16);
     let (read, write) = tokio::io::split(server);
     tokio::spawn(async move {
@@ -81,21 +80,13 @@ async fn rmcp_alone_answers_misshapen_tool_call_params_with_method_not_found() {
             let _ = running.waiting().await;
         }
     });
-    let (client_read, mut client_write) = tokio::io::split(client);
-    let mut lines = BufReader::new(client_read).lines();
-    let mut send = async |message: Value| {
-        client_write.write_all(format!("{message}\n").as_bytes()).await.unwrap();
-    };
-    send(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})).await;
-    assert!(lines.next_line().await.unwrap().unwrap().contains("\"id\":0"));
-    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"})).await;
+    let mut raw = crate::fixture::RawLines::initialized(client).await;
     for (id, params) in [
         (1, json!({"name": "echo", "arguments": [1, 2]})),
         (2, json!({"name": "echo", "arguments": "text"})),
         (3, json!({"name": 7})),
     ] {
-        send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})).await;
-        let answer: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+        let answer = raw.ask(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})).await;
         assert_eq!((answer["id"].as_i64(), answer["error"]["code"].as_i64()), (Some(id), Some(-32601)), "{answer}");
     }
 }

@@ -215,12 +215,13 @@ async fn call_step<C: RunContext>(
     call: &ToolCall,
 ) -> Result<ToolRun, RunError> {
     let name = format!("tool {} {}", call.name, call.id);
-    let (launcher, cancelled) = (Arc::clone(launcher), cancelled_run(call.clone()));
+    let (launcher, call) = (Arc::clone(launcher), call.clone());
     let step: Step<RanRecord> = Box::pin(async move {
         let result = launcher.lock().unwrap_or_else(PoisonError::into_inner).result(index);
+        // No result only when the calls' task was stopped: the run is being torn down.
         let run = match result {
-            Some(result) => result.await.unwrap_or(cancelled),
-            None => cancelled,
+            Some(result) => result.await.unwrap_or_else(|_| cancelled_run(call)),
+            None => cancelled_run(call),
         };
         Ok(Json(RanRecord::from(&run)))
     });
