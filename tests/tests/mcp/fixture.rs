@@ -310,3 +310,16 @@ impl RawLines {
         serde_json::from_str(&line).unwrap()
     }
 }
+
+/// POSTs `body` to an MCP endpoint as a client of the streamable HTTP transport would (its
+/// content type and `Accept`), whatever the body is.
+pub async fn post_raw(url: &str, body: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap()
+}

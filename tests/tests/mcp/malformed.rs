@@ -10,14 +10,7 @@ use tool_core::mcp::HttpOptions;
 use crate::fixture::Http;
 
 async fn post(url: &str, body: &str) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(body.to_owned())
-        .send()
-        .await
-        .unwrap();
+    let response = crate::fixture::post_raw(url, body).await;
     let status = response.status().as_u16();
     assert_eq!(response.headers()["content-type"], "application/json", "{status}");
     (status, response.json().await.unwrap())
@@ -46,14 +39,7 @@ async fn malformed_messages_get_json_rpc_errors() {
     assert!(parse["error"]["message"].as_str().unwrap().starts_with("Parse error: key must be a string"), "{parse}");
     // A good request is served as ever.
     let initialize = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
-    let response = reqwest::Client::new()
-        .post(http.url())
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(initialize.to_string())
-        .send()
-        .await
-        .unwrap();
+    let response = crate::fixture::post_raw(&http.url(), &initialize.to_string()).await;
     assert_eq!(response.status(), 200);
 }
 

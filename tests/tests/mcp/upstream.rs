@@ -50,14 +50,7 @@ async fn rmcp_alone_answers_a_malformed_body_with_415_and_text() {
         r#"{"jsonrpc":"1.0","id":1,"method":"tools/list"}"#,
         r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
     ] {
-        let response = reqwest::Client::new()
-            .post(&url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body.to_owned())
-            .send()
-            .await
-            .unwrap();
+        let response = crate::fixture::post_raw(&url, body).await;
         let status = response.status().as_u16();
         let content_type = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned());
         let text = response.text().await.unwrap();
