@@ -71,11 +71,13 @@ fn refund(args: Order) -> String {
     format!("order {} refunded", args.order)
 }
 
-/// Appends one line to the ledger file, when there is one.
+/// Appends one line to the ledger file, when there is one. The line and its newline go in one
+/// write: calls run together, and `writeln!` may write the two apart, letting another call's
+/// line in between.
 fn ledger(line: &str) {
     if let Some(path) = std::env::var_os("DURABLE_LEDGER") {
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the ledger opens");
-        writeln!(file, "{line}").expect("the ledger is written");
+        file.write_all(format!("{line}\n").as_bytes()).expect("the ledger is written");
     }
 }
 
