@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_core::context::Elicitation;
-use tool_core::mcp::tasks::{RedisTaskStore, TaskSettings};
 use tool_core::mcp::{HttpOptions, McpServer, RedisEventStore, RedisSessionStore};
+use tool_core::tasks::{RedisTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 #[derive(ToolArgs)]

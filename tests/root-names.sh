@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sed -E 's/^(#\[[^]]*\] )+//' tests/public-api/tool-core.txt |
-    grep -E '^pub (struct|enum|trait|fn|type|macro|use|const|static) tool_core::[A-Za-z_]+' |
-    grep -vE '^pub [a-z]+ tool_core::[A-Za-z_]+(<[^>]*>)?::' |
-    sed -E 's/^pub [a-z]+ tool_core::([A-Za-z_]+).*/\1/' | sort -u | tee /dev/stderr | wc -l
+    grep -E '^pub (struct|enum|trait|fn|type|macro|use|const|static) tool_core::[A-Za-z_][A-Za-z0-9_]*' |
+    grep -vE '^pub [a-z]+ tool_core::[A-Za-z_][A-Za-z0-9_]*(<[^>]*>)?::' |
+    sed -E 's/^pub [a-z]+ tool_core::([A-Za-z_][A-Za-z0-9_]*).*/\1/' | sort -u | tee /dev/stderr | wc -l

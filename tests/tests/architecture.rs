@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["tool"],
     &["registry"],
     &["provider"],
+    &["tasks", "oauth"],
     &["mcp", "agent", "a2a", "retrieve", "toolbox"],
     &["__private", ""],
 ];

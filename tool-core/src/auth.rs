@@ -1,7 +1,7 @@
 //! Who is calling: the verified [`Claims`] of a caller's access token, and the scope rule
 //! every tool's `#[tool(scopes = [..])]` states ([`Entry::permits`](crate::Entry::permits)).
 //!
-//! The MCP server's OAuth layer (`mcp::oauth`, feature `oauth`) verifies tokens and hands
+//! The MCP server's OAuth layer (`oauth`, feature `oauth`) verifies tokens and hands
 //! each call its claims through [`ToolContext::claims`](crate::ToolContext::claims); an
 //! agent's authorizer hook can hold the same type and ask the same question, so one rule
 //! decides in both places.

@@ -18,6 +18,8 @@ pub mod dispatch;
 mod error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 mod output;
 pub mod param;
 pub mod provider;
@@ -26,6 +28,8 @@ pub mod render;
 #[cfg(feature = "retrieval")]
 pub mod retrieve;
 pub mod schema;
+#[cfg(any(feature = "mcp", feature = "a2a-server"))]
+pub mod tasks;
 mod tool;
 #[cfg(feature = "toolbox")]
 pub mod toolbox;
@@ -69,12 +73,25 @@ pub use tool_macros::tools;
 
 #[cfg(test)]
 mod readme {
-    /// The README's reference is the macros' rustdoc, word for word.
+    /// The rows of the table under the line `heading` (header and divider included).
+    fn table_under<'a>(text: &'a str, heading: &str) -> Vec<&'a str> {
+        let mut lines = text.lines().skip_while(|line| *line != heading);
+        assert!(lines.next().is_some(), "no heading {heading}");
+        lines.skip_while(|line| !line.starts_with('|')).take_while(|line| line.starts_with('|')).collect()
+    }
+
+    /// The README's key tables are the macros' rustdoc's, row for row.
     #[test]
-    fn the_readme_holds_the_macro_docs() {
+    fn the_readme_key_tables_are_the_macro_docs() {
         let readme = include_str!("../README.md");
-        assert!(readme.contains(include_str!("../docs/tool.md")), "README.md lacks docs/tool.md");
-        assert!(readme.contains(include_str!("../docs/tool_args.md")), "README.md lacks docs/tool_args.md");
+        for (in_readme, doc, in_doc) in [
+            ("### `#[tool(..)]` keys", include_str!("../docs/tool.md"), "#### `#[tool(..)]` keys"),
+            ("### `#[param(..)]` keys", include_str!("../docs/tool_args.md"), "#### `#[param(..)]` keys"),
+        ] {
+            let rows = table_under(readme, in_readme);
+            assert!(rows.len() > 10, "{in_readme}: {} rows", rows.len());
+            assert_eq!(rows, table_under(doc, in_doc), "README.md's {in_readme} differs from the macro's rustdoc");
+        }
     }
 
     /// The tracing recipe the serving docs show is the file a test installs.

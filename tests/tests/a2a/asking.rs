@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use tool_core::a2a::Part;
 use tool_core::a2a::server::{A2aServer, Artifact, Incoming, Outcome, TaskHandle};
 use tool_core::agent::{Agent, Api, ScriptedModel};
-use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
+use tool_core::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs};
 
 use crate::serving::{post, serve};

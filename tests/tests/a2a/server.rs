@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tool_core::a2a::server::{A2aServer, Artifact, Incoming, Outcome, TaskHandle};
 use tool_core::a2a::{AgentSkill, Part, RemoteAgent, SkillFilter};
-use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
+use tool_core::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs};
 
 use crate::serving::serve;
@@ -361,14 +361,14 @@ async fn clients_of_0_3_are_served_in_0_3_s_shapes() {
 /// Tokens `alice` and `bob`, each its own subject.
 struct Names;
 
-impl tool_core::mcp::oauth::TokenVerifier for Names {
-    fn verify<'a>(&'a self, token: &'a str) -> tool_core::mcp::oauth::VerifyFuture<'a> {
+impl tool_core::oauth::TokenVerifier for Names {
+    fn verify<'a>(&'a self, token: &'a str) -> tool_core::oauth::VerifyFuture<'a> {
         let claims = match token {
             "alice" | "bob" => {
                 let claims = json!({"iss": "https://auth.test", "sub": token});
                 Ok(tool_core::auth::Claims::from_json(claims.as_object().unwrap().clone()))
             }
-            _ => Err(tool_core::mcp::oauth::TokenError::Malformed("not a token of this test".to_owned())),
+            _ => Err(tool_core::oauth::TokenError::Malformed("not a token of this test".to_owned())),
         };
         Box::pin(async move { claims })
     }
@@ -376,7 +376,7 @@ impl tool_core::mcp::oauth::TokenVerifier for Names {
 
 #[tokio::test]
 async fn oauth_callers_own_their_tasks() {
-    let oauth = tool_core::mcp::oauth::ResourceServer::new("http://127.0.0.1/", Names)
+    let oauth = tool_core::oauth::ResourceServer::new("http://127.0.0.1/", Names)
         .unwrap()
         .authorization_server("https://auth.test");
     let base = serve(desk().with_oauth(oauth)).await;

@@ -16,8 +16,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
-use tool_core::mcp::oauth::{Introspection, JwtVerifier, ResourceServer, TokenError, TokenVerifier};
 use tool_core::mcp::{HttpOptions, serve_http_on};
+use tool_core::oauth::{Introspection, JwtVerifier, ResourceServer, TokenError, TokenVerifier};
 use tool_core::{Registry, ToolContext, tool};
 
 use crate::fixture::{Client, call, text};

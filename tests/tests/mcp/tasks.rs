@@ -13,7 +13,7 @@ use rmcp::model::{
 use rmcp::service::ClientLifecycleMode;
 use serde_json::{Value, json};
 use tool_core::mcp::McpServer;
-use tool_core::mcp::tasks::{MemoryTaskStore, TaskSettings};
+use tool_core::tasks::{MemoryTaskStore, TaskSettings};
 use tool_core::{Registry, ToolArgs, ToolContext, tool};
 
 use crate::fixture::{Client, Connection};

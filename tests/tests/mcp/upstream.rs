@@ -1,6 +1,6 @@
 //! rmcp's own answers to malformed JSON-RPC, with a bare rmcp server (no tool-core in the
 //! path): the reproduction of the upstream report in `docs/upstream/rmcp-json-rpc-errors.md`,
-//! which is why tool-core answers these itself (`tool-core/src/mcp/malformed.rs` on HTTP,
+//! which is why tool-core answers these itself (`tool-core/src/mcp/transport/malformed.rs` on HTTP,
 //! `mcp::serve_io` on a byte stream; `malformed.rs` beside this file shows those answers).
 //!
 //! It pins rmcp's answers as they are. When it fails, rmcp has changed: read the report

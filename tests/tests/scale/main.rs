@@ -31,7 +31,7 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, Runni
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tool_core::mcp::tasks::{MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
+use tool_core::tasks::{MemoryTaskStore, RedisTaskStore, TaskRecord, TaskStore};
 
 use cluster::{Cluster, Redis};
 

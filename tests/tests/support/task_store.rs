@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use tool_core::mcp::tasks::{TaskRecord, TaskStore};
+use tool_core::tasks::{TaskRecord, TaskStore};
 
 /// Writes land on a live task and are read back; a terminal state is final; once its `ttl`
 /// ran out, no write brings it back and it reads as absent.

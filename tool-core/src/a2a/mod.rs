@@ -1,18 +1,4 @@
-//! A2A (`Agent2Agent`) client (feature `a2a`): a remote agent's skills as tools. From its card
-//! ([`RemoteAgent::connect`]), each skill becomes a tool `a2a_<agent>_<skill>` taking a
-//! [`SkillRequest`] (a message, and the ids of a task to continue); a call sends
-//! `SendMessage` over the card's first interface it speaks (JSON-RPC in the protocol's
-//! version 1.0 or 0.3, HTTP+JSON in 1.0)
-//! (streamed where the card says so, status updates becoming the call's progress; otherwise
-//! answered at once with the task, followed with `GetTask`; either way a task the call's
-//! timeout or cancellation leaves unfinished is canceled), and maps the reply back: a
-//! message's parts, a completed task's artifacts, a failed task as the tool's error with the
-//! remote status, a task that needs input as a result carrying the question and the ids to
-//! answer with. `server` (feature `a2a-server`) serves a registry, an agent or any executor
-//! as an A2A agent.
-//!
-//! The models are this crate's own, read from both versions' shapes: the official Rust line
-//! (`a2a-lf`) reads 1.0 only, and its client brings tonic, prost and a protoc build.
+#![doc = include_str!("../../docs/a2a.md")]
 
 mod card;
 mod client;

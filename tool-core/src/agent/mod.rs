@@ -1,20 +1,4 @@
-//! The tool loop (feature `agent`): send the conversation and the tools to a [`Model`], run
-//! the calls it makes, send the results back, until it stops calling tools.
-//!
-//! - **Loop**: it ends when the model answers without tool calls; after [`Agent::max_rounds`]
-//!   it fails or asks once more without tools ([`RoundLimit`]). The history is kept in the
-//!   model's own shape ([`Conversation`]), the assistant's tool calls included.
-//! - **Batches**: the calls of one turn run concurrently, up to a bound, each on its own task
-//!   with its own context (its call id, the registry's state, its progress, its
-//!   cancellation); one at a time when the agent or a tool (`#[tool(sequential)]`) says so;
-//!   under a per-call timeout; each may start while the model still writes the turn, as soon
-//!   as the stream closes it ([`Agent::early_calls`]). Every call gets exactly one result, in call order, whether it
-//!   ran, failed, panicked, timed out, was denied or was cancelled; an unknown tool, bad JSON
-//!   and invalid arguments become results the model can act on.
-//! - **Hooks and approval** ([`Hooks`], [`ApprovalPolicy`], [`Approver`]) run one at a time,
-//!   in call order; a call that needs approval and gets no verdict does not run.
-//! - **Events** ([`Event`]) report the run as it goes; **results** carry details the model
-//!   never sees and a `terminate` request (a batch ends the run when every result asks).
+#![doc = include_str!("../../docs/agent.md")]
 
 mod background;
 mod batch;

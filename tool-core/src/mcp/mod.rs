@@ -21,53 +21,23 @@
 // revisions clients speak today (2025-06-18, 2025-11-25) have both, so this module uses them.
 #![allow(deprecated)]
 
-mod call;
 mod catalog;
-mod completion;
-mod direct;
-#[cfg(feature = "redis")]
-mod events;
-mod handler;
-mod host;
-mod http;
-mod malformed;
-#[cfg(feature = "oauth")]
-pub mod oauth;
 #[cfg(feature = "mcp-client")]
-mod progress;
-mod prompts;
+mod client;
 mod propagate;
-#[cfg(feature = "mcp-client")]
-mod remote;
-#[cfg(feature = "mcp-client")]
-pub mod remote_auth;
-mod requests;
-mod resources;
-mod rounds;
-mod served;
 mod server;
-#[cfg(feature = "redis")]
-mod sessions;
-mod start;
-pub mod tasks;
-mod traced;
-mod uri_template;
-mod wire;
+mod transport;
 
-pub use catalog::ToolsHandle;
-#[cfg(feature = "redis")]
-pub use events::RedisEventStore;
-pub use http::{HttpOptions, router, serve_http, serve_http_on};
-pub use prompts::{PromptFn, PromptMessage, Prompts};
+pub use catalog::prompts::{PromptFn, PromptMessage, Prompts};
+pub use catalog::resources::{ResourceFn, Resources};
+pub use catalog::{PromptsHandle, ResourcesHandle};
 #[cfg(feature = "mcp-client")]
-pub use remote::{RemoteError, RemoteServer};
-pub use resources::{ResourceFn, Resources};
+pub use client::auth as remote_auth;
+#[cfg(feature = "mcp-client")]
+pub use client::remote::{RemoteError, RemoteServer};
 pub use rmcp;
-pub use served::{PromptsHandle, ResourcesHandle};
 pub use server::McpServer;
-#[cfg(feature = "redis")]
-pub use sessions::RedisSessionStore;
-pub use start::{OAuthSettings, StartOptions, Transport, USAGE, serve};
+pub use server::tools::ToolsHandle;
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;
 /// Turns a fn into a prompt: its parameters (plain, or one argument struct) are the prompt's
@@ -86,6 +56,12 @@ pub use tool_macros::prompt;
 /// `crate`. Add the `…Resource` type it writes to [`Resources`].
 #[cfg(feature = "macros")]
 pub use tool_macros::resource;
+#[cfg(feature = "redis")]
+pub use transport::events::RedisEventStore;
+pub use transport::http::{HttpOptions, router, serve_http, serve_http_on};
+#[cfg(feature = "redis")]
+pub use transport::sessions::RedisSessionStore;
+pub use transport::start::{OAuthSettings, StartOptions, Transport, USAGE, serve};
 
 /// Serves `server` on stdin and stdout until the client closes stdin; calls in flight
 /// are answered first. Log to stderr: stdout carries the protocol.

@@ -10,7 +10,7 @@ use rmcp::model::MetaObject;
 /// Writes `span`'s trace context into `meta`.
 #[cfg(feature = "otel")]
 #[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
-pub(super) fn inject(span: &tracing::Span, meta: &mut MetaObject) {
+pub(in crate::mcp) fn inject(span: &tracing::Span, meta: &mut MetaObject) {
     use tracing_opentelemetry::OpenTelemetrySpanExt as _;
     struct Writer<'a>(&'a mut MetaObject);
     impl opentelemetry::propagation::Injector for Writer<'_> {
@@ -24,7 +24,7 @@ pub(super) fn inject(span: &tracing::Span, meta: &mut MetaObject) {
 
 /// Makes the caller's trace in `meta` the parent of `span`, when `meta` carries one.
 #[cfg(feature = "otel")]
-pub(super) fn continue_trace(span: &tracing::Span, meta: &MetaObject) {
+pub(in crate::mcp) fn continue_trace(span: &tracing::Span, meta: &MetaObject) {
     use tracing_opentelemetry::OpenTelemetrySpanExt as _;
     struct Reader<'a>(&'a MetaObject);
     impl opentelemetry::propagation::Extractor for Reader<'_> {
@@ -45,7 +45,7 @@ pub(super) fn continue_trace(span: &tracing::Span, meta: &MetaObject) {
 
 #[cfg(not(feature = "otel"))]
 #[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
-pub(super) fn inject(_: &tracing::Span, _: &mut MetaObject) {}
+pub(in crate::mcp) fn inject(_: &tracing::Span, _: &mut MetaObject) {}
 
 #[cfg(not(feature = "otel"))]
-pub(super) fn continue_trace(_: &tracing::Span, _: &MetaObject) {}
+pub(in crate::mcp) fn continue_trace(_: &tracing::Span, _: &MetaObject) {}

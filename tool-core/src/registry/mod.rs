@@ -1,9 +1,4 @@
-//! [`Registry`]: tools by name, and what builds one. [`Registry::collect`] gathers every
-//! `#[tool]` linked into the binary (through `inventory`), or those of chosen crates
-//! ([`ToolCrate`]); explicit registries are built with [`Registry::add`],
-//! [`Registry::add_all`] (a [`ToolSet`]: the methods of a `#[tools]` block),
-//! [`Registry::merge_prefixed`] and [`Registry::remove`]. [`Descriptions`] sets tools'
-//! descriptions at run time.
+#![doc = include_str!("../../docs/registry.md")]
 
 mod call;
 mod describe;

@@ -1,10 +1,4 @@
-//! Retriever tools (feature `retrieval`): a [`Retriever`] answers a query with passages, and
-//! [`tool`] makes it a tool a model can call with a typed [`Search`] (the query, how many
-//! passages, a source to search within), validated as every call is, answering with the
-//! passages as structured output. [`Bm25Index`] is a retriever that needs no server: a BM25
-//! full-text index (the `bm25` crate) in memory, saved to and opened from a file.
-//!
-//! Memory tools (`save_memory`, `recall_memories`) are in [`memory`].
+#![doc = include_str!("../../docs/retrieve.md")]
 
 mod bm25_index;
 pub mod memory;

@@ -1,9 +1,4 @@
-//! Ready tools (feature `toolbox`), each a typed, validated tool like a hand-written
-//! `#[tool]`: [`calculate`] (arithmetic on the `evalexpr` crate: an expression language with
-//! no access to anything outside it), [`current_time`] (in any IANA time zone, on `jiff` with
-//! its time-zone database bundled) and [`Fetch`] (an HTTP GET limited to the hosts you allow,
-//! in size and in time, and never to a private, loopback or link-local address unless you
-//! allow it: a model choosing URLs is how server-side request forgery happens).
+#![doc = include_str!("../../docs/toolbox.md")]
 
 mod fetch;
 

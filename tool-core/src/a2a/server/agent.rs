@@ -14,8 +14,8 @@ use super::model::{Artifact, Incoming, Outcome};
 use super::run::TaskHandle;
 use crate::a2a::Part;
 use crate::agent::{Agent, Conversation, Verdict, VerdictFuture};
-use crate::mcp::tasks::{StoreError, TaskRecord, TaskStore};
 use crate::provider::ToolCall;
+use crate::tasks::{StoreError, TaskRecord, TaskStore};
 
 impl A2aServer {
     /// `agent` served: each message runs the agent loop on its text, in the conversation its

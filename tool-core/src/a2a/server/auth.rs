@@ -17,7 +17,7 @@ pub(super) enum Auth {
     Bearer(TokenCheck),
     /// An OAuth access token (feature `oauth`).
     #[cfg(feature = "oauth")]
-    Token(crate::mcp::oauth::ResourceServer),
+    Token(crate::oauth::ResourceServer),
 }
 
 /// The token of an `Authorization: Bearer` header.
@@ -46,8 +46,8 @@ impl Auth {
             },
             #[cfg(feature = "oauth")]
             Auth::Token(oauth) => {
-                use crate::mcp::oauth::TokenError;
-                use crate::mcp::oauth::guard::challenge;
+                use crate::oauth::TokenError;
+                use crate::oauth::challenge::challenge;
                 let Some(token) = bearer(headers) else {
                     return Err(challenge(oauth, StatusCode::UNAUTHORIZED, &[], "a bearer token is required"));
                 };

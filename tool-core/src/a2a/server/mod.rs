@@ -53,7 +53,7 @@ pub use model::{Artifact, Incoming, Outcome};
 pub use run::TaskHandle;
 
 use super::AgentSkill;
-use crate::mcp::tasks::{MemoryTaskStore, TaskSettings, TaskStore};
+use crate::tasks::{MemoryTaskStore, TaskSettings, TaskStore};
 use auth::Auth;
 use shared::Shared;
 
@@ -140,14 +140,14 @@ impl A2aServer {
     }
 
     /// Requires an OAuth access token that `oauth`'s verifier accepts (the MCP server's
-    /// [`ResourceServer`](crate::mcp::oauth::ResourceServer): JWTs against the issuer's key
+    /// [`ResourceServer`](crate::oauth::ResourceServer): JWTs against the issuer's key
     /// set, or introspection) on every request but the card's and the RFC 9728 metadata's,
     /// which the server serves. A refusal is a `401` challenge naming that metadata. A task
     /// belongs to the token's issuer and subject: any other caller reads it as unknown, and
     /// `ListTasks` shows each caller its own.
     #[cfg(feature = "oauth")]
     #[must_use]
-    pub fn with_oauth(self, oauth: crate::mcp::oauth::ResourceServer) -> Self {
+    pub fn with_oauth(self, oauth: crate::oauth::ResourceServer) -> Self {
         self.with(|shared| shared.auth = Auth::Token(oauth))
     }
 

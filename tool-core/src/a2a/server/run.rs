@@ -10,7 +10,7 @@ use tokio::sync::{broadcast, oneshot, watch};
 use super::model::{Artifact, Incoming, Outcome};
 use crate::a2a::part::Part;
 use crate::context::CancellationToken;
-use crate::mcp::tasks::{TaskRecord, TaskSettings, TaskStore};
+use crate::tasks::{TaskRecord, TaskSettings, TaskStore};
 
 /// The states after which a task runs no more until a client speaks (1.0's spelling).
 pub(super) fn is_settled(state: &str) -> bool {

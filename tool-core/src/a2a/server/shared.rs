@@ -7,7 +7,7 @@ use super::auth::Auth;
 use super::executor::Executor;
 use super::run::Run;
 use crate::a2a::AgentSkill;
-use crate::mcp::tasks::{TaskSettings, TaskStore};
+use crate::tasks::{TaskSettings, TaskStore};
 
 /// What every request and run of a server shares.
 pub(super) struct Shared {

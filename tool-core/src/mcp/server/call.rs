@@ -1,0 +1,248 @@
+//! The one path of a `tools/call`, from the session's handler ([`McpServer::call`]) and from
+//! a call answered on its own HTTP request (`direct.rs`): the tool looked up once for the
+//! caller ([`McpServer::find`]), the call run in its `tools/call` span with the caller's
+//! trace continued ([`traced`]), through the registry's call path ([`start`]), its result
+//! worded as the server says.
+
+use core::future::Future;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolRequestParams, CallToolResponse, ClientCapabilities, ProtocolVersion, RequestId};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::Value;
+
+use crate::context::{CancellationToken, ToolContext};
+use crate::dispatch::Arguments;
+use crate::dispatch::ToolFuture;
+use crate::mcp::McpServer;
+use crate::mcp::server::caller;
+use crate::mcp::server::host::{Capabilities, McpHost, Outbox};
+use crate::mcp::server::rounds::Rounds;
+use crate::mcp::server::tasks::serve::TaskCall;
+use crate::mcp::server::wire;
+use crate::registry::{Entry, Registry, RunPlace};
+use crate::tool::TaskSupport;
+
+impl McpServer {
+    /// The tool `name` names, if `caller` may see it; the protocol's error (-32602) for a
+    /// tool the server does not have or hides from the caller. Everything after this is a
+    /// result the model reads (`isError`), so it can correct its call.
+    pub(in crate::mcp) fn find<'r>(
+        &self,
+        registry: &'r Registry,
+        name: &str,
+        caller: &ToolContext,
+    ) -> Result<&'r Entry, ErrorData> {
+        match registry.get(name) {
+            Some(entry) => self.admit(entry, caller),
+            None => Err(unknown_tool(name)),
+        }
+    }
+
+    /// `entry`, if `caller` may see it; the protocol's error for an unknown tool if not.
+    pub(in crate::mcp) fn admit<'r>(&self, entry: &'r Entry, caller: &ToolContext) -> Result<&'r Entry, ErrorData> {
+        if !self.filters() || self.visible(entry, caller) { Ok(entry) } else { Err(unknown_tool(entry.name())) }
+    }
+
+    /// A session's `tools/call`: run now, or as a task when the tool and the client allow.
+    pub(in crate::mcp) async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // The registry served now, read once: the call finishes with it whatever changes.
+        let registry = self.registry();
+        let mut context = context;
+        let caller = caller(&mut context);
+        let entry = match self.find(&registry, &request.name, &caller) {
+            Ok(entry) => entry,
+            Err(error) => {
+                return match self.unknown_result(&registry, &request.name, &caller) {
+                    Some(result) => Ok(CallToolResponse::Complete(result)),
+                    None => Err(error),
+                };
+            }
+        };
+        // The server decides per call; the client must have declared the extension.
+        let declared = context.client_capabilities().is_some_and(|c| c.supports_tasks());
+        match entry.task_support() {
+            TaskSupport::Optional | TaskSupport::Required if declared => {
+                return self.start_task(&registry, entry, request, &context, caller).await;
+            }
+            TaskSupport::Required => {
+                return Err(ErrorData::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                ));
+            }
+            _ => {}
+        }
+        let version = context.protocol_version();
+        let span = call_span(
+            &request.name,
+            &context.id,
+            version.as_ref().map(ProtocolVersion::as_str),
+            caller.http_request().is_some(),
+        );
+        if !span.is_disabled() {
+            crate::mcp::propagate::continue_trace(&span, &context.meta);
+        }
+        let is_error = |response: &CallToolResponse| matches!(response, CallToolResponse::Complete(result) if result.is_error == Some(true));
+        Ok(traced(span, is_error, || self.run(&registry, entry, request, context, caller)).await)
+    }
+
+    /// Runs a call with a context of its own: the request id, the registry's state, a host
+    /// for progress, logs, sampling and elicitation, cancellation from
+    /// `notifications/cancelled`; from 2026-07-28, rounds of input.
+    async fn run(
+        &self,
+        registry: &Arc<Registry>,
+        entry: &Entry,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        caller: ToolContext,
+    ) -> CallToolResponse {
+        // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
+        // longer send requests of its own.
+        let stateless = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
+        let rounds = stateless
+            .then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
+        let logging = self.logging(&context, stateless);
+        let outbox = Outbox::new(&context.peer);
+        let host = McpHost::new(
+            context.peer.clone(),
+            context.meta.get_progress_token(),
+            logging,
+            capabilities(&context),
+            Arc::clone(&outbox),
+            rounds.clone(),
+        );
+        let cancellation = CancellationToken::new();
+        let call_context = caller
+            .with_state(Arc::clone(registry.state()))
+            .with_call_id(context.id.to_string())
+            .with_cancellation(cancellation.clone())
+            .with_host(Arc::new(host));
+        let call = start(registry, entry, call_context, Value::Object(request.arguments.unwrap_or_default()));
+        // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
+        // through its own token and still finishes its call.
+        let cancelled_by_client = async {
+            context.ct.cancelled().await;
+            cancellation.cancel();
+            core::future::pending::<()>().await;
+        };
+        let input_required = async {
+            match &rounds {
+                Some(rounds) => rounds.blocked().await,
+                None => core::future::pending().await,
+            }
+        };
+        let outcome = tokio::select! {
+            outcome = call => Some(outcome),
+            () = input_required => None,
+            () = cancelled_by_client => None,
+        };
+        outbox.flush().await;
+        match (outcome, rounds) {
+            (Some(outcome), _) => self.result(&outcome).into(),
+            (None, Some(rounds)) => match rounds.input_required() {
+                Ok(input_required) => input_required.into(),
+                Err(error) => wire::error_result(&format!("the input request could not be formed: {error}")).into(),
+            },
+            // A call cannot stop for input without rounds; kept as a result rather than a panic.
+            (None, None) => wire::error_result("the call stopped without a result").into(),
+        }
+    }
+
+    /// Starts a call as a task: answered at once, run in the background.
+    async fn start_task(
+        &self,
+        registry: &Arc<Registry>,
+        entry: &Entry,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        caller: ToolContext,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let stateless = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
+        let task_call = TaskCall {
+            capabilities: capabilities(context),
+            logging: self.logging(context, stateless),
+            owner: caller.claims().map(crate::mcp::server::tasks::serve::owner),
+            context: caller.with_state(Arc::clone(registry.state())),
+            error_text: self.error_text(),
+        };
+        let arguments = Arguments::Value(Value::Object(request.arguments.unwrap_or_default()));
+        let (registry, entry) = (Arc::clone(registry), entry.clone());
+        // Not on this task: the heartbeat shares it.
+        let created = self
+            .tasks()
+            .start(task_call, move |context| registry.start_call(&entry, context, arguments, RunPlace::Pool))
+            .await?;
+        Ok(CallToolResponse::Task(created))
+    }
+}
+
+/// A tool the server does not have, or hides from the caller (-32602).
+fn unknown_tool(name: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("Unknown tool: {name}"), None)
+}
+
+/// What the client can be asked, from the capabilities it declared (in the request's
+/// `_meta` from 2026-07-28, at `initialize` before).
+fn capabilities(context: &RequestContext<RoleServer>) -> Capabilities {
+    context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| Capabilities {
+        sampling: c.sampling.is_some(),
+        elicitation: c.elicitation.is_some(),
+    })
+}
+
+/// Runs one call through the registry's call path, as the only work of this request's task:
+/// a plain fn in place (`block_in_place`; it may block), an `inline` or async one on this
+/// task.
+pub(in crate::mcp) fn start(
+    registry: &Arc<Registry>,
+    entry: &Entry,
+    context: ToolContext,
+    arguments: Value,
+) -> ToolFuture<'static> {
+    registry.start_call(entry, context, Arguments::Value(arguments), RunPlace::Alone)
+}
+
+/// Answers a call in `span` (which continues the caller's trace): the call is started
+/// inside the span, so the tool's `execute_tool` span is its child, and an answer that
+/// `is_error` records `error.type = tool_error` on it.
+pub(in crate::mcp) async fn traced<R, F: Future<Output = R>>(
+    span: tracing::Span,
+    is_error: impl Fn(&R) -> bool,
+    call: impl FnOnce() -> F,
+) -> R {
+    if span.is_disabled() {
+        return call().await;
+    }
+    let call = span.in_scope(call);
+    let answer = tracing::Instrument::instrument(call, span.clone()).await;
+    if is_error(&answer) {
+        span.record("error.type", "tool_error");
+    }
+    answer
+}
+
+/// The server span of a `tools/call`, in the OpenTelemetry MCP conventions: `tools/call
+/// {tool}` (`otel.name`), kind server, with the method, the JSON-RPC id, the protocol
+/// revision, the transport (`tcp` for streamable HTTP, whose requests carry their HTTP
+/// parts; `pipe` for stdio), the tool's name, and `error.type = tool_error` for an
+/// `isError` result. The tool's own `execute_tool` span is its child.
+pub(in crate::mcp) fn call_span(tool: &str, id: &RequestId, version: Option<&str>, http: bool) -> tracing::Span {
+    tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        jsonrpc.request.id = %id,
+        mcp.protocol.version = version,
+        network.transport = if http { "tcp" } else { "pipe" },
+        gen_ai.tool.name = %tool,
+        gen_ai.operation.name = "execute_tool",
+        error.type = tracing::field::Empty,
+    )
+}

@@ -1,0 +1,189 @@
+//! The [`Host`] of one MCP tool call: progress with the request's `progressToken`, log
+//! messages at the session's level, and sampling and elicitation as requests to the client,
+//! each refused at once when the client did not declare the capability. On protocol
+//! revisions from 2026-07-28, where a server may no longer send requests, sampling and
+//! elicitation become an `InputRequiredResult` round instead (see [`crate::mcp::server::rounds`]).
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
+use rmcp::{Peer, RoleServer};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::context::{
+    ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Progress,
+    SamplingRequest, SamplingResponse,
+};
+use crate::mcp::server::rounds::Rounds;
+use crate::mcp::server::wire;
+
+/// The session's `logging/setLevel`, as the index of a [`LogLevel`]; [`LEVEL_UNSET`] until
+/// the client sets one, when every message is sent (the spec leaves the choice to the server).
+pub(crate) type SessionLevel = Arc<AtomicU8>;
+
+/// No `logging/setLevel` yet.
+pub(crate) const LEVEL_UNSET: u8 = u8::MAX;
+
+/// Notifications, sent in the order the tool made them.
+enum Outgoing {
+    Progress(ProgressNotificationParam),
+    Log(LoggingMessageNotificationParam),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Where a call's log messages go, and at which level.
+pub(crate) enum Logging {
+    /// A session's level (legacy revisions), read at each message so a change applies at once.
+    Session(SessionLevel),
+    /// The request's own `_meta` level (2026-07-28); `None` sends nothing.
+    Request(Option<LogLevel>),
+}
+
+impl Logging {
+    /// Whether a message at `level` goes out.
+    pub(crate) fn enabled(&self, level: LogLevel) -> bool {
+        match self {
+            Logging::Session(session) => match session.load(Ordering::Relaxed) {
+                LEVEL_UNSET => true,
+                minimum => level as u8 >= minimum,
+            },
+            Logging::Request(minimum) => minimum.is_some_and(|minimum| level >= minimum),
+        }
+    }
+}
+
+/// What the client can be asked, from its declared capabilities.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Capabilities {
+    pub(crate) sampling: bool,
+    pub(crate) elicitation: bool,
+}
+
+/// The host of one call.
+pub(crate) struct McpHost {
+    peer: Peer<RoleServer>,
+    progress_token: Option<ProgressToken>,
+    logging: Logging,
+    capabilities: Capabilities,
+    outbox: Arc<Outbox>,
+    rounds: Option<Arc<Rounds>>,
+}
+
+/// Sends a call's notifications in order; [`Outbox::flush`] waits until all are sent, so
+/// that none arrives after the call's result. The sending task starts with the first
+/// notification: most calls send none.
+pub(crate) struct Outbox {
+    peer: Peer<RoleServer>,
+    sender: OnceLock<mpsc::UnboundedSender<Outgoing>>,
+}
+
+impl Outbox {
+    pub(crate) fn new(peer: &Peer<RoleServer>) -> Arc<Self> {
+        Arc::new(Outbox { peer: peer.clone(), sender: OnceLock::new() })
+    }
+
+    fn send(&self, message: Outgoing) {
+        let _ = self.sender.get_or_init(|| self.start()).send(message);
+    }
+
+    fn start(&self) -> mpsc::UnboundedSender<Outgoing> {
+        let (sender, mut receiver) = mpsc::unbounded_channel();
+        let peer = self.peer.clone();
+        tokio::spawn(async move {
+            while let Some(message) = receiver.recv().await {
+                // A closed transport fails the send; the tool goes on, as it would had the
+                // client simply stopped listening.
+                match message {
+                    Outgoing::Progress(params) => {
+                        let _ = peer.notify_progress(params).await;
+                    }
+                    Outgoing::Log(params) => {
+                        let _ = peer.notify_logging_message(params).await;
+                    }
+                    Outgoing::Flush(done) => {
+                        let _ = done.send(());
+                    }
+                }
+            }
+        });
+        sender
+    }
+
+    pub(crate) async fn flush(&self) {
+        let Some(sender) = self.sender.get() else { return };
+        let (done, sent) = oneshot::channel();
+        if sender.send(Outgoing::Flush(done)).is_ok() {
+            let _ = sent.await;
+        }
+    }
+}
+
+impl McpHost {
+    pub(crate) fn new(
+        peer: Peer<RoleServer>,
+        progress_token: Option<ProgressToken>,
+        logging: Logging,
+        capabilities: Capabilities,
+        outbox: Arc<Outbox>,
+        rounds: Option<Arc<Rounds>>,
+    ) -> Self {
+        McpHost { peer, progress_token, logging, capabilities, outbox, rounds }
+    }
+}
+
+impl Host for McpHost {
+    fn progress(&self, progress: &Progress) {
+        if let Some(token) = &self.progress_token {
+            let mut params = ProgressNotificationParam::new(token.clone(), progress.progress);
+            if let Some(total) = progress.total {
+                params = params.with_total(total);
+            }
+            if let Some(message) = &progress.message {
+                params = params.with_message(message.clone());
+            }
+            self.outbox.send(Outgoing::Progress(params));
+        }
+    }
+
+    fn log_enabled(&self, level: LogLevel) -> bool {
+        self.logging.enabled(level)
+    }
+
+    fn log(&self, message: LogMessage) {
+        let mut params = LoggingMessageNotificationParam::new(wire::logging_level(message.level), message.data);
+        if let Some(logger) = message.logger {
+            params = params.with_logger(logger);
+        }
+        self.outbox.send(Outgoing::Log(params));
+    }
+
+    fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
+        Box::pin(async move {
+            if !self.capabilities.sampling {
+                return Err(HostError::Unsupported { capability: "sampling" });
+            }
+            if let Some(rounds) = &self.rounds {
+                return rounds.sample(&request).await;
+            }
+            let params = wire::sampling_params(&request)?;
+            let result = self.peer.create_message(params).await;
+            let result = result.map_err(|e| HostError::Failed { message: e.to_string() })?;
+            wire::sampling_response(&result)
+        })
+    }
+
+    fn elicit(&self, request: ElicitationRequest) -> HostFuture<'_, ElicitationAnswer> {
+        Box::pin(async move {
+            if !self.capabilities.elicitation {
+                return Err(HostError::Unsupported { capability: "elicitation" });
+            }
+            if let Some(rounds) = &self.rounds {
+                return rounds.elicit(request).await;
+            }
+            let params = wire::elicitation_params(request)?;
+            let result = self.peer.create_elicitation(params).await;
+            Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
+        })
+    }
+}
