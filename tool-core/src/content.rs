@@ -25,6 +25,7 @@ pub enum Content {
 
 /// Binary media: base64 text and its MIME type.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Media {
     /// The bytes, base64-encoded (standard alphabet, padded).
     pub data: String,
@@ -33,6 +34,12 @@ pub struct Media {
 }
 
 impl Media {
+    /// Media from its base64 text and its MIME type.
+    #[must_use]
+    pub fn new(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
+        Media { data: data.into(), mime_type: mime_type.into() }
+    }
+
     /// How many bytes the base64 text stands for.
     #[must_use]
     pub fn byte_len(&self) -> usize {
@@ -42,6 +49,7 @@ impl Media {
 
 /// A resource embedded in a result: its URI and its contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Resource {
     /// The resource's URI (`file:///report.md`, `test://static-resource`).
     pub uri: String,
@@ -49,6 +57,21 @@ pub struct Resource {
     pub mime_type: Option<String>,
     /// Its contents.
     pub contents: ResourceContents,
+}
+
+impl Resource {
+    /// A resource at `uri` holding `contents`, its MIME type unknown.
+    #[must_use]
+    pub fn new(uri: impl Into<String>, contents: ResourceContents) -> Self {
+        Resource { uri: uri.into(), mime_type: None, contents }
+    }
+
+    /// The same resource, of MIME type `mime_type`.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
 }
 
 /// The contents of an embedded [`Resource`].
@@ -63,6 +86,7 @@ pub enum ResourceContents {
 
 /// A link to a resource the client may read or subscribe to (MCP `resource_link`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ResourceLink {
     /// The resource's URI.
     pub uri: String,
@@ -83,6 +107,34 @@ impl ResourceLink {
     #[must_use]
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         ResourceLink { uri: uri.into(), name: name.into(), title: None, description: None, mime_type: None, size: None }
+    }
+
+    /// The same link, with a human-readable title.
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The same link, saying what the resource holds.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The same link, with the resource's MIME type.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// The same link, with the resource's size in bytes.
+    #[must_use]
+    pub fn with_size(mut self, size: u64) -> Self {
+        self.size = Some(size);
+        self
     }
 }
 

@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// thiserror's discipline: a lint exception is an `#[expect]` with its reason, so one that no
+// longer applies is reported.
+#![warn(clippy::allow_attributes, clippy::allow_attributes_without_reason)]
 
 // The crate's own modules derive with its macros (`a2a::SkillRequest`, `retrieve::Search`,
 // `toolbox::Calculation`), whose code names `::tool_core`.

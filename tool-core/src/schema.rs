@@ -224,7 +224,7 @@ pub(crate) fn nested_keywords(keywords: &[Keyword], kind: KeywordKind) -> &'stat
 
 /// The keywords `#[param(..)]` can state. Each is the `snake_case` of the JSON Schema keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)] // each variant is the keyword its name spells
+#[expect(missing_docs, reason = "each variant is the keyword its name spells")]
 #[non_exhaustive]
 pub enum KeywordKind {
     Description,

@@ -14,6 +14,7 @@ use crate::provider::{Arguments, CallResult, ToolCall};
 
 /// A tool call as it ran, and what became of it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ToolRun {
     /// The call as it ran (after `prepare` and an approver's edits).
     pub call: ToolCall,
@@ -25,6 +26,14 @@ pub struct ToolRun {
     pub terminate: bool,
     /// How long the call ran.
     pub elapsed: Duration,
+}
+
+impl ToolRun {
+    /// `call` answered with `result` after `elapsed`, with no details, not ending the run.
+    #[must_use]
+    pub fn new(call: ToolCall, result: CallResult, elapsed: Duration) -> Self {
+        ToolRun { call, result, details: None, terminate: false, elapsed }
+    }
 }
 
 /// Callbacks around every tool call. Every method has a default that lets the call through.

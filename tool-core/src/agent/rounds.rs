@@ -53,7 +53,6 @@ pub(super) trait Steps: Sync {
     }
 
     /// One model request; the calls its stream closes go to `closed`, if given.
-    #[allow(clippy::too_many_arguments)]
     fn model<'a>(
         &'a self,
         agent: &'a Agent,
@@ -66,7 +65,7 @@ pub(super) trait Steps: Sync {
 
     /// One batch of calls, answered in call order; with `early`, those it started while the
     /// model wrote.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "the run's parts, each borrowed on its own")]
     fn calls<'a>(
         &'a self,
         agent: &'a Agent,

@@ -59,7 +59,7 @@ impl Settings {
     /// first `started` calls started while the model wrote. In
     /// the last round the model was offered no tools; any calls it made anyway each get a
     /// denial as their result and none is returned.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "the run's parts, each borrowed on its own")]
     pub(super) fn take_turn<R>(
         &self,
         api: Api,

@@ -51,7 +51,7 @@ pub trait Host: Send + Sync {
 
 /// The severity of a log message: the syslog levels MCP uses, least severe first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[allow(missing_docs)] // each level is its syslog name
+#[expect(missing_docs, reason = "each level is its syslog name")]
 pub enum LogLevel {
     Debug,
     Info,
@@ -123,11 +123,20 @@ pub enum Role {
 
 /// One message of a sampling request.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SamplingMessage {
     /// Who wrote it.
     pub role: Role,
     /// What it says (text, an image or audio).
     pub content: Content,
+}
+
+impl SamplingMessage {
+    /// A message `role` wrote.
+    #[must_use]
+    pub fn new(role: Role, content: Content) -> Self {
+        SamplingMessage { role, content }
+    }
 }
 
 /// A request for an LLM completion from the caller's model: [`SamplingRequest::new`], then

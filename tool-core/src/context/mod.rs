@@ -33,6 +33,7 @@ use crate::param::{ElicitForm, ToolArgs};
 
 /// A progress report from a running tool.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Progress {
     /// The id of the call reporting.
     pub call_id: Option<String>,
@@ -42,6 +43,35 @@ pub struct Progress {
     pub total: Option<f64>,
     /// A human-readable note.
     pub message: Option<String>,
+}
+
+impl Progress {
+    /// `progress` done, of an unknown total, from no call in particular.
+    #[must_use]
+    pub fn new(progress: f64) -> Self {
+        Progress { call_id: None, progress, total: None, message: None }
+    }
+
+    /// The same report, of `total` work.
+    #[must_use]
+    pub fn with_total(mut self, total: f64) -> Self {
+        self.total = Some(total);
+        self
+    }
+
+    /// The same report, with a note.
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// The same report, from the call `call_id`.
+    #[must_use]
+    pub fn with_call_id(mut self, call_id: impl Into<String>) -> Self {
+        self.call_id = Some(call_id.into());
+        self
+    }
 }
 
 type ProgressSink = Arc<dyn Fn(Progress) + Send + Sync>;

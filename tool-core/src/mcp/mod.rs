@@ -18,8 +18,8 @@
 //!
 #![doc = include_str!("../../docs/serving.md")]
 // rmcp 3.11 marks sampling and logging deprecated (SEP-2577, for 2026-07-28 onwards); the
-// revisions clients speak today (2025-06-18, 2025-11-25) have both, so this module uses them.
-#![allow(deprecated)]
+// revisions clients speak today (2025-06-18, 2025-11-25) have both, so the items that speak
+// them carry `#[expect(deprecated)]`, and nothing else does.
 
 mod catalog;
 #[cfg(feature = "mcp-client")]

@@ -9,7 +9,10 @@ use rmcp::model::MetaObject;
 
 /// Writes `span`'s trace context into `meta`.
 #[cfg(feature = "otel")]
-#[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
+#[cfg_attr(
+    not(feature = "mcp-client"),
+    expect(dead_code, reason = "the client writes the trace context (feature `mcp-client`)")
+)]
 pub(in crate::mcp) fn inject(span: &tracing::Span, meta: &mut MetaObject) {
     use tracing_opentelemetry::OpenTelemetrySpanExt as _;
     struct Writer<'a>(&'a mut MetaObject);
@@ -44,7 +47,10 @@ pub(in crate::mcp) fn continue_trace(span: &tracing::Span, meta: &MetaObject) {
 }
 
 #[cfg(not(feature = "otel"))]
-#[cfg_attr(not(feature = "mcp-client"), allow(dead_code))]
+#[cfg_attr(
+    not(feature = "mcp-client"),
+    expect(dead_code, reason = "the client writes the trace context (feature `mcp-client`)")
+)]
 pub(in crate::mcp) fn inject(_: &tracing::Span, _: &mut MetaObject) {}
 
 #[cfg(not(feature = "otel"))]

@@ -27,7 +27,7 @@ pub(super) fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, 
         if float.fract() != 0.0 || !float.is_finite() {
             return wrong_type(value, "an integer", at, out);
         }
-        #[allow(clippy::cast_precision_loss)] // the type bounds are compared as floats here
+        #[expect(clippy::cast_precision_loss, reason = "the type bounds are compared as floats here")]
         let (low, high) = (minimum as f64, maximum as f64);
         if float < low {
             return out.push(at, "minimum", format!("must be >= {minimum}, got {number}"));
@@ -45,7 +45,7 @@ pub(super) fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, 
                 format!("expected an integer written without a fraction or exponent, got {number}, which a float cannot hold exactly"),
             );
         }
-        #[allow(clippy::cast_possible_truncation)] // integral and within the type's range
+        #[expect(clippy::cast_possible_truncation, reason = "integral and within the type's range")]
         let integer = float as i128;
         *number = match i64::try_from(integer) {
             Ok(small) => Number::from(small),
@@ -60,14 +60,21 @@ pub(super) fn validate_integer(value: &mut Value, minimum: i128, maximum: i128, 
     }
 }
 
+// The bounds widen to `i128` with `as`: `From` is not const. For the types with a `From`
+// into `i128` that is `cast_lossless`, expected; `usize` and `isize` have none.
 macro_rules! integers {
-    ($($ty:ty),*) => {$(
+    (lossless: $($ty:ty),*) => {$(
+        integers!(@one #[expect(clippy::cast_lossless, reason = "`From` is not const")] $ty);
+    )*};
+    (pointer_sized: $($ty:ty),*) => {$(
+        integers!(@one $ty);
+    )*};
+    (@one $(#[$lint:meta])* $ty:ty) => {
+        $(#[$lint])*
         impl ToolParam for $ty {
-            #[allow(clippy::cast_lossless)] // `From` is not const
             const SCHEMA: Schema = Schema::Integer { minimum: <$ty>::MIN as i128, maximum: <$ty>::MAX as i128 };
             const SERDE_EXACT: bool = true;
 
-            #[allow(clippy::cast_lossless)]
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 validate_integer(value, <$ty>::MIN as i128, <$ty>::MAX as i128, at, out);
             }
@@ -82,10 +89,11 @@ macro_rules! integers {
                 Some(Number::from(*self))
             }
         }
-    )*};
+    };
 }
 
-integers!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+integers!(lossless: u8, u16, u32, u64, i8, i16, i32, i64);
+integers!(pointer_sized: usize, isize);
 
 macro_rules! floats {
     ($($ty:ty),*) => {$(

@@ -124,15 +124,22 @@ impl StringParam for PathBuf {
     }
 }
 
+// The bound widens to `i128` with `as` (`From` is not const): `cast_lossless`, expected,
+// except from `usize`, which has no `From` into `i128`.
 macro_rules! non_zero {
-    ($($ty:ty => $int:ty),*) => {$(
+    (lossless: $($ty:ty => $int:ty),*) => {$(
+        non_zero!(@one #[expect(clippy::cast_lossless, reason = "`From` is not const")] $ty => $int);
+    )*};
+    (pointer_sized: $($ty:ty => $int:ty),*) => {$(
+        non_zero!(@one $ty => $int);
+    )*};
+    (@one $(#[$lint:meta])* $ty:ty => $int:ty) => {
         /// At least 1: `minimum: 1`, which serde enforces too.
+        $(#[$lint])*
         impl ToolParam for $ty {
-            #[allow(clippy::cast_lossless)] // `From` is not const
             const SCHEMA: Schema = Schema::Integer { minimum: 1, maximum: <$int>::MAX as i128 };
             const SERDE_EXACT: bool = true;
 
-            #[allow(clippy::cast_lossless)]
             fn validate(value: &mut Value, at: &mut Pointer, out: &mut Violations) {
                 validate_integer(value, 1, <$int>::MAX as i128, at, out);
             }
@@ -147,7 +154,8 @@ macro_rules! non_zero {
                 Some(Number::from(self.get()))
             }
         }
-    )*};
+    };
 }
 
-non_zero!(NonZeroU8 => u8, NonZeroU16 => u16, NonZeroU32 => u32, NonZeroU64 => u64, NonZeroUsize => usize);
+non_zero!(lossless: NonZeroU8 => u8, NonZeroU16 => u16, NonZeroU32 => u32, NonZeroU64 => u64);
+non_zero!(pointer_sized: NonZeroUsize => usize);

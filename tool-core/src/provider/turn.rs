@@ -176,7 +176,6 @@ impl core::ops::AddAssign for Usage {
 }
 
 /// How a request is sent beyond what [`ModelRequest`] holds: the client's settings.
-#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Envelope<'a> {
     /// The model's name.
@@ -189,7 +188,7 @@ pub(crate) struct Envelope<'a> {
 
 /// Puts `fields` into `body`, merging an object both have (Gemini's `generationConfig`, which
 /// may already hold `maxOutputTokens`).
-#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
+#[cfg_attr(not(feature = "clients"), expect(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
 pub(crate) fn merge_fields(body: &mut Map<String, Value>, fields: &Map<String, Value>) {
     for (key, value) in fields {
         match (body.get_mut(key), value) {

@@ -12,7 +12,7 @@ use crate::schema::Schema;
 /// Everything about one API's wire, implemented once in its provider module.
 #[cfg_attr(
     not(feature = "clients"),
-    allow(dead_code, reason = "the request's URL, headers and body are built by the HTTP client (feature `clients`)")
+    expect(dead_code, reason = "the request's URL, headers and body are built by the HTTP client (feature `clients`)")
 )]
 pub(crate) trait Wire: Sync {
     /// The provider's name in the OpenTelemetry `GenAI` conventions (`gen_ai.provider.name`).

@@ -98,7 +98,7 @@ impl Registry {
     /// [`Registry::call_with`] of `entry`, its result as the tool gave it. Always inlined: it
     /// has two call sites (with and without the output check), and out of line the unchecked
     /// call pays for the checked one (docs/performance.md, "Dispatch").
-    #[allow(clippy::inline_always)]
+    #[expect(clippy::inline_always, reason = "measured: see the comment above")]
     #[inline(always)]
     fn call_plain_entry(
         &self,

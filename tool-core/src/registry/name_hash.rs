@@ -49,7 +49,7 @@ fn le_u64(bytes: &[u8]) -> u64 {
 #[inline]
 fn fold(a: u64, b: u64) -> u64 {
     let product = u128::from(a ^ 0x1319_8a2e_0370_7344).wrapping_mul(u128::from(b));
-    #[allow(clippy::cast_possible_truncation)] // the two halves, folded
+    #[expect(clippy::cast_possible_truncation, reason = "the two halves, folded")]
     let (low, high) = (product as u64, (product >> 64) as u64);
     low ^ high
 }

@@ -66,7 +66,7 @@ pub struct DynamicTool {
 impl DynamicTool {
     /// A tool that takes no arguments: every key of a call's arguments is refused, as for a
     /// `#[tool]` fn without parameters (a handoff's tool).
-    #[cfg_attr(not(feature = "agent"), allow(dead_code))]
+    #[cfg_attr(not(feature = "agent"), expect(dead_code, reason = "read by the agent's batch (feature `agent`)"))]
     pub(crate) fn without_arguments<F, Fut>(
         name: impl Into<String>,
         description: impl Into<String>,

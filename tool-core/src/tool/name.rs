@@ -14,7 +14,10 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// `<kind>_<source>_<tool>` (`mcp_weather_get_forecast`, `a2a_planner_plan_trip`), every
 /// character a provider refuses made `_`, cut to `max` characters (at most 64). `kind` is
 /// this crate's own (`mcp`, `a2a`), so the result always starts with a letter.
-#[cfg_attr(not(any(feature = "mcp-client", feature = "a2a")), allow(dead_code))]
+#[cfg_attr(
+    not(any(feature = "mcp-client", feature = "a2a")),
+    expect(dead_code, reason = "remote tools' names (features `mcp-client`, `a2a`)")
+)]
 pub(crate) fn qualified(kind: &str, source: &str, tool: &str, max: usize) -> String {
     format!("{kind}_{source}_{tool}")
         .chars()

@@ -71,7 +71,7 @@ fn parse_integer(text: &str) -> Option<Number> {
     if float.fract() != 0.0 || !float.is_finite() {
         return None;
     }
-    #[allow(clippy::cast_possible_truncation)] // integral; out-of-range floats stay floats
+    #[expect(clippy::cast_possible_truncation, reason = "integral; out-of-range floats stay floats")]
     if float.abs() < 9.0e15 {
         return Some(Number::from(float as i64));
     }

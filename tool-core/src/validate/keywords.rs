@@ -40,9 +40,9 @@ pub fn compare(number: &Number, bound: Bound) -> Option<Ordering> {
     let exact = number.as_i64().map(i128::from).or_else(|| number.as_u64().map(i128::from));
     match (exact, bound) {
         (Some(n), Bound::Int(b)) => Some(n.cmp(&b)),
-        #[allow(clippy::cast_precision_loss)] // a float bound is compared as a float
+        #[expect(clippy::cast_precision_loss, reason = "a float bound is compared as a float")]
         (Some(n), Bound::Float(b)) => (n as f64).partial_cmp(&b),
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss, reason = "an integer bound against a float is compared as floats")]
         (None, Bound::Int(b)) => number.as_f64()?.partial_cmp(&(b as f64)),
         (None, Bound::Float(b)) => number.as_f64()?.partial_cmp(&b),
     }
@@ -99,7 +99,7 @@ pub(crate) fn is_multiple(number: &Number, factor: Bound) -> bool {
     if let (Some(n), Bound::Int(f)) = (exact, factor) {
         f != 0 && n % f == 0
     } else {
-        #[allow(clippy::cast_precision_loss)]
+        #[expect(clippy::cast_precision_loss, reason = "a float multiple is checked in floats")]
         let f = match factor {
             Bound::Int(f) => f as f64,
             Bound::Float(f) => f,
@@ -266,7 +266,7 @@ fn number_equal(lit: Lit, number: &Number) -> bool {
 pub(crate) fn lit_value(lit: Lit) -> Value {
     match lit {
         Lit::Int(n) => i64::try_from(n).map(Value::from).or_else(|_| u64::try_from(n).map(Value::from)).unwrap_or_else(
-            #[allow(clippy::cast_precision_loss)] // what JSON text of it parses to
+            #[expect(clippy::cast_precision_loss, reason = "what JSON text of it parses to")]
             |_| Value::from(n as f64),
         ),
         Lit::Float(x) => Value::from(x),
@@ -367,7 +367,7 @@ fn canonical(value: &Value, out: &mut String) {
     match value {
         Value::Number(n) => match n.as_f64() {
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e18 => {
-                #[allow(clippy::cast_possible_truncation)] // integral and in range, checked above
+                #[expect(clippy::cast_possible_truncation, reason = "integral and in range, checked above")]
                 let _ = write!(out, "{}", f as i64);
             }
             _ => {

@@ -31,7 +31,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 impl Auth {
     /// The caller's identity as the owner of its tasks (`None` when requests carry none), or
     /// the refusal to send.
-    #[cfg_attr(not(feature = "oauth"), allow(clippy::unused_async))] // only a verifier awaits
+    #[cfg_attr(not(feature = "oauth"), expect(clippy::unused_async, reason = "only a verifier awaits"))]
     pub(super) async fn caller(&self, headers: &HeaderMap) -> Result<Option<String>, Response> {
         match self {
             Auth::Open => Ok(None),

@@ -92,12 +92,21 @@ impl From<Decision> for Verdict {
 
 /// A decision on one call: what a run's approval handler takes ([`decide`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Approval {
     /// The call decided on ([`PendingApproval::call_id`]).
     pub call_id: String,
     /// The decision.
     #[serde(flatten)]
     pub decision: Decision,
+}
+
+impl Approval {
+    /// `decision` on the call `call_id`.
+    #[must_use]
+    pub fn new(call_id: impl Into<String>, decision: Decision) -> Self {
+        Approval { call_id: call_id.into(), decision }
+    }
 }
 
 /// The call a run waits on, kept in its state under [`APPROVAL_KEY`] while it waits.

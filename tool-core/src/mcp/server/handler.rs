@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams, CompleteResult,
     CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
@@ -213,6 +214,7 @@ impl ServerHandler for McpServer {
         self.shared.live.connected(context.peer);
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     async fn set_level(
         &self,
         request: SetLevelRequestParams,

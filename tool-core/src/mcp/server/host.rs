@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{mpsc, oneshot};
@@ -26,6 +27,7 @@ pub(crate) type SessionLevel = Arc<AtomicU8>;
 pub(crate) const LEVEL_UNSET: u8 = u8::MAX;
 
 /// Notifications, sent in the order the tool made them.
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 enum Outgoing {
     Progress(ProgressNotificationParam),
     Log(LoggingMessageNotificationParam),
@@ -87,6 +89,7 @@ impl Outbox {
         let _ = self.sender.get_or_init(|| self.start()).send(message);
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn start(&self) -> mpsc::UnboundedSender<Outgoing> {
         let (sender, mut receiver) = mpsc::unbounded_channel();
         let peer = self.peer.clone();
@@ -150,6 +153,7 @@ impl Host for McpHost {
         self.logging.enabled(level)
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn log(&self, message: LogMessage) {
         let mut params = LoggingMessageNotificationParam::new(wire::logging_level(message.level), message.data);
         if let Some(logger) = message.logger {
@@ -158,6 +162,7 @@ impl Host for McpHost {
         self.outbox.send(Outgoing::Log(params));
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
         Box::pin(async move {
             if !self.capabilities.sampling {

@@ -99,6 +99,7 @@ impl McpServer {
     /// Never for a registry of `#[tool]`s: their MCP definitions are written from their
     /// schema trees in the form rmcp reads.
     #[must_use]
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     pub fn new(registry: Registry) -> Self {
         let live = Arc::new(Live::new(registry));
         let capabilities =

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{CreateMessageResult, ElicitResult, InputRequiredResult, InputResponses};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
@@ -48,6 +49,7 @@ impl Rounds {
         None
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     pub(crate) async fn sample(&self, request: &SamplingRequest) -> Result<SamplingResponse, HostError> {
         let params = wire::sampling_params(request)?;
         let answer = self.answer(|| json!({"method": "sampling/createMessage", "params": params}));

@@ -24,7 +24,7 @@ pub(in crate::mcp) struct Catalog {
     pub(in crate::mcp) positions: Arc<HashMap<String, usize>>,
     /// Whether some tool requires OAuth scopes (the OAuth layer then reads which tool a
     /// `tools/call` names); found once per change, not per request.
-    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+    #[cfg_attr(not(feature = "oauth"), expect(dead_code, reason = "read when listing per token (feature `oauth`)"))]
     pub(in crate::mcp) scoped: bool,
     /// Whether some tool may run as a task (the server then declares the extension).
     pub(in crate::mcp) tasks: bool,

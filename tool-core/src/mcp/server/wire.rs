@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
     CallToolResult, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
     ElicitationAction, LoggingLevel, Tool,
@@ -70,6 +71,7 @@ pub(crate) fn error_result(text: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 pub(crate) fn logging_level(level: LogLevel) -> LoggingLevel {
     match level {
         LogLevel::Debug => LoggingLevel::Debug,
@@ -83,6 +85,7 @@ pub(crate) fn logging_level(level: LogLevel) -> LoggingLevel {
     }
 }
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 pub(crate) fn log_level(level: LoggingLevel) -> LogLevel {
     match level {
         LoggingLevel::Debug => LogLevel::Debug,
@@ -108,6 +111,7 @@ fn failed(what: &str, error: impl std::fmt::Display) -> HostError {
 }
 
 /// `sampling/createMessage` params for `request`.
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<CreateMessageRequestParams, HostError> {
     let messages: Vec<Value> = request
         .messages
@@ -132,6 +136,7 @@ pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<CreateMessage
 }
 
 /// The client's completion, read from its wire form.
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 pub(crate) fn sampling_response(result: &CreateMessageResult) -> Result<SamplingResponse, HostError> {
     let wire = serde_json::to_value(result).map_err(|e| failed("unreadable sampling result", e))?;
     let role = if wire["role"] == "assistant" { Role::Assistant } else { Role::User };

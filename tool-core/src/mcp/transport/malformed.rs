@@ -80,6 +80,7 @@ fn refusal(bytes: &Bytes) -> Option<(StatusCode, Value)> {
 /// known method whose params break that method's shape (`tools/call` with `arguments` as an
 /// array, a numeric `name`) as a custom method, which would be "method not found"; it is
 /// invalid params (-32602), with what serde found wrong.
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 pub(in crate::mcp) fn misread(method: &str, params: Option<Value>) -> rmcp::ErrorData {
     fn check<T: serde::de::DeserializeOwned>(params: Option<Value>) -> Option<String> {
         let params = params.unwrap_or_else(|| Value::Object(serde_json::Map::new()));

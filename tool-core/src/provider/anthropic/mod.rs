@@ -156,7 +156,6 @@ pub fn tool_choice(
 }
 
 /// The API version every request names.
-#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
 const VERSION: &str = "2023-06-01";
 
 /// Messages as the agent speaks it.

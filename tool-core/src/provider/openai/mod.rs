@@ -25,7 +25,6 @@ use crate::registry::Entry;
 use crate::render::Dialect;
 
 /// The environment's prefix, the public base URL and a default model, for both APIs.
-#[cfg_attr(not(feature = "clients"), allow(dead_code, reason = "read by the HTTP client (feature `clients`)"))]
 const DEFAULTS: (&str, &str, &str) = ("OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini");
 
 /// A function's members, shared by both APIs' tool lists: `name`, `description`,

@@ -117,7 +117,7 @@ impl RuntimeSchema {
         if out.is_empty() {
             // `is_valid` and `iter_errors` disagreeing would be the crate's bug; refuse
             // rather than let the value through unexplained.
-            out.push(&crate::Pointer::root(), "schema", "does not satisfy the schema".to_owned());
+            out.push(&crate::validate::violation::Pointer::root(), "schema", "does not satisfy the schema".to_owned());
         }
         crate::validate::explain::explain(&mut out, instance, &self.compiled.value);
         Err(out)

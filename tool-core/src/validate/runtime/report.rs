@@ -193,7 +193,7 @@ fn integral(value: &Value, root: &Value, keyword_path: &str) -> Value {
     let integer = parent(keyword_path).and_then(|path| root.pointer(path)).and_then(|schema| schema.get("type"))
         == Some(&Value::from("integer"));
     match value.as_f64() {
-        #[allow(clippy::cast_possible_truncation)] // integral and within i64's exact range
+        #[expect(clippy::cast_possible_truncation, reason = "integral and within i64's exact range")]
         Some(float) if integer && value.is_f64() && float.fract() == 0.0 && float.abs() < 9.0e15 => {
             Value::from(float as i64)
         }

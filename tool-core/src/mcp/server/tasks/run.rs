@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
     CallToolResult, CreateMessageResult, DetailedTask, ElicitResult, InputRequest, JsonObject, Task, TaskPayload,
 };
@@ -147,6 +148,7 @@ impl Host for TaskHost {
         });
     }
 
+    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
         Box::pin(async move {
             if !self.capabilities.sampling {
