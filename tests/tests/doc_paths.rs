@@ -95,7 +95,7 @@ impl Api {
         api
     }
 
-    /// `file:line: `path`` for each path in backticks in `text`'s prose that is not an item.
+    /// `file:line: path` for each path in backticks in `text`'s prose that is not an item.
     fn missing(&self, file: &Path, text: &str, kind: Text) -> Vec<String> {
         let mut missing = Vec::new();
         let mut fenced = false;

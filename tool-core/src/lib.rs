@@ -33,6 +33,8 @@ pub mod retrieve;
 pub mod schema;
 #[cfg(any(feature = "mcp", feature = "a2a-server"))]
 pub mod tasks;
+#[cfg(any(feature = "mcp", feature = "a2a-server", all(feature = "a2a", feature = "otel")))]
+mod telemetry;
 mod tool;
 #[cfg(feature = "toolbox")]
 pub mod toolbox;

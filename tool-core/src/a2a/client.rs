@@ -13,6 +13,7 @@ use super::card::{AgentCard, AgentInterface};
 use super::credentials::ClientCredentials;
 use super::fetch::{Fetched, Source, fetch};
 use super::http::{http_error, preview, read};
+use super::request::SkillRequest;
 use super::result::to_result;
 use super::stream::Fold;
 use super::wire::{self, Reply, TaskState, Version};
@@ -28,38 +29,6 @@ const CANCEL_WAIT: Duration = Duration::from_secs(5);
 /// wait doubles after each, up to [`POLL_MAX`].
 const POLL_FIRST: Duration = Duration::from_millis(50);
 const POLL_MAX: Duration = Duration::from_secs(1);
-
-/// What a skill's tool takes: the message, and the ids of a task to continue (one that asked
-/// for more input).
-#[derive(Debug, crate::ToolArgs)]
-#[serde(crate = "serde")]
-#[non_exhaustive]
-pub struct SkillRequest {
-    /// What to ask the remote agent, in plain words
-    #[param(min_length = 1)]
-    pub message: String,
-    /// The task to continue, when the agent asked for more input
-    pub task_id: Option<String>,
-    /// The task's context, given with its task id
-    pub context_id: Option<String>,
-}
-
-impl SkillRequest {
-    /// A new request: `message`, in no task yet.
-    #[must_use]
-    pub fn new(message: impl Into<String>) -> Self {
-        SkillRequest { message: message.into(), task_id: None, context_id: None }
-    }
-
-    /// The same message, continuing the task `task_id` of the context `context_id` (one
-    /// that asked for more input).
-    #[must_use]
-    pub fn in_task(mut self, task_id: impl Into<String>, context_id: impl Into<String>) -> Self {
-        self.task_id = Some(task_id.into());
-        self.context_id = Some(context_id.into());
-        self
-    }
-}
 
 /// A remote A2A agent: its card, the interface the client speaks to it, and how requests are
 /// sent (credentials, a timeout).
@@ -373,11 +342,8 @@ impl RemoteAgent {
         } else {
             (reqwest::Method::POST, inner.interface.url.clone(), Some(body.clone()))
         };
-        let mut builder = inner
-            .http
-            .request(method, url)
-            .header("a2a-version", inner.version.header())
-            .headers(super::trace::headers());
+        let mut builder =
+            inner.http.request(method, url).header("a2a-version", inner.version.header()).headers(trace_headers());
         if let Some(body) = body {
             builder = builder.header("content-type", "application/json").body(body.to_string());
         }
@@ -422,4 +388,17 @@ fn origin(url: &str) -> Result<String, A2aError> {
 /// `text` with every character a provider refuses in a tool name replaced by `_`.
 fn sanitize(text: &str) -> String {
     text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+}
+
+/// The headers carrying the current span's trace context (none without the `otel` feature).
+#[cfg(feature = "otel")]
+fn trace_headers() -> reqwest::header::HeaderMap {
+    let mut headers = reqwest::header::HeaderMap::new();
+    crate::telemetry::inject(&tracing::Span::current(), &mut headers);
+    headers
+}
+
+#[cfg(not(feature = "otel"))]
+fn trace_headers() -> reqwest::header::HeaderMap {
+    reqwest::header::HeaderMap::new()
 }

@@ -6,20 +6,21 @@ mod credentials;
 mod fetch;
 mod http;
 mod part;
+mod request;
 mod rest;
 mod result;
 #[cfg(feature = "a2a-server")]
 pub mod server;
 mod source;
 mod stream;
-mod trace;
 mod wire;
 
 use core::fmt;
 
 pub use card::{AgentCard, AgentInterface, AgentSkill};
-pub use client::{RemoteAgent, SkillRequest};
+pub use client::RemoteAgent;
 pub use part::Part;
+pub use request::SkillRequest;
 pub use source::SkillSource;
 
 /// Which skills of a card become tools: all, or those an allow list names, less those a

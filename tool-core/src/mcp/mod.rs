@@ -24,7 +24,6 @@
 mod catalog;
 #[cfg(feature = "mcp-client")]
 mod client;
-mod propagate;
 mod server;
 mod transport;
 

@@ -112,7 +112,7 @@ async fn endpoint(shared: &Arc<Shared>, headers: &HeaderMap, body: &[u8]) -> Res
         rpc.method = %method,
         network.transport = "tcp",
     );
-    crate::a2a::trace::continue_trace(&span, headers);
+    crate::telemetry::continue_trace(&span, headers);
     let streaming = matches!(method, "SendStreamingMessage" | "SubscribeToTask");
     let answer = rpc::call(shared, method, &params, owner).instrument(span).await;
     match answer {

@@ -117,7 +117,7 @@ async fn respond(
         rpc.method = method,
         network.transport = "tcp",
     );
-    crate::a2a::trace::continue_trace(&span, headers);
+    crate::telemetry::continue_trace(&span, headers);
     let answer = match params {
         Ok(params) => rpc::call(shared, method, &params, owner).instrument(span).await,
         Err(error) => Err(error),

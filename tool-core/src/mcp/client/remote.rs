@@ -209,7 +209,7 @@ async fn forward(
     let span = client_span(&remote);
     let mut params = CallToolRequestParams::new(remote.to_string()).with_arguments(arguments);
     if !span.is_disabled() {
-        crate::mcp::propagate::inject(&span, params.meta.get_or_insert_default());
+        crate::telemetry::inject(&span, &mut **params.meta.get_or_insert_default());
     }
     let outcome = tracing::Instrument::instrument(send(peer, tracker, &tool, params, context), span.clone()).await;
     if let Err(error) = &outcome {

@@ -85,7 +85,7 @@ impl McpServer {
             caller.http_request().is_some(),
         );
         if !span.is_disabled() {
-            crate::mcp::propagate::continue_trace(&span, &context.meta);
+            crate::telemetry::continue_trace(&span, &*context.meta);
         }
         let is_error = |response: &CallToolResponse| matches!(response, CallToolResponse::Complete(result) if result.is_error == Some(true));
         Ok(traced(span, is_error, || self.run(&registry, entry, request, context, caller)).await)

@@ -294,7 +294,7 @@ async fn answer(
     if let Some(meta) = &meta
         && !span.is_disabled()
     {
-        crate::mcp::propagate::continue_trace(&span, meta);
+        crate::telemetry::continue_trace(&span, &**meta);
     }
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
     let arguments = Value::Object(params.arguments.unwrap_or_default());

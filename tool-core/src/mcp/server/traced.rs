@@ -67,7 +67,7 @@ pub(in crate::mcp) fn span_of(request: &Request<'_>, meta: Option<&MetaObject>) 
     if !span.is_disabled()
         && let Some(meta) = meta
     {
-        crate::mcp::propagate::continue_trace(&span, meta);
+        crate::telemetry::continue_trace(&span, meta);
     }
     span
 }
