@@ -35,6 +35,8 @@ pub mod schema;
 pub mod tasks;
 #[cfg(any(feature = "mcp", feature = "a2a-server", all(feature = "a2a", feature = "otel")))]
 mod telemetry;
+#[cfg(any(feature = "a2a", feature = "mcp-client-oauth"))]
+mod token_cache;
 mod tool;
 #[cfg(feature = "toolbox")]
 pub mod toolbox;

@@ -2,19 +2,16 @@
 //! an access token asked of the card's token endpoint when first needed, kept until shortly
 //! before it expires, and sent as a bearer token to the agent's own origin only.
 //!
-//! One form POST and a cache: the `oauth2` crate would bring its own HTTP client plumbing for
-//! it, where this client already has reqwest.
+//! One form POST, kept in the crate's token cache (`token_cache.rs`): the `oauth2` crate
+//! would bring its own HTTP client plumbing for it, where this client already has reqwest.
 
 use core::time::Duration;
 
 use serde::Deserialize;
-use tokio::time::Instant;
 
 use super::A2aError;
 use super::http::{http_error, preview, read};
-
-/// A token is asked again this long before it expires, so none expires in flight.
-const EARLY: Duration = Duration::from_secs(30);
+use crate::token_cache::TokenCache;
 
 /// The client's credentials, and the token they last brought.
 pub(crate) struct ClientCredentials {
@@ -22,7 +19,7 @@ pub(crate) struct ClientCredentials {
     client_id: String,
     client_secret: String,
     scopes: Vec<String>,
-    cached: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
+    cached: TokenCache,
 }
 
 impl core::fmt::Debug for ClientCredentials {
@@ -64,18 +61,17 @@ impl ClientCredentials {
             client_id: client_id.to_owned(),
             client_secret: client_secret.to_owned(),
             scopes,
-            cached: tokio::sync::Mutex::new(None),
+            cached: TokenCache::default(),
         })
     }
 
     /// A token that has not expired: the one held, or a new one.
     pub(crate) async fn token(&self, http: &reqwest::Client) -> Result<String, A2aError> {
-        let mut cached = self.cached.lock().await;
-        if let Some((token, expires)) = cached.as_ref()
-            && expires.is_none_or(|expires| Instant::now() + EARLY < expires)
-        {
-            return Ok(token.clone());
-        }
+        self.cached.token(false, || self.grant(http)).await
+    }
+
+    /// A new token from the token endpoint, and its lifetime.
+    async fn grant(&self, http: &reqwest::Client) -> Result<(String, Option<Duration>), A2aError> {
         let url = &self.token_url;
         let mut form = vec![("grant_type", "client_credentials".to_owned())];
         if !self.scopes.is_empty() {
@@ -99,8 +95,6 @@ impl ClientCredentials {
         let granted: TokenResponse = serde_json::from_slice(&body).map_err(|error| A2aError::Malformed {
             message: format!("the token endpoint's answer is not a token ({error}): {}", preview(&body)),
         })?;
-        let expires = granted.expires_in.map(|seconds| Instant::now() + Duration::from_secs(seconds));
-        *cached = Some((granted.access_token.clone(), expires));
-        Ok(granted.access_token)
+        Ok((granted.access_token, granted.expires_in.map(Duration::from_secs)))
     }
 }

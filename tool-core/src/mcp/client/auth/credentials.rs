@@ -2,21 +2,19 @@
 //! client. The server's protected-resource metadata (RFC 9728) names its authorization
 //! server, whose metadata (RFC 8414) names the token endpoint; a client-credentials grant
 //! there, with the server's URL as the RFC 8707 `resource`, gives a token for that server
-//! alone. Discovery and the grant are rmcp's (`AuthorizationManager`); this keeps the token
-//! until shortly before it expires, and asks again when the server refuses it.
+//! alone. Discovery and the grant are rmcp's (`AuthorizationManager`); the token is kept in
+//! the crate's token cache (`token_cache.rs`) until shortly before it expires, and asked
+//! again when the server refuses it.
 
 use core::fmt;
-use std::time::{Duration, Instant};
+use core::time::Duration;
 
 use rmcp::transport::auth::{AuthorizationManager, ClientCredentialsConfig};
 use serde_json::Value;
 use tokio::sync::Mutex;
 
 use crate::mcp::client::auth::token::{TokenError, TokenFuture, TokenSource};
-
-/// A token is renewed this long before it expires, so that no request carries one that
-/// expires on the way.
-const EARLY: Duration = Duration::from_secs(30);
+use crate::token_cache::TokenCache;
 
 /// Tokens from the remote server's authorization server, by OAuth 2 client credentials.
 ///
@@ -26,15 +24,9 @@ pub struct ClientCredentials {
     client_id: String,
     client_secret: String,
     scopes: Vec<String>,
-    state: Mutex<State>,
-}
-
-#[derive(Default)]
-struct State {
-    /// Discovered once per resource, then kept.
-    manager: Option<(String, AuthorizationManager)>,
-    /// The token and when to stop using it.
-    token: Option<(String, Option<Instant>)>,
+    /// The authorization server, discovered once per resource, then kept.
+    manager: Mutex<Option<(String, AuthorizationManager)>>,
+    token: TokenCache,
 }
 
 impl ClientCredentials {
@@ -45,7 +37,8 @@ impl ClientCredentials {
             client_id: client_id.into(),
             client_secret: client_secret.into(),
             scopes: Vec::new(),
-            state: Mutex::new(State::default()),
+            manager: Mutex::new(None),
+            token: TokenCache::default(),
         }
     }
 
@@ -57,34 +50,29 @@ impl ClientCredentials {
     }
 
     async fn fetch(&self, resource: &str, renew: bool) -> Result<String, TokenError> {
-        let mut state = self.state.lock().await;
-        if !renew
-            && let Some((token, until)) = &state.token
-            && until.is_none_or(|until| Instant::now() < until)
-        {
-            return Ok(token.clone());
-        }
-        state.token = None;
+        self.token.token(renew, || self.grant(resource)).await
+    }
+
+    /// A new token for `resource` from its authorization server, and its lifetime.
+    async fn grant(&self, resource: &str) -> Result<(String, Option<Duration>), TokenError> {
         let config = ClientCredentialsConfig::ClientSecret {
             client_id: self.client_id.clone(),
             client_secret: self.client_secret.clone(),
             scopes: self.scopes.clone(),
             resource: Some(resource.to_owned()),
         };
-        if state.manager.as_ref().is_none_or(|(known, _)| known != resource) {
-            state.manager = Some((resource.to_owned(), discover(resource, &config).await?));
+        let mut manager = self.manager.lock().await;
+        if manager.as_ref().is_none_or(|(known, _)| known != resource) {
+            *manager = Some((resource.to_owned(), discover(resource, &config).await?));
         }
-        let manager = state.manager.as_ref().map(|(_, manager)| manager);
-        let manager = manager.ok_or_else(|| TokenError::new("the authorization server was not found"))?;
-        let response = manager.exchange_client_credentials(&config).await.map_err(failed)?;
+        let found = manager.as_ref().map(|(_, manager)| manager);
+        let found = found.ok_or_else(|| TokenError::new("the authorization server was not found"))?;
+        let response = found.exchange_client_credentials(&config).await.map_err(failed)?;
         // The response is oauth2's; its JSON is the RFC 6749 one.
         let response = serde_json::to_value(&response).map_err(|error| TokenError::new(error.to_string()))?;
         let token = response.get("access_token").and_then(Value::as_str).map(str::to_owned);
         let token = token.ok_or_else(|| TokenError::new("the token response has no access_token"))?;
-        let lifetime = response.get("expires_in").and_then(Value::as_u64).map(Duration::from_secs);
-        let until = lifetime.map(|lifetime| Instant::now() + lifetime.saturating_sub(EARLY.min(lifetime / 2)));
-        state.token = Some((token.clone(), until));
-        Ok(token)
+        Ok((token, response.get("expires_in").and_then(Value::as_u64).map(Duration::from_secs)))
     }
 }
 
