@@ -62,10 +62,11 @@ pub(super) async fn run(
     for gate in &gates {
         started(settings, gate);
     }
-    let sequential =
-        settings.sequential || gates.iter().any(|gate| matches!(gate, Gate::Run(_, entry) if entry.sequential()));
-    let bound = if sequential { 1 } else { settings.max_concurrency.max(1) };
-    let permits = Arc::new(Semaphore::new(bound));
+    let tools = gates.iter().filter_map(|gate| match gate {
+        Gate::Run(_, entry) => Some(entry),
+        Gate::Answered(..) => None,
+    });
+    let permits = Arc::new(Semaphore::new(concurrency(settings, tools)));
     // Several plain fns to run in place: the first poll, where they run, goes under one
     // `block_in_place`, so that on a worker thread the hand-off of its other tasks is paid
     // once for the batch rather than once a call (the calls' own are then nested, free).
@@ -102,6 +103,13 @@ pub(super) async fn run(
     })
     .await;
     conclude(settings, outcomes, pending)
+}
+
+/// Phase 2's one scheduling rule, for each of its drivers (this batch, calls started while
+/// the model writes, a durable run's steps): one call at a time when the runner or any of
+/// `tools` is `sequential`, else up to `max_concurrency` together.
+pub(super) fn concurrency<'e>(settings: &Settings, mut tools: impl Iterator<Item = &'e Entry>) -> usize {
+    if settings.sequential || tools.any(Entry::sequential) { 1 } else { settings.max_concurrency.max(1) }
 }
 
 /// Phase 3 for a batch's outcomes, in call order: a call moved to the background goes to

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::background::Pending;
 use super::early::{Closed, Early};
 use super::model::{Delta, ModelRequest, ModelTurn};
-use super::rounds::{Batch, StepFuture, Steps};
+use super::steps::{Batch, StepFuture, Steps};
 use super::telemetry::chat_span;
 use super::{Agent, Event, RunError, Settings, ToolRun, batch};
 use crate::context::CancellationToken;

@@ -24,7 +24,7 @@ use super::batch::{self, Gate, Moved};
 use super::hooks::ToolRun;
 use crate::context::CancellationToken;
 use crate::provider::{Delta, ToolCall};
-use crate::registry::{Entry, Registry};
+use crate::registry::Registry;
 
 /// The calls a turn's stream has closed, waiting for phase 1, in call order. The model's
 /// delta sink writes here ([`Closed::offer`]); [`Early`] reads.
@@ -108,11 +108,7 @@ impl<'a> Early<'a> {
         // A `sequential` tool makes its whole turn run one call at a time; until the turn is
         // whole, any call may be followed by one, so calls go one at a time where the
         // registry has such a tool.
-        let bound = if settings.sequential || registry.iter().any(Entry::sequential) {
-            1
-        } else {
-            settings.max_concurrency.max(1)
-        };
+        let bound = batch::concurrency(settings, registry.iter());
         Early {
             settings,
             registry,
@@ -167,8 +163,8 @@ impl<'a> Early<'a> {
         // to one (names are looked up only where the registry has such a tool).
         let full = self.settings.max_concurrency.max(1);
         let lift = full > self.bound
-            && !self.settings.sequential
-            && !calls.iter().any(|call| self.registry.lookup(&call.name).is_ok_and(Entry::sequential));
+            && batch::concurrency(self.settings, calls.iter().filter_map(|call| self.registry.get(&call.name)))
+                > self.bound;
         if lift {
             self.permits.add_permits(full - self.bound);
         }

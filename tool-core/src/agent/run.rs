@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::background::Pending;
 use super::direct::Direct;
 use super::model::Usage;
-use super::rounds::{Progress, Run};
+use super::steps::{Progress, Run};
 use super::telemetry::invoke_agent_span;
 use super::typed::Expected;
 use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};

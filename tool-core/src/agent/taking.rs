@@ -11,7 +11,7 @@ use super::Conversation;
 use super::Settings;
 use super::events::Event;
 use super::model::{Api, ModelTurn, StopReason};
-use super::rounds::Progress;
+use super::steps::Progress;
 use crate::provider::{Arguments, ArgumentsMode, CallResult, ToolCall, parse_arguments};
 
 /// What the model is told in place of `turn`, when the loop cannot act on it: calls cut off

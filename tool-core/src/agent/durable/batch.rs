@@ -26,7 +26,7 @@ use super::{JournaledCall, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::{ToolRun, Verdict};
 use crate::agent::model::ModelError;
-use crate::agent::rounds::Batch;
+use crate::agent::steps::Batch;
 use crate::agent::{Api, RunError, Settings};
 use crate::context::CancellationToken;
 use crate::error::ToolError;
@@ -176,8 +176,8 @@ impl Launcher {
 
     fn start_from(&mut self, first: usize) {
         let calls: Vec<_> = self.waiting[first..].iter_mut().filter_map(Option::take).collect();
-        let sequential = self.settings.sequential || calls.iter().any(|(_, entry)| entry.sequential());
-        let permits = Arc::new(Semaphore::new(if sequential { 1 } else { self.settings.max_concurrency.max(1) }));
+        let bound = batch::concurrency(&self.settings, calls.iter().map(|(_, entry)| entry));
+        let permits = Arc::new(Semaphore::new(bound));
         let mut runs = Vec::with_capacity(calls.len());
         for ((call, entry), slot) in calls.into_iter().zip(&mut self.results[first..]) {
             let (sender, receiver) = oneshot::channel();

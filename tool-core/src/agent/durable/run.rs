@@ -16,7 +16,7 @@ use crate::agent::early::{Closed, Early};
 use crate::agent::hooks::ToolRun;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
 use crate::agent::record::CallFacts;
-use crate::agent::rounds::{Batch, Progress, Run, StepFuture, Steps};
+use crate::agent::steps::{Batch, Progress, Run, StepFuture, Steps};
 use crate::agent::telemetry::{chat_span, invoke_agent_span};
 use crate::agent::{Agent, Conversation, Event, RunError, Settings};
 use crate::context::CancellationToken;
