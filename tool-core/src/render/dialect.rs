@@ -137,88 +137,13 @@ impl Dialect {
         value: Option<KeywordValue>,
         count: Option<i128>,
     ) -> KeywordPlacement {
-        use KeywordKind as K;
-        // Every arm names every keyword (no `_`): a new keyword does not compile until each
-        // dialect decides where it goes.
+        // Every arm of each dialect's function names every keyword (no `_`): a new keyword
+        // does not compile until each dialect decides where it goes.
         match self {
             Dialect::JsonSchema => KeywordPlacement::Keep,
-            Dialect::OpenAiStrict => match kind {
-                // Nested keywords are placed, one by one, in the elements' schema.
-                K::Description
-                | K::Items
-                | K::Values
-                | K::Minimum
-                | K::Maximum
-                | K::ExclusiveMinimum
-                | K::ExclusiveMaximum
-                | K::MultipleOf
-                | K::Pattern
-                | K::Enum
-                | K::MinItems
-                | K::MaxItems => KeywordPlacement::Keep,
-                K::Format if format_in(value, OPENAI_FORMATS) => KeywordPlacement::Keep,
-                // Examples only illustrate; what constrains or fills a value, dispatch
-                // enforces, so the model reads it in the description.
-                K::Examples => KeywordPlacement::Drop,
-                K::Format
-                | K::MinLength
-                | K::MaxLength
-                | K::UniqueItems
-                | K::Default
-                | K::Deprecated
-                | K::MinProperties
-                | K::MaxProperties => KeywordPlacement::Describe,
-            },
-            Dialect::AnthropicStrict => match kind {
-                K::Description | K::Items | K::Values | K::Enum => KeywordPlacement::Keep,
-                K::Format if format_in(value, ANTHROPIC_FORMATS) => KeywordPlacement::Keep,
-                // `minItems` of 0 or 1 only, per the SDK's transform.
-                K::MinItems => match (value, count) {
-                    (Some(KeywordValue::Count(0 | 1)), _) | (None, Some(0 | 1)) => KeywordPlacement::Keep,
-                    _ => KeywordPlacement::Describe,
-                },
-                K::Format
-                | K::Minimum
-                | K::Maximum
-                | K::ExclusiveMinimum
-                | K::ExclusiveMaximum
-                | K::MultipleOf
-                | K::MinLength
-                | K::MaxLength
-                | K::Pattern
-                | K::MaxItems
-                | K::UniqueItems
-                | K::Default
-                | K::Examples
-                | K::Deprecated
-                | K::MinProperties
-                | K::MaxProperties => KeywordPlacement::Describe,
-            },
-            Dialect::GeminiParameters => match kind {
-                K::Description
-                | K::Items
-                | K::Values
-                | K::Minimum
-                | K::Maximum
-                | K::MinLength
-                | K::MaxLength
-                | K::Pattern
-                | K::Format
-                | K::MinItems
-                | K::MaxItems
-                | K::MinProperties
-                | K::MaxProperties
-                | K::Default => KeywordPlacement::Keep,
-                // The macro makes a list's values one type: the first says which.
-                K::Enum => match value {
-                    Some(KeywordValue::List([Lit::Str(_), ..])) => KeywordPlacement::Keep,
-                    _ => KeywordPlacement::Describe,
-                },
-                K::Examples => KeywordPlacement::Drop,
-                K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems | K::Deprecated => {
-                    KeywordPlacement::Describe
-                }
-            },
+            Dialect::OpenAiStrict => openai_strict(kind, value),
+            Dialect::AnthropicStrict => anthropic_strict(kind, value, count),
+            Dialect::GeminiParameters => gemini_parameters(kind, value),
         }
     }
 
@@ -300,5 +225,97 @@ const fn problem(schema: &Schema, depth: usize) -> Option<&'static str> {
         | Schema::Char
         | Schema::Parsed(_)
         | Schema::StringEnum(_) => None,
+    }
+}
+
+/// Where OpenAI's strict mode takes each keyword.
+const fn openai_strict(kind: KeywordKind, value: Option<KeywordValue>) -> KeywordPlacement {
+    use KeywordKind as K;
+    match kind {
+        // Nested keywords are placed, one by one, in the elements' schema.
+        K::Description
+        | K::Items
+        | K::Values
+        | K::Minimum
+        | K::Maximum
+        | K::ExclusiveMinimum
+        | K::ExclusiveMaximum
+        | K::MultipleOf
+        | K::Pattern
+        | K::Enum
+        | K::MinItems
+        | K::MaxItems => KeywordPlacement::Keep,
+        K::Format if format_in(value, OPENAI_FORMATS) => KeywordPlacement::Keep,
+        // Examples only illustrate; what constrains or fills a value, dispatch
+        // enforces, so the model reads it in the description.
+        K::Examples => KeywordPlacement::Drop,
+        K::Format
+        | K::MinLength
+        | K::MaxLength
+        | K::UniqueItems
+        | K::Default
+        | K::Deprecated
+        | K::MinProperties
+        | K::MaxProperties => KeywordPlacement::Describe,
+    }
+}
+
+/// Where Anthropic's strict tools take each keyword.
+const fn anthropic_strict(kind: KeywordKind, value: Option<KeywordValue>, count: Option<i128>) -> KeywordPlacement {
+    use KeywordKind as K;
+    match kind {
+        K::Description | K::Items | K::Values | K::Enum => KeywordPlacement::Keep,
+        K::Format if format_in(value, ANTHROPIC_FORMATS) => KeywordPlacement::Keep,
+        // `minItems` of 0 or 1 only, per the SDK's transform.
+        K::MinItems => match (value, count) {
+            (Some(KeywordValue::Count(0 | 1)), _) | (None, Some(0 | 1)) => KeywordPlacement::Keep,
+            _ => KeywordPlacement::Describe,
+        },
+        K::Format
+        | K::Minimum
+        | K::Maximum
+        | K::ExclusiveMinimum
+        | K::ExclusiveMaximum
+        | K::MultipleOf
+        | K::MinLength
+        | K::MaxLength
+        | K::Pattern
+        | K::MaxItems
+        | K::UniqueItems
+        | K::Default
+        | K::Examples
+        | K::Deprecated
+        | K::MinProperties
+        | K::MaxProperties => KeywordPlacement::Describe,
+    }
+}
+
+/// Where Gemini's `parameters` take each keyword.
+const fn gemini_parameters(kind: KeywordKind, value: Option<KeywordValue>) -> KeywordPlacement {
+    use KeywordKind as K;
+    match kind {
+        K::Description
+        | K::Items
+        | K::Values
+        | K::Minimum
+        | K::Maximum
+        | K::MinLength
+        | K::MaxLength
+        | K::Pattern
+        | K::Format
+        | K::MinItems
+        | K::MaxItems
+        | K::MinProperties
+        | K::MaxProperties
+        | K::Default => KeywordPlacement::Keep,
+        // The macro makes a list's values one type: the first says which.
+        K::Enum => match value {
+            Some(KeywordValue::List([Lit::Str(_), ..])) => KeywordPlacement::Keep,
+            _ => KeywordPlacement::Describe,
+        },
+        K::Examples => KeywordPlacement::Drop,
+        K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems | K::Deprecated => {
+            KeywordPlacement::Describe
+        }
     }
 }

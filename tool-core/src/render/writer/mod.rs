@@ -149,29 +149,8 @@ impl<'a> Writer<'a> {
             let (inner, inner_nullable, merged) = schema.peel_keywords(keywords);
             return self.schema(inner, &merged, nullable || inner_nullable);
         }
-        // Anthropic's strict transform refuses type unions, and clients that map plain JSON
-        // Schema onto a single-`type` dialect (Gemini's OpenAPI subset; the MCP Inspector's
-        // `--strict` portability report flags it) may drop them: `null` is an `anyOf` branch.
-        // Only OpenAI's strict mode asks for the union (`"type": ["string", "null"]`).
-        let branch = match self.dialect {
-            Dialect::AnthropicStrict => !matches!(*schema, Schema::Any),
-            Dialect::JsonSchema => !matches!(*schema, Schema::Any | Schema::AnyOf(_)),
-            _ => false,
-        };
-        if nullable && branch {
-            self.byte(b'{');
-            let mut first = true;
-            if self.dialect == Dialect::JsonSchema {
-                // The description stays where readers look for it, beside `anyOf`.
-                let mark = self.out.len();
-                self.description(&mut first, schema, keywords, own_description(schema));
-                self.described_outside = self.out.len() > mark;
-            }
-            self.key(&mut first, "anyOf");
-            self.byte(b'[');
-            self.schema(schema, keywords, false);
-            self.described_outside = false;
-            self.raw(",{\"type\":\"null\"}]}");
+        if nullable && self.null_as_branch(schema) {
+            self.null_branch(schema, keywords);
             return;
         }
         let mut first = true;
@@ -199,38 +178,75 @@ impl<'a> Writer<'a> {
                 }
             }
             Schema::Object(object) => self.object(first, object, nullable),
-            Schema::StringEnum(set) => {
-                self.type_name(first, "string", nullable);
-                if !has_keyword(keywords, KeywordKind::Enum) {
-                    self.key(first, "enum");
-                    self.byte(b'[');
-                    for (i, value) in set.values.iter().enumerate() {
-                        if i > 0 {
-                            self.byte(b',');
-                        }
-                        self.string(value);
-                    }
-                    if nullable && self.unions_null() {
-                        self.raw(",null");
-                    }
-                    self.byte(b']');
-                }
-            }
-            Schema::AnyOf(any_of) => {
-                self.key(first, "anyOf");
-                self.byte(b'[');
-                self.schema_items(any_of.branches);
-                if nullable {
-                    self.raw(",{\"type\":");
-                    self.word(self.dialect.type_name("null"));
-                    self.byte(b'}');
-                }
-                self.byte(b']');
-            }
+            Schema::StringEnum(set) => self.string_enum(first, set.values, keywords, nullable),
+            Schema::AnyOf(any_of) => self.any_of(first, any_of.branches, nullable),
         }
         self.type_bounds_kept(first, schema, keywords);
         self.keywords(first, keywords, nullable);
         self.byte(b'}');
+    }
+
+    /// Whether a nullable `schema` is written as an `anyOf` with a `null` branch. Anthropic's
+    /// strict transform refuses type unions, and clients that map plain JSON Schema onto a
+    /// single-`type` dialect (Gemini's `OpenAPI` subset; the MCP Inspector's `--strict`
+    /// portability report flags it) may drop them: `null` is an `anyOf` branch. Only
+    /// OpenAI's strict mode asks for the union (`"type": ["string", "null"]`).
+    fn null_as_branch(&self, schema: &Schema) -> bool {
+        match self.dialect {
+            Dialect::AnthropicStrict => !matches!(*schema, Schema::Any),
+            Dialect::JsonSchema => !matches!(*schema, Schema::Any | Schema::AnyOf(_)),
+            _ => false,
+        }
+    }
+
+    /// `{"anyOf": [schema, {"type": "null"}]}`.
+    fn null_branch(&mut self, schema: &Schema, keywords: &[Keyword]) {
+        self.byte(b'{');
+        let mut first = true;
+        if self.dialect == Dialect::JsonSchema {
+            // The description stays where readers look for it, beside `anyOf`.
+            let mark = self.out.len();
+            self.description(&mut first, schema, keywords, own_description(schema));
+            self.described_outside = self.out.len() > mark;
+        }
+        self.key(&mut first, "anyOf");
+        self.byte(b'[');
+        self.schema(schema, keywords, false);
+        self.described_outside = false;
+        self.raw(",{\"type\":\"null\"}]}");
+    }
+
+    /// A string enum's type and values (unless the field's own `enum` keyword replaces them).
+    fn string_enum(&mut self, first: &mut bool, values: &[&str], keywords: &[Keyword], nullable: bool) {
+        self.type_name(first, "string", nullable);
+        if has_keyword(keywords, KeywordKind::Enum) {
+            return;
+        }
+        self.key(first, "enum");
+        self.byte(b'[');
+        for (i, value) in values.iter().enumerate() {
+            if i > 0 {
+                self.byte(b',');
+            }
+            self.string(value);
+        }
+        if nullable && self.unions_null() {
+            self.raw(",null");
+        }
+        self.byte(b']');
+    }
+
+    /// `anyOf` over `branches`, with a `null` branch when nullable.
+    fn any_of(&mut self, first: &mut bool, branches: &[Schema], nullable: bool) {
+        self.key(first, "anyOf");
+        self.byte(b'[');
+        self.schema_items(branches);
+        if nullable {
+            self.raw(",{\"type\":");
+            self.word(self.dialect.type_name("null"));
+            self.byte(b'}');
+        }
+        self.byte(b']');
     }
 
     /// `prefixItems` (closed by `"items":false`) in JSON Schema; the dialects without it get

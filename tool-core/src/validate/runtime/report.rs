@@ -63,69 +63,28 @@ pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Vi
         ValidationErrorKind::Constant { expected_value } => {
             out.push(&at, "const", format!("must be {expected_value}, got {}", preview(value)));
         }
-        ValidationErrorKind::Minimum { limit } => {
-            keywords::minimum(&integral(value, root, schema_path), bound(limit), &at, out);
-        }
-        ValidationErrorKind::Maximum { limit } => {
-            keywords::maximum(&integral(value, root, schema_path), bound(limit), &at, out);
-        }
-        ValidationErrorKind::ExclusiveMinimum { limit } => {
-            keywords::exclusive_minimum(&integral(value, root, schema_path), bound(limit), &at, out);
-        }
-        ValidationErrorKind::ExclusiveMaximum { limit } => {
-            keywords::exclusive_maximum(&integral(value, root, schema_path), bound(limit), &at, out);
-        }
-        ValidationErrorKind::MultipleOf { .. } => {
-            let factor = root.pointer(schema_path).map_or(Bound::Float(f64::NAN), bound);
-            keywords::multiple_of(&integral(value, root, schema_path), factor, &at, out);
-        }
-        ValidationErrorKind::MinLength { limit } | ValidationErrorKind::MaxLength { limit }
-            if *limit == 1 && exact_count(root, schema_path, "minLength", "maxLength") =>
-        {
-            let count = value.as_str().map_or(0, |text| text.chars().count());
-            out.push(&at, keyword_of(error), format!("must be exactly 1 character long, got {count}"));
-        }
-        ValidationErrorKind::MinItems { limit } | ValidationErrorKind::MaxItems { limit }
-            if exact_count(root, schema_path, "minItems", "maxItems") =>
-        {
-            let count = value.as_array().map_or(0, Vec::len);
-            out.push(&at, keyword_of(error), format!("must have exactly {limit} items, got {count}"));
-        }
-        ValidationErrorKind::MinLength { limit } => keywords::min_length(value, *limit, &at, out),
-        ValidationErrorKind::MaxLength { limit } => keywords::max_length(value, *limit, &at, out),
-        ValidationErrorKind::MinItems { limit } => keywords::min_items(value, *limit, &at, out),
-        ValidationErrorKind::MaxItems { limit } => keywords::max_items(value, *limit, &at, out),
-        ValidationErrorKind::MinProperties { limit } => keywords::min_properties(value, *limit, &at, out),
-        ValidationErrorKind::MaxProperties { limit } => keywords::max_properties(value, *limit, &at, out),
-        ValidationErrorKind::UniqueItems => keywords::unique_items(value, &at, out),
+        ValidationErrorKind::Minimum { .. }
+        | ValidationErrorKind::Maximum { .. }
+        | ValidationErrorKind::ExclusiveMinimum { .. }
+        | ValidationErrorKind::ExclusiveMaximum { .. }
+        | ValidationErrorKind::MultipleOf { .. } => bound_violation(error, root, &at, out),
+        ValidationErrorKind::MinLength { .. }
+        | ValidationErrorKind::MaxLength { .. }
+        | ValidationErrorKind::MinItems { .. }
+        | ValidationErrorKind::MaxItems { .. }
+        | ValidationErrorKind::MinProperties { .. }
+        | ValidationErrorKind::MaxProperties { .. }
+        | ValidationErrorKind::UniqueItems => size_violation(error, root, &at, out),
         ValidationErrorKind::Pattern { pattern } => {
             out.push(&at, "pattern", format!("must match the pattern {pattern:?}, got {}", preview(value)));
         }
         ValidationErrorKind::Format { format } => {
             out.push(&at, "format", format!("must be a valid {format}, got {}", preview(value)));
         }
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
-            if nullable(root.pointer(schema_path), value).is_some() =>
-        {
-            // `T` or `null` (an optional field), and the value is not null: `T`'s violations
-            // alone, as for a `#[tool]`'s `Option<T>`.
-            let index = nullable(root.pointer(schema_path), value).unwrap_or_default();
-            all(context.get(index).map_or(&[][..], Vec::as_slice), root, out);
-        }
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            let keyword = if matches!(error.kind(), ValidationErrorKind::AnyOf { .. }) { "anyOf" } else { "oneOf" };
-            super::alternatives::report(keyword, context, &at, root.pointer(schema_path), root, all, out);
-        }
-        ValidationErrorKind::OneOfMultipleValid { .. } => {
-            out.push(
-                &at,
-                "oneOf",
-                "matches more than one of the schemas in oneOf; it must match exactly one".to_owned(),
-            );
-        }
-        ValidationErrorKind::Not { schema } => {
-            out.push(&at, "not", format!("must not match {schema}, got {}", preview(value)));
-        }
+        ValidationErrorKind::AnyOf { .. }
+        | ValidationErrorKind::OneOfNotValid { .. }
+        | ValidationErrorKind::OneOfMultipleValid { .. }
+        | ValidationErrorKind::Not { .. } => combinator_violation(error, root, &at, out),
         ValidationErrorKind::FalseSchema => out.push(&at, "false", "no value is allowed here".to_owned()),
         ValidationErrorKind::Contains => {
             out.push(&at, "contains", "must contain at least one item matching the `contains` schema".to_owned());
@@ -146,6 +105,92 @@ pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Vi
             out.push(&at, "unevaluatedItems", format!("unexpected items {}", unexpected.join(", ")));
         }
         _ => out.push(&at, "schema", error.to_string()),
+    }
+}
+
+/// A number outside a bound, or not a multiple, worded as the compile-time validator words it.
+fn bound_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: &mut Violations) {
+    let value = error.instance().as_ref();
+    let schema_path = error.schema_path().as_str();
+    match error.kind() {
+        ValidationErrorKind::Minimum { limit } => {
+            keywords::minimum(&integral(value, root, schema_path), bound(limit), at, out);
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            keywords::maximum(&integral(value, root, schema_path), bound(limit), at, out);
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            keywords::exclusive_minimum(&integral(value, root, schema_path), bound(limit), at, out);
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            keywords::exclusive_maximum(&integral(value, root, schema_path), bound(limit), at, out);
+        }
+        ValidationErrorKind::MultipleOf { .. } => {
+            let factor = root.pointer(schema_path).map_or(Bound::Float(f64::NAN), bound);
+            keywords::multiple_of(&integral(value, root, schema_path), factor, at, out);
+        }
+        _ => out.push(at, "schema", error.to_string()),
+    }
+}
+
+/// A string, array or object of the wrong size, or with repeated items; a size the schema
+/// pins (`minItems` = `maxItems`) is worded as exact.
+fn size_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: &mut Violations) {
+    let value = error.instance().as_ref();
+    let schema_path = error.schema_path().as_str();
+    match error.kind() {
+        ValidationErrorKind::MinLength { limit } | ValidationErrorKind::MaxLength { limit }
+            if *limit == 1 && exact_count(root, schema_path, "minLength", "maxLength") =>
+        {
+            let count = value.as_str().map_or(0, |text| text.chars().count());
+            out.push(at, keyword_of(error), format!("must be exactly 1 character long, got {count}"));
+        }
+        ValidationErrorKind::MinItems { limit } | ValidationErrorKind::MaxItems { limit }
+            if exact_count(root, schema_path, "minItems", "maxItems") =>
+        {
+            let count = value.as_array().map_or(0, Vec::len);
+            out.push(at, keyword_of(error), format!("must have exactly {limit} items, got {count}"));
+        }
+        ValidationErrorKind::MinLength { limit } => keywords::min_length(value, *limit, at, out),
+        ValidationErrorKind::MaxLength { limit } => keywords::max_length(value, *limit, at, out),
+        ValidationErrorKind::MinItems { limit } => keywords::min_items(value, *limit, at, out),
+        ValidationErrorKind::MaxItems { limit } => keywords::max_items(value, *limit, at, out),
+        ValidationErrorKind::MinProperties { limit } => keywords::min_properties(value, *limit, at, out),
+        ValidationErrorKind::MaxProperties { limit } => keywords::max_properties(value, *limit, at, out),
+        ValidationErrorKind::UniqueItems => keywords::unique_items(value, at, out),
+        _ => out.push(at, "schema", error.to_string()),
+    }
+}
+
+/// A value that fails `anyOf`, `oneOf` or `not`; an optional field's `T | null` reports
+/// `T`'s violations alone.
+fn combinator_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: &mut Violations) {
+    let value = error.instance().as_ref();
+    let schema_path = error.schema_path().as_str();
+    match error.kind() {
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
+            if nullable(root.pointer(schema_path), value).is_some() =>
+        {
+            // `T` or `null` (an optional field), and the value is not null: `T`'s violations
+            // alone, as for a `#[tool]`'s `Option<T>`.
+            let index = nullable(root.pointer(schema_path), value).unwrap_or_default();
+            all(context.get(index).map_or(&[][..], Vec::as_slice), root, out);
+        }
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            let keyword = if matches!(error.kind(), ValidationErrorKind::AnyOf { .. }) { "anyOf" } else { "oneOf" };
+            super::alternatives::report(keyword, context, at, root.pointer(schema_path), root, all, out);
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => {
+            out.push(
+                at,
+                "oneOf",
+                "matches more than one of the schemas in oneOf; it must match exactly one".to_owned(),
+            );
+        }
+        ValidationErrorKind::Not { schema } => {
+            out.push(at, "not", format!("must not match {schema}, got {}", preview(value)));
+        }
+        _ => out.push(at, "schema", error.to_string()),
     }
 }
 
