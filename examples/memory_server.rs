@@ -315,7 +315,7 @@ fn zod(tool: &str, violations: &Violations) -> String {
         .iter()
         .map(|violation| {
             let mut path = violation.path.clone();
-            if let (Some(property), "required") = (&violation.property, violation.keyword) {
+            if let (Some(property), "required") = (&violation.property, &*violation.keyword) {
                 path = format!("{path}/{property}");
             }
             let at = path.split('/').skip(1).fold(String::new(), |at, key| match key.parse::<usize>() {
@@ -323,7 +323,7 @@ fn zod(tool: &str, violations: &Violations) -> String {
                 Err(_) if at.is_empty() => key.to_owned(),
                 Err(_) => format!("{at}.{key}"),
             });
-            let received = match violation.received {
+            let received = match violation.received.as_deref() {
                 Some("integer") => "number", // JavaScript has one number type
                 Some(other) => other,
                 None => "undefined",

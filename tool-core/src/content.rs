@@ -8,7 +8,8 @@ use core::fmt;
 use base64::Engine as _;
 
 /// One block of a tool's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Content {
     /// Text the model reads.
@@ -24,7 +25,7 @@ pub enum Content {
 }
 
 /// Binary media: base64 text and its MIME type.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Media {
     /// The bytes, base64-encoded (standard alphabet, padded).
@@ -48,7 +49,7 @@ impl Media {
 }
 
 /// A resource embedded in a result: its URI and its contents.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Resource {
     /// The resource's URI (`file:///report.md`, `test://static-resource`).
@@ -75,7 +76,8 @@ impl Resource {
 }
 
 /// The contents of an embedded [`Resource`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ResourceContents {
     /// Text.
@@ -85,7 +87,7 @@ pub enum ResourceContents {
 }
 
 /// A link to a resource the client may read or subscribe to (MCP `resource_link`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// The resource's URI.

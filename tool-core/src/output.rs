@@ -11,8 +11,10 @@ use crate::schema::Schema;
 
 /// What a tool returns to the model: one or more [`Content`] blocks, and for tools returning
 /// [`JsonText`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
-/// `structuredContent`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `structuredContent`). Serialized as its blocks (`content`) and, when present, the
+/// structured result, the details and whether it ends the run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "OutputShape", from = "OutputShape")]
 pub struct ToolOutput {
     blocks: Blocks,
     // Boxed: most results have none of it, and an empty box is cheaper to move and drop.
@@ -33,6 +35,43 @@ struct Extra {
 enum Blocks {
     One(Content),
     Many(Vec<Content>),
+}
+
+/// [`ToolOutput`] as serde reads and writes it: every part named, empty ones left out.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct OutputShape {
+    content: Vec<Content>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    structured: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    details: Option<Value>,
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    terminate: bool,
+}
+
+impl From<ToolOutput> for OutputShape {
+    fn from(output: ToolOutput) -> Self {
+        let extra = output.extra.map(|extra| *extra).unwrap_or_default();
+        let content = match output.blocks {
+            Blocks::One(block) => vec![block],
+            Blocks::Many(blocks) => blocks,
+        };
+        OutputShape { content, structured: extra.structured, details: extra.details, terminate: extra.terminate }
+    }
+}
+
+impl From<OutputShape> for ToolOutput {
+    fn from(shape: OutputShape) -> Self {
+        let mut output = ToolOutput::new(shape.content);
+        if shape.structured.is_some() || shape.details.is_some() || shape.terminate {
+            output.extra = Some(Box::new(Extra {
+                structured: shape.structured,
+                details: shape.details,
+                terminate: shape.terminate,
+            }));
+        }
+        output
+    }
 }
 
 impl ToolOutput {

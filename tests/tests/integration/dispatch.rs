@@ -94,7 +94,7 @@ fn registry() -> Registry {
 fn violations(error: &ToolError) -> Vec<(&str, &str)> {
     match error {
         ToolError::InvalidArguments { violations, .. } => {
-            violations.iter().map(|v: &Violation| (v.path.as_str(), v.keyword)).collect()
+            violations.iter().map(|v: &Violation| (v.path.as_str(), &*v.keyword)).collect()
         }
         other => panic!("expected invalid arguments, got {other:?}"),
     }

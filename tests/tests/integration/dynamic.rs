@@ -63,7 +63,7 @@ fn a_call_that_breaks_the_run_time_schema_never_reaches_the_handler() {
     let Err(ToolError::InvalidArguments { tool, violations }) = refused else { panic!("{refused:?}") };
     assert_eq!(tool, "count", "the error names the tool");
     let found: Vec<(&str, &str, &str)> =
-        violations.iter().map(|v| (v.path.as_str(), v.keyword, v.message.as_str())).collect();
+        violations.iter().map(|v| (v.path.as_str(), &*v.keyword, v.message.as_str())).collect();
     assert_eq!(
         found,
         [

@@ -14,7 +14,7 @@ fn schema_of<T: tool_core::ToolParam>() -> Value {
 fn paths<T: ToolArgs + std::fmt::Debug>(arguments: Value) -> Result<T, Vec<(String, &'static str)>> {
     tool_core::dispatch::decode::<T>(arguments, &DecodeOptions::default()).map_err(|error| match error {
         ToolError::InvalidArguments { violations, .. } => {
-            violations.iter().map(|v| (v.path.clone(), v.keyword)).collect()
+            violations.iter().map(|v| (v.path.clone(), crate::support::keyword(v))).collect()
         }
         other => panic!("{other:?}"),
     })

@@ -97,7 +97,7 @@ fn numbers_beyond_every_rust_type() {
     for big in ["18446744073709551616", "-9223372036854775809", "1e300", "-1e300"] {
         let error = registry.call("divide", format!(r#"{{"a": {big}, "b": 1}}"#).as_str()).expect_err(big);
         let ToolError::InvalidArguments { violations, .. } = &error else { panic!("{error:?}") };
-        let keyword = violations.as_slice()[0].keyword;
+        let keyword = &*violations.as_slice()[0].keyword;
         assert!(["minimum", "maximum", "type"].contains(&keyword), "{big}: {error}");
     }
     // At the edge of i64 a float cannot tell -2^63 from -2^63 - 1: refused, not rounded.

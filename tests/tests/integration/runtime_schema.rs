@@ -35,7 +35,7 @@ pub(crate) struct Agreement {
 }
 
 fn lines(violations: &tool_core::Violations) -> BTreeSet<(String, &'static str, String)> {
-    violations.iter().map(|v| (v.path.clone(), v.keyword, v.message.clone())).collect()
+    violations.iter().map(|v| (v.path.clone(), crate::support::keyword(v), v.message.clone())).collect()
 }
 
 /// Whether the two reports differ only in the messages about numbers beyond a Rust type's

@@ -13,8 +13,17 @@ pub(crate) fn schema_of<T: tool_core::ToolParam>() -> Value {
 pub(crate) fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'static str)> {
     match tool_core::dispatch::decode::<T>(value, &DecodeOptions::default()) {
         Err(ToolError::InvalidArguments { violations, .. }) => {
-            violations.iter().map(|v| (v.path.clone(), v.keyword)).collect()
+            violations.iter().map(|v| (v.path.clone(), keyword(v))).collect()
         }
         other => panic!("expected invalid arguments, got {other:?}"),
+    }
+}
+
+/// A violation's keyword as the `&'static str` validation words it from (its own words are
+/// borrowed; only a violation read back from JSON owns its keyword).
+pub(crate) fn keyword(violation: &tool_core::Violation) -> &'static str {
+    match violation.keyword {
+        std::borrow::Cow::Borrowed(keyword) => keyword,
+        std::borrow::Cow::Owned(ref keyword) => panic!("`{keyword}` is not one of validation's own words"),
     }
 }

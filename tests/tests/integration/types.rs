@@ -18,7 +18,7 @@ fn schema_of<T: tool_core::ToolParam>() -> Value {
 fn violations<T: ToolArgs + std::fmt::Debug>(value: Value) -> Vec<(String, &'static str, String)> {
     match tool_core::dispatch::decode::<T>(value, &DecodeOptions::default()) {
         Err(ToolError::InvalidArguments { violations, .. }) => {
-            violations.iter().map(|v| (v.path.clone(), v.keyword, v.message.clone())).collect()
+            violations.iter().map(|v| (v.path.clone(), crate::support::keyword(v), v.message.clone())).collect()
         }
         other => panic!("expected invalid arguments, got {other:?}"),
     }

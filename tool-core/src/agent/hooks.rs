@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::provider::{Arguments, CallResult, ToolCall};
 
 /// A tool call as it ran, and what became of it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ToolRun {
     /// The call as it ran (after `prepare` and an approver's edits).

@@ -11,7 +11,8 @@ use crate::error::ToolError;
 /// malformed or cut off) or an already parsed value (Anthropic, Gemini and MCP send an
 /// object). Borrowed where the caller holds the text, owned (`Arguments<'static>`) where the
 /// call outlives it: a model's [`ToolCall`](crate::provider::ToolCall), a call on the pool.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Arguments<'a> {
     /// JSON text.

@@ -10,8 +10,10 @@ use core::fmt;
 use crate::validate::violation::Violations;
 
 /// Why a tool call produced no output. Each variant renders to text that tells the model
-/// what to change (its `Display`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// what to change (its `Display`). Serialized with its variant's name in snake case
+/// (`{"unknown_tool": {"name": …, "available": […]}}`), as a journal keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolError {
     /// No tool has this name.

@@ -47,7 +47,7 @@ use crate::registry::{Entry, Registry};
 pub(crate) use crate::render::json_text::ObjectWriter;
 
 /// A tool call a model made.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// The provider's id for the call (generated for Gemini when it sends none).
@@ -112,7 +112,7 @@ impl ToolCall {
 }
 
 /// One call's answer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CallResult {
     /// The id of the call answered.

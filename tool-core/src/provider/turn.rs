@@ -66,7 +66,7 @@ impl<'a> ModelRequest<'a> {
 }
 
 /// What the model answered.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ModelTurn {
     /// Its text.
@@ -113,7 +113,8 @@ impl ModelTurn {
 }
 
 /// Why a model's turn ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum StopReason {
     /// It finished its answer.

@@ -12,13 +12,13 @@ use crate::validate::violation::Violations;
 pub(crate) fn explain(violations: &mut Violations, arguments: &Value, schema: &Value) {
     for violation in violations.kept_mut() {
         let at = subschema(schema, &violation.path);
-        match violation.keyword {
+        match &*violation.keyword {
             "required" => {
                 let property = violation.property.as_deref().unwrap_or_default();
                 violation.expected = at.and_then(|object| step(object, property)).and_then(type_of);
             }
             keyword => {
-                violation.received = arguments.pointer(&violation.path).map(json_type);
+                violation.received = arguments.pointer(&violation.path).map(|value| json_type(value).into());
                 violation.expected = match keyword {
                     "type" | "deserialize" => at.and_then(type_of),
                     "enum" => at.and_then(|schema| schema.get("enum")).map(Value::to_string),
@@ -129,7 +129,7 @@ mod tests {
         }
         explain(&mut violations, &arguments, &schema);
         let found: Vec<(Option<&str>, Option<&str>)> =
-            violations.iter().map(|v| (v.expected.as_deref(), v.received)).collect();
+            violations.iter().map(|v| (v.expected.as_deref(), v.received.as_deref())).collect();
         assert_eq!(
             found,
             [

@@ -263,8 +263,9 @@ fn checked(
         return apply(keywords, schema, patterns, value, at, out);
     }
     let new = &out.as_slice()[kept..];
-    let range =
-        |v: &crate::validate::violation::Violation| matches!(v.keyword, "minimum" | "maximum") && v.path == at.as_str();
+    let range = |v: &crate::validate::violation::Violation| {
+        matches!(&*v.keyword, "minimum" | "maximum") && v.path == at.as_str()
+    };
     if out.total() - before == new.len() && new.iter().all(range) {
         let mut stated = Violations::new();
         apply(keywords, schema, patterns, value, at, &mut stated);

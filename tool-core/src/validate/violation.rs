@@ -2,6 +2,7 @@
 //! JSON pointer built with [`Pointer`] while the generated validators descend.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use serde_json::Value;
 
@@ -59,27 +60,30 @@ impl Pointer {
 /// One way the arguments break the schema: where, which rule, this crate's message, and
 /// the parts a message of another wording needs (what was expected, what was received, the
 /// property missing or unknown), so a server can answer as the one it replaces did.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Violation {
     /// JSON pointer to the offending value (`""` is the arguments object itself).
     pub path: String,
     /// The JSON Schema keyword that failed (`type`, `required`, `maximum`, …), or
     /// `deserialize` when the type's own `Deserialize` refused a value the schema allows.
-    pub keyword: &'static str,
+    pub keyword: Cow<'static, str>,
     /// What is wrong and what was received, e.g. `must be <= 10, got 12`.
     pub message: String,
     /// What the schema expects there, for a wrong type (`"array"`, `"string | null"`), a
     /// missing property (its type) and a value outside an `enum` or `const` (the values, as
     /// JSON); `None` for the other keywords, whose message states the bound.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub expected: Option<String>,
     /// The JSON type of the value found (`"string"`, `"integer"`, `"number"`, `"boolean"`,
     /// `"null"`, `"array"`, `"object"`); `None` where there was none (a missing property).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub received: Option<&'static str>,
+    #[serde(default)]
+    pub received: Option<Cow<'static, str>>,
     /// The property a `required` violation misses, or an `additionalProperties` one names.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub property: Option<String>,
 }
 
@@ -89,7 +93,7 @@ impl Violation {
     pub fn new(path: impl Into<String>, keyword: &'static str, message: impl Into<String>) -> Self {
         Violation {
             path: path.into(),
-            keyword,
+            keyword: Cow::Borrowed(keyword),
             message: message.into(),
             expected: None,
             received: None,
@@ -116,7 +120,7 @@ impl fmt::Display for Violation {
 ///
 /// At most [`Violations::LIMIT`] are kept, so a hostile input (a million unknown keys) cannot
 /// make the error itself unbounded; [`Violations::omitted`] says how many more there were.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Violations {
     list: Vec<Violation>,
     omitted: usize,
@@ -150,9 +154,8 @@ impl Violations {
         }
     }
 
-    /// Counts `more` violations found beyond the limit and not kept (a journal's record
-    /// read back).
-    #[cfg(feature = "restate")]
+    /// Counts `more` violations found beyond the limit and not kept (the journal's tests).
+    #[cfg(all(test, feature = "restate"))]
     pub(crate) fn add_omitted(&mut self, more: usize) {
         self.omitted += more;
     }

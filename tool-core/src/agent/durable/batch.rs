@@ -21,7 +21,6 @@ use tokio::sync::{Semaphore, oneshot};
 use super::context::{RunContext, Step};
 use super::journal::CallStep;
 use super::journal::arguments_value;
-use super::record::RanRecord;
 use super::{JournaledCall, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::{ToolRun, Verdict};
@@ -216,16 +215,16 @@ async fn call_step<C: RunContext>(
 ) -> Result<ToolRun, RunError> {
     let name = format!("tool {} {}", call.name, call.id);
     let (launcher, call) = (Arc::clone(launcher), call.clone());
-    let step: Step<RanRecord> = Box::pin(async move {
+    let step: Step<ToolRun> = Box::pin(async move {
         let result = launcher.lock().unwrap_or_else(PoisonError::into_inner).result(index);
         // No result only when the calls' task was stopped: the run is being torn down.
         let run = match result {
             Some(result) => result.await.unwrap_or_else(|_| cancelled_run(call)),
             None => cancelled_run(call),
         };
-        Ok(Json(RanRecord::from(&run)))
+        Ok(Json(run))
     });
-    journaled(ctx.__journal(name, None, step).await).map(ToolRun::from)
+    journaled(ctx.__journal(name, None, step).await)
 }
 
 fn cancelled_run(call: ToolCall) -> ToolRun {

@@ -1,5 +1,6 @@
-//! What the journal keeps of a step: a model turn ([`TurnRecord`]) and a call's result
-//! ([`CallStep`]), each read back as it was written.
+//! What the journal keeps of a step: a model turn and a call as it ran are the public
+//! [`ModelTurn`](crate::agent::ModelTurn) and [`ToolRun`], serialized as they are; a call's result as the program and
+//! the model read it is a [`CallStep`]. Each reads back as it was written.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -7,8 +8,7 @@ use serde_json::Value;
 use super::JournaledCall;
 use crate::agent::Api;
 use crate::agent::hooks::ToolRun;
-use crate::agent::model::{ModelTurn, StopReason, Usage};
-use crate::provider::{Arguments, ToolCall};
+use crate::provider::Arguments;
 
 /// A call's journaled result: what the program keeps, and its items in the conversation.
 #[derive(Serialize, Deserialize)]
@@ -44,108 +44,21 @@ pub(super) fn arguments_value(arguments: &Arguments) -> Value {
     }
 }
 
-/// A model turn as the journal keeps it.
-#[derive(Serialize, Deserialize)]
-pub(super) struct TurnRecord {
-    text: String,
-    calls: Vec<CallRecord>,
-    stop: StopRecord,
-    input_tokens: u64,
-    output_tokens: u64,
-    items: Vec<Value>,
-}
-
-/// A call as the model made it.
-#[derive(Serialize, Deserialize)]
-pub(super) struct CallRecord {
-    id: String,
-    name: String,
-    arguments: ArgumentsRecord,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum ArgumentsRecord {
-    Text(String),
-    Value(Value),
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum StopRecord {
-    EndTurn,
-    ToolUse,
-    MaxTokens,
-    Refusal,
-    Other(String),
-}
-
-impl From<ToolCall> for CallRecord {
-    fn from(call: ToolCall) -> Self {
-        let arguments = match call.arguments {
-            Arguments::Text(text) => ArgumentsRecord::Text(text.into_owned()),
-            Arguments::Value(value) => ArgumentsRecord::Value(value),
-        };
-        CallRecord { id: call.id, name: call.name, arguments }
-    }
-}
-
-impl From<CallRecord> for ToolCall {
-    fn from(call: CallRecord) -> Self {
-        let arguments = match call.arguments {
-            ArgumentsRecord::Text(text) => Arguments::Text(text.into()),
-            ArgumentsRecord::Value(value) => Arguments::Value(value),
-        };
-        ToolCall { id: call.id, name: call.name, arguments }
-    }
-}
-
-impl From<ModelTurn> for TurnRecord {
-    fn from(turn: ModelTurn) -> Self {
-        TurnRecord {
-            text: turn.text,
-            calls: turn.calls.into_iter().map(CallRecord::from).collect(),
-            stop: match turn.stop {
-                StopReason::EndTurn => StopRecord::EndTurn,
-                StopReason::ToolUse => StopRecord::ToolUse,
-                StopReason::MaxTokens => StopRecord::MaxTokens,
-                StopReason::Refusal => StopRecord::Refusal,
-                StopReason::Other(other) => StopRecord::Other(other),
-            },
-            input_tokens: turn.usage.input_tokens,
-            output_tokens: turn.usage.output_tokens,
-            items: turn.items,
-        }
-    }
-}
-
-impl From<TurnRecord> for ModelTurn {
-    fn from(turn: TurnRecord) -> Self {
-        ModelTurn {
-            text: turn.text,
-            calls: turn.calls.into_iter().map(ToolCall::from).collect(),
-            stop: match turn.stop {
-                StopRecord::EndTurn => StopReason::EndTurn,
-                StopRecord::ToolUse => StopReason::ToolUse,
-                StopRecord::MaxTokens => StopReason::MaxTokens,
-                StopRecord::Refusal => StopReason::Refusal,
-                StopRecord::Other(other) => StopReason::Other(other),
-            },
-            usage: Usage { input_tokens: turn.input_tokens, output_tokens: turn.output_tokens },
-            items: turn.items,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::{CallStep, ModelTurn, TurnRecord};
-    use crate::ToolError;
+    use core::time::Duration;
+
+    use super::CallStep;
     use crate::agent::Api;
+    use crate::agent::batch::answered;
+    use crate::agent::hooks::ToolRun;
+    use crate::agent::model::{ModelTurn, StopReason, Usage};
+    use crate::content::{Content, ResourceLink};
     use crate::output::ToolOutput;
     use crate::provider::{Arguments, CallResult, ToolCall};
+    use crate::{ToolError, Violation, Violations};
 
     fn results() -> Vec<CallResult> {
         vec![
@@ -180,31 +93,80 @@ mod tests {
                 ToolCall { id: "1".into(), name: "t".into(), arguments: Arguments::Text("{\"a\": 1".into()) },
                 ToolCall { id: "2".into(), name: "u".into(), arguments: Arguments::Value(json!({"b": [2]})) },
             ],
-            stop: super::StopReason::Other("pause_turn".into()),
-            usage: super::Usage { input_tokens: 7, output_tokens: 9 },
+            stop: StopReason::Other("pause_turn".into()),
+            usage: Usage { input_tokens: 7, output_tokens: 9 },
             items: vec![json!({"role": "assistant", "content": "calling"})],
         };
-        let journaled = serde_json::to_string(&TurnRecord::from(turn.clone())).unwrap();
-        let read: TurnRecord = serde_json::from_str(&journaled).unwrap();
-        assert_eq!(ModelTurn::from(read), turn);
+        let journaled = serde_json::to_string(&turn).unwrap();
+        assert_eq!(serde_json::from_str::<ModelTurn>(&journaled).unwrap(), turn);
     }
 
     #[test]
     fn a_call_step_keeps_what_the_model_read() {
         let call = ToolCall { id: "b".into(), name: "two".into(), arguments: Arguments::Text("not json".into()) };
         let result = results().remove(1);
-        let run = super::ToolRun {
-            call,
-            result,
-            details: Some(json!({"k": 1})),
-            terminate: true,
-            elapsed: core::time::Duration::ZERO,
-        };
+        let run = ToolRun { call, result, details: Some(json!({"k": 1})), terminate: true, elapsed: Duration::ZERO };
         let step = CallStep::of(Api::Anthropic, &run);
         assert_eq!(step.items, Api::Anthropic.results(core::slice::from_ref(&run.result)));
         assert_eq!(step.call.arguments, json!("not json"));
         assert_eq!(step.call.error.as_deref(), Some("failed"));
         assert_eq!(step.call.text, "tool \"two\" failed: no");
         assert!(step.call.is_error && step.call.terminate);
+    }
+
+    fn read_back(run: &ToolRun) -> ToolRun {
+        serde_json::from_str(&serde_json::to_string(run).unwrap()).unwrap()
+    }
+
+    fn call(arguments: Arguments<'static>) -> ToolCall {
+        ToolCall { id: "call_1".into(), name: "lookup".into(), arguments }
+    }
+
+    #[test]
+    fn every_output_reads_back_as_it_ran() {
+        let outputs = [
+            ToolOutput::text("plain"),
+            ToolOutput::new([
+                Content::Text("two blocks".into()),
+                Content::image_base64("aGVsbG8=", "image/png"),
+                Content::audio_base64("d2F2", "audio/wav"),
+                Content::resource_text("file:///a.md", "text/markdown", "# a"),
+                Content::ResourceLink(ResourceLink::new("file:///b.bin", "b")),
+            ]),
+            ToolOutput::text("{\"n\":3}").with_structured(json!({"n": 3})).with_details(json!({"ms": 12})).terminate(),
+        ];
+        for output in outputs {
+            let run = answered(call(Arguments::Text("{\"q\": 1".into())), Ok(output), Duration::from_millis(1500));
+            assert_eq!(read_back(&run), run);
+        }
+    }
+
+    #[test]
+    fn every_error_reads_back_with_its_fields() {
+        let mut violations = Violations::new();
+        let mut custom = Violation::new("/q", "even_number", "must be even, got 3");
+        custom.expected = Some("integer".into());
+        custom.received = Some("integer".into());
+        violations.push_violation(custom);
+        violations.push_violation(Violation::new("", "required", "missing property `city`").about("city"));
+        violations.add_omitted(4);
+        let errors = [
+            ToolError::UnknownTool { name: "x".into(), available: vec!["a".into(), "b".into()] },
+            ToolError::InvalidJson { message: "EOF at line 1 column 7".into() },
+            ToolError::InvalidArguments { tool: "lookup".into(), violations },
+            ToolError::Failed { tool: "lookup".into(), message: "no such city".into() },
+            ToolError::Panicked { tool: "lookup".into(), message: "index out of bounds".into() },
+            ToolError::RequiresAsync { tool: "lookup".into() },
+            ToolError::TimedOut { tool: "lookup".into(), after: Duration::from_secs(30) },
+            ToolError::Cancelled { tool: "lookup".into() },
+            ToolError::Denied { tool: "lookup".into(), reason: "not yours".into() },
+            ToolError::Rejected { tool: "lookup".into(), reason: "rate limited".into() },
+        ];
+        for error in errors {
+            let run = answered(call(Arguments::Value(json!({"q": 3}))), Err(error), Duration::ZERO);
+            let read = read_back(&run);
+            assert_eq!(read, run);
+            assert_eq!(read.result.text(), run.result.text());
+        }
     }
 }

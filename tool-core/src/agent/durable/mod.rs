@@ -34,7 +34,6 @@
 mod batch;
 mod context;
 mod journal;
-mod record;
 mod run;
 
 use restate_sdk::errors::TerminalError;

@@ -9,7 +9,7 @@ use restate_sdk::errors::HandlerError;
 use restate_sdk::serde::Json;
 
 use super::context::{RunContext, Step};
-use super::journal::{CallStep, TurnRecord};
+use super::journal::CallStep;
 use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS};
 use crate::agent::background::Pending;
 use crate::agent::early::{Closed, Early};
@@ -165,7 +165,7 @@ async fn model_step<C: RunContext>(
     let output = request.output.cloned();
     let sampling = request.sampling.cloned();
     let events = settings.events.clone();
-    let request: Step<TurnRecord> = Box::pin(async move {
+    let request: Step<ModelTurn> = Box::pin(async move {
         let on_delta = move |delta: Delta<'_>| {
             if let Some(events) = &events
                 && let Some(event) = Event::from_delta(delta)
@@ -186,7 +186,7 @@ async fn model_step<C: RunContext>(
             Ok(turn) => {
                 chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
                 chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-                Ok(Json(TurnRecord::from(turn)))
+                Ok(Json(turn))
             }
             Err(error) => {
                 chat.record("error.type", "model_error");
@@ -196,7 +196,7 @@ async fn model_step<C: RunContext>(
     });
     let retry = RunRetryPolicy::default().initial_delay(Duration::from_millis(200)).max_attempts(MODEL_ATTEMPTS);
     match ctx.__journal(format!("model round {round}"), Some(retry), request).await {
-        Ok(Json(turn)) => Ok(turn.into()),
+        Ok(Json(turn)) => Ok(turn),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
         Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
     }

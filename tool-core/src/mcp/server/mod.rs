@@ -153,7 +153,7 @@ impl McpServer {
     ///     ToolError::InvalidArguments { violations, .. } => violations
     ///         .iter()
     ///         .map(|v| format!("expected {}, received {} at {}",
-    ///             v.expected.as_deref().unwrap_or("a valid value"), v.received.unwrap_or("undefined"), v.path))
+    ///             v.expected.as_deref().unwrap_or("a valid value"), v.received.as_deref().unwrap_or("undefined"), v.path))
     ///         .collect::<Vec<_>>()
     ///         .join("; "),
     ///     other => other.to_string(),
