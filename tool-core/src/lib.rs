@@ -33,7 +33,7 @@ pub mod retrieve;
 pub mod schema;
 #[cfg(any(feature = "mcp", feature = "a2a-server"))]
 pub mod tasks;
-#[cfg(any(feature = "mcp", feature = "a2a-server", all(feature = "a2a", feature = "otel")))]
+#[cfg(any(feature = "mcp", feature = "agent", feature = "a2a-server", all(feature = "a2a", feature = "otel")))]
 mod telemetry;
 #[cfg(any(feature = "a2a", feature = "mcp-client-oauth"))]
 mod token_cache;

@@ -1,4 +1,8 @@
-//! W3C trace context across every protocol the crate speaks, written once: a [`Carrier`] (read)
+//! Telemetry, written once for every protocol and path: the spans of the OpenTelemetry
+//! `GenAI` conventions (`invoke_agent`, `chat`, `execute_tool`) and their token usage, the one
+//! way a step runs in its span ([`traced`]), and the W3C trace context.
+//!
+//! W3C trace context across every protocol the crate speaks: a [`Carrier`] (read)
 //! or [`CarrierMut`] (written) is where a request carries `traceparent`, `tracestate` and `baggage` (an MCP request's
 //! `params._meta`, SEP-414; an A2A request's HTTP headers), [`inject`] writes a span's
 //! context into one, and [`continue_trace`] makes the caller's trace the parent of a server's
@@ -107,4 +111,89 @@ impl CarrierMut for reqwest::header::HeaderMap {
             self.insert(name, value);
         }
     }
+}
+
+/// `start()`'s future, started inside `span` (so the spans it opens are its children) and
+/// polled in it; `record` then writes on the span what the outcome says (`error.type`, token
+/// usage, a result). A span no subscriber wants costs one check: the future runs bare.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) async fn traced<T, F: Future<Output = T>>(
+    span: tracing::Span,
+    start: impl FnOnce() -> F,
+    record: impl FnOnce(&tracing::Span, &T),
+) -> T {
+    if span.is_disabled() {
+        return start().await;
+    }
+    let future = span.in_scope(start);
+    let outcome = tracing::Instrument::instrument(future, span.clone()).await;
+    record(&span, &outcome);
+    outcome
+}
+
+/// Token usage on an `invoke_agent` or `chat` span, as the `GenAI` conventions name it.
+#[cfg(feature = "agent")]
+pub(crate) fn record_usage(span: &tracing::Span, input_tokens: u64, output_tokens: u64) {
+    span.record("gen_ai.usage.input_tokens", input_tokens);
+    span.record("gen_ai.usage.output_tokens", output_tokens);
+}
+
+/// A run's span (`invoke_agent`) for a model of `provider`: its token usage and
+/// `error.type` are recorded when it ends.
+#[cfg(feature = "agent")]
+pub(crate) fn invoke_agent_span(provider: &'static str) -> tracing::Span {
+    tracing::info_span!(
+        "invoke_agent",
+        otel.name = "invoke_agent",
+        gen_ai.operation.name = "invoke_agent",
+        gen_ai.provider.name = provider,
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// A model request's span (`chat`), inside its run's.
+#[cfg(feature = "agent")]
+pub(crate) fn chat_span(provider: &'static str) -> tracing::Span {
+    tracing::info_span!(
+        "chat",
+        otel.name = "chat",
+        otel.kind = "client",
+        gen_ai.operation.name = "chat",
+        gen_ai.provider.name = provider,
+        gen_ai.usage.input_tokens = tracing::field::Empty,
+        gen_ai.usage.output_tokens = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// The span of one tool call: `execute_tool {gen_ai.tool.name}` (`otel.name`, which
+/// `tracing-opentelemetry` reads), with the operation, the tool's name, the call id, and
+/// `error.type` once a call fails. Its fields are evaluated only when a subscriber wants it.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) fn execute_tool_span(tool: &str, call_id: Option<&str>) -> tracing::Span {
+    tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {tool}"),
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        gen_ai.tool.call.id = call_id,
+        gen_ai.tool.call.arguments = tracing::field::Empty,
+        gen_ai.tool.call.result = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    )
+}
+
+/// Whether spans carry tool arguments and results, which may hold personal data: only when
+/// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true`, the opt-in the
+/// OpenTelemetry generative-AI instrumentations share. Read once.
+#[cfg(any(feature = "mcp", feature = "agent"))]
+pub(crate) fn capture_content() -> bool {
+    static CAPTURE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CAPTURE.get_or_init(|| {
+        std::env::var("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+            .is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
+    })
 }

@@ -7,11 +7,11 @@ use super::background::Pending;
 use super::early::{Closed, Early};
 use super::model::{Delta, ModelRequest, ModelTurn};
 use super::steps::{Batch, StepFuture, Steps};
-use super::telemetry::chat_span;
 use super::{Agent, Event, RunError, Settings, ToolRun, batch};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 use crate::registry::Registry;
+use crate::telemetry::{chat_span, record_usage, traced};
 
 /// The ordinary run's steps: the model asked directly (its `chat` span, cancellable), a
 /// batch run concurrently.
@@ -49,18 +49,21 @@ impl Steps for Direct {
                     closed.offer(&delta);
                 }
             };
-            let chat = chat_span(agent.model.api());
-            let respond = tracing::Instrument::instrument(agent.model.respond(request, &on_delta), chat.clone());
-            let turn = tokio::select! {
-                turn = respond => turn.map_err(|error| {
-                    chat.record("error.type", "model_error");
-                    RunError::Model(error)
-                })?,
-                () = cancel.cancelled() => return Err(RunError::Cancelled),
-            };
-            chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
-            chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-            Ok(turn)
+            let chat = chat_span(agent.model.api().provider_name());
+            let respond = traced(
+                chat,
+                || agent.model.respond(request, &on_delta),
+                |span, turn| match turn {
+                    Ok(turn) => record_usage(span, turn.usage.input_tokens, turn.usage.output_tokens),
+                    Err(_) => {
+                        span.record("error.type", "model_error");
+                    }
+                },
+            );
+            tokio::select! {
+                turn = respond => turn.map_err(RunError::Model),
+                () = cancel.cancelled() => Err(RunError::Cancelled),
+            }
         })
     }
 

@@ -23,7 +23,6 @@ mod snapshot;
 mod steps;
 mod subagent;
 mod taking;
-mod telemetry;
 mod typed;
 
 use core::time::Duration;

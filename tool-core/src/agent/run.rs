@@ -7,11 +7,11 @@ use super::background::Pending;
 use super::direct::Direct;
 use super::model::Usage;
 use super::steps::{Progress, Run};
-use super::telemetry::invoke_agent_span;
 use super::typed::Expected;
 use super::{Agent, Conversation, Event, RunError, RunOutcome, Settings};
 use crate::context::CancellationToken;
 use crate::registry::Registry;
+use crate::telemetry::{invoke_agent_span, record_usage, traced};
 
 impl Agent {
     /// Adds `user` to the conversation and runs until the model answers without calls.
@@ -65,7 +65,7 @@ impl Agent {
     ) -> Result<RunOutcome, RunError> {
         // The run's span, in the OpenTelemetry GenAI conventions: each model request is a
         // `chat` span inside it, each tool call an `execute_tool` span.
-        let span = invoke_agent_span(self.model.api());
+        let span = invoke_agent_span(self.model.api().provider_name());
         let settings = &settings.for_run();
         let run = async {
             if let Some(user) = user {
@@ -79,17 +79,17 @@ impl Agent {
             settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
             Ok::<_, RunError>(progress.into_outcome())
         };
-        let outcome = tracing::Instrument::instrument(run, span.clone()).await;
-        match &outcome {
-            Ok(outcome) => {
-                span.record("gen_ai.usage.input_tokens", outcome.usage.input_tokens);
-                span.record("gen_ai.usage.output_tokens", outcome.usage.output_tokens);
-            }
-            Err(error) => {
-                span.record("error.type", error.kind());
-            }
-        }
-        outcome
+        traced(
+            span,
+            || run,
+            |span, outcome| match outcome {
+                Ok(outcome) => record_usage(span, outcome.usage.input_tokens, outcome.usage.output_tokens),
+                Err(error) => {
+                    span.record("error.type", error.kind());
+                }
+            },
+        )
+        .await
     }
 
     /// `registry` as this agent's runs call it: decoded as leniently as the agent says, and

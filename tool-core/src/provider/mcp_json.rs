@@ -143,7 +143,7 @@ pub(crate) fn content_block(content: &Content) -> Value {
 /// A content block as MCP sends it, read back (a remote server's result, a client's
 /// sampling answer); a block of a kind this crate does not know is kept as its JSON text.
 #[must_use]
-#[cfg(any(feature = "mcp", feature = "restate"))]
+#[cfg(feature = "mcp")]
 pub(crate) fn content_from(block: &Value) -> Content {
     let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     let optional = |key: &str| block.get(key).and_then(Value::as_str).map(str::to_owned);

@@ -13,6 +13,8 @@ use crate::context::ToolContext;
 use crate::dispatch::{Arguments, ToolFuture, ready};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
+#[cfg(any(feature = "mcp", feature = "agent"))]
+use crate::telemetry::{capture_content, execute_tool_span};
 use crate::tool::{Handler, Receiver, SyncHandler, SyncMethodHandler, ToolDef};
 #[cfg(feature = "agent")]
 use {crate::tool::pace::QUICK, std::time::Duration, std::time::Instant};
@@ -223,7 +225,7 @@ impl Registry {
     ) -> ToolFuture<'static> {
         let registry = Arc::clone(self);
         let entry = entry.clone();
-        let span = tool_span(&entry, &context);
+        let span = execute_tool_span(entry.name(), context.call_id());
         if !span.is_disabled() && capture_content() {
             span.record("gen_ai.tool.call.arguments", &*arguments.to_text());
         }
@@ -342,59 +344,25 @@ impl Registry {
     }
 }
 
-/// The span of one tool call, in the OpenTelemetry gen-AI conventions: `execute_tool
-/// {gen_ai.tool.name}` (`otel.name`, which `tracing-opentelemetry` reads), with the
-/// operation, the tool's name, the call id, and `error.type` once a call fails. Its fields
-/// are evaluated only when a subscriber wants the span.
-#[cfg(any(feature = "mcp", feature = "agent"))]
-fn tool_span(entry: &Entry, context: &ToolContext) -> tracing::Span {
-    tracing::info_span!(
-        "execute_tool",
-        otel.name = %format_args!("execute_tool {}", entry.name()),
-        otel.kind = "internal",
-        gen_ai.operation.name = "execute_tool",
-        gen_ai.tool.name = entry.name(),
-        gen_ai.tool.call.id = context.call_id(),
-        gen_ai.tool.call.arguments = tracing::field::Empty,
-        gen_ai.tool.call.result = tracing::field::Empty,
-        error.type = tracing::field::Empty,
-    )
-}
-
-/// Whether spans carry tool arguments and results, which may hold personal data: only when
-/// `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true`, the opt-in the
-/// OpenTelemetry generative-AI instrumentations share. Read once.
-#[cfg(any(feature = "mcp", feature = "agent"))]
-pub(crate) fn capture_content() -> bool {
-    static CAPTURE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *CAPTURE.get_or_init(|| {
-        std::env::var("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
-            .is_ok_and(|value| value.eq_ignore_ascii_case("true") || value == "1")
-    })
-}
-
-/// `call`, inside `span`, recording `error.type` when it fails.
+/// `call`, inside `span` ([`traced`](crate::telemetry::traced)), recording `error.type` when
+/// it fails and, when content is captured, its result; unboxed again when no subscriber
+/// wants the span.
 #[cfg(any(feature = "mcp", feature = "agent"))]
 fn traced(span: tracing::Span, call: ToolFuture<'static>) -> ToolFuture<'static> {
-    use tracing::Instrument as _;
     if span.is_disabled() {
         return call;
     }
-    let recorder = span.clone();
-    Box::pin(
-        async move {
-            let outcome = call.await;
-            match &outcome {
-                Err(error) => {
-                    recorder.record("error.type", error.kind());
-                }
-                Ok(output) if capture_content() => {
-                    recorder.record("gen_ai.tool.call.result", &*output.to_text());
-                }
-                Ok(_) => {}
+    Box::pin(crate::telemetry::traced(
+        span,
+        || call,
+        |span, outcome| match outcome {
+            Err(error) => {
+                span.record("error.type", error.kind());
             }
-            outcome
-        }
-        .instrument(span),
-    )
+            Ok(output) if capture_content() => {
+                span.record("gen_ai.tool.call.result", &*output.to_text());
+            }
+            Ok(_) => {}
+        },
+    ))
 }

@@ -17,11 +17,11 @@ use crate::agent::hooks::ToolRun;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
 use crate::agent::record::CallFacts;
 use crate::agent::steps::{Batch, Progress, Run, StepFuture, Steps};
-use crate::agent::telemetry::{chat_span, invoke_agent_span};
 use crate::agent::{Agent, Conversation, Event, RunError, Settings};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 use crate::registry::Registry;
+use crate::telemetry::{chat_span, invoke_agent_span, record_usage, traced};
 
 impl Agent {
     /// [`Agent::run`] as a durable Restate run inside a handler of a workflow or a virtual
@@ -46,24 +46,21 @@ impl Agent {
         self.settings.emit(Event::RunStarted);
         // The run's span, as an ordinary run's; a replay opens it again, while the steps it
         // replays (their `chat` and `execute_tool` spans) are read from the journal, not run.
-        let span = invoke_agent_span(api);
+        let span = invoke_agent_span(api.provider_name());
         let steps = Journaled { ctx };
         let settings = steps.settings(self, &self.settings.for_run());
         // Restate's cancellation reaches the run at its next step: no token fires.
         let cancel = CancellationToken::new();
         let run =
             Run { steps: &steps, conversation, cancel: &cancel, expected: None, pending: Pending::new(Duration::ZERO) };
-        let progress =
-            match tracing::Instrument::instrument(self.rounds(&settings, run, Progress::default()), span.clone()).await
-            {
-                Ok(progress) => progress,
-                Err(error) => {
-                    span.record("error.type", error.kind());
-                    return Err(error);
-                }
-            };
-        span.record("gen_ai.usage.input_tokens", progress.usage.input_tokens);
-        span.record("gen_ai.usage.output_tokens", progress.usage.output_tokens);
+        let rounds = || self.rounds(&settings, run, Progress::default());
+        let progress = traced(span, rounds, |span, outcome| match outcome {
+            Ok(progress) => record_usage(span, progress.usage.input_tokens, progress.usage.output_tokens),
+            Err(error) => {
+                span.record("error.type", error.kind());
+            }
+        })
+        .await?;
         self.settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
         Ok(DurableOutcome {
             text: progress.text,
@@ -181,18 +178,18 @@ async fn model_step<C: RunContext>(
             output: output.as_ref(),
             sampling: sampling.as_ref(),
         };
-        let chat = chat_span(model.api());
-        match tracing::Instrument::instrument(model.respond(request, &on_delta), chat.clone()).await {
-            Ok(turn) => {
-                chat.record("gen_ai.usage.input_tokens", turn.usage.input_tokens);
-                chat.record("gen_ai.usage.output_tokens", turn.usage.output_tokens);
-                Ok(Json(turn))
-            }
-            Err(error) => {
-                chat.record("error.type", "model_error");
-                Err(HandlerError::from(error))
-            }
-        }
+        let chat = chat_span(model.api().provider_name());
+        let turn = traced(
+            chat,
+            || model.respond(request, &on_delta),
+            |span, turn| match turn {
+                Ok(turn) => record_usage(span, turn.usage.input_tokens, turn.usage.output_tokens),
+                Err(_) => {
+                    span.record("error.type", "model_error");
+                }
+            },
+        );
+        turn.await.map(Json).map_err(HandlerError::from)
     });
     let retry = RunRetryPolicy::default().initial_delay(Duration::from_millis(200)).max_attempts(MODEL_ATTEMPTS);
     match ctx.__journal(format!("model round {round}"), Some(retry), request).await {

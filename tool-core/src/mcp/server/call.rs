@@ -4,7 +4,6 @@
 //! trace continued ([`traced`]), through the registry's call path ([`start`]), its result
 //! worded as the server says.
 
-use core::future::Future;
 use std::sync::Arc;
 
 use rmcp::model::{CallToolRequestParams, CallToolResponse, ClientCapabilities, ProtocolVersion, RequestId};
@@ -87,8 +86,15 @@ impl McpServer {
         if !span.is_disabled() {
             crate::telemetry::continue_trace(&span, &*context.meta);
         }
-        let is_error = |response: &CallToolResponse| matches!(response, CallToolResponse::Complete(result) if result.is_error == Some(true));
-        Ok(traced(span, is_error, || self.run(&registry, entry, request, context, caller)).await)
+        // Started inside the span, so the tool's `execute_tool` span is its child; an
+        // `isError` answer records `error.type = tool_error`.
+        let run = || self.run(&registry, entry, request, context, caller);
+        Ok(crate::telemetry::traced(span, run, |span, answer| {
+            if matches!(answer, CallToolResponse::Complete(result) if result.is_error == Some(true)) {
+                span.record("error.type", "tool_error");
+            }
+        })
+        .await)
     }
 
     /// Runs a call with a context of its own: the request id, the registry's state, a host
@@ -206,25 +212,6 @@ pub(in crate::mcp) fn start(
     arguments: Value,
 ) -> ToolFuture<'static> {
     registry.start_call(entry, context, Arguments::Value(arguments), RunPlace::Alone)
-}
-
-/// Answers a call in `span` (which continues the caller's trace): the call is started
-/// inside the span, so the tool's `execute_tool` span is its child, and an answer that
-/// `is_error` records `error.type = tool_error` on it.
-pub(in crate::mcp) async fn traced<R, F: Future<Output = R>>(
-    span: tracing::Span,
-    is_error: impl Fn(&R) -> bool,
-    call: impl FnOnce() -> F,
-) -> R {
-    if span.is_disabled() {
-        return call().await;
-    }
-    let call = span.in_scope(call);
-    let answer = tracing::Instrument::instrument(call, span.clone()).await;
-    if is_error(&answer) {
-        span.record("error.type", "tool_error");
-    }
-    answer
 }
 
 /// The server span of a `tools/call`, in the OpenTelemetry MCP conventions: `tools/call

@@ -33,9 +33,9 @@ use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcom
 use serde_json::Value;
 
 use crate::mcp::McpServer;
-use crate::mcp::server::call::{call_span, start, traced as traced_call};
+use crate::mcp::server::call::{call_span, start};
 use crate::mcp::server::caller_of;
-use crate::mcp::server::traced::{Request, Target, span_of, traced};
+use crate::mcp::server::traced::{Request, Target, answer_in, span_of};
 use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
 
@@ -244,7 +244,7 @@ async fn answer_read(server: &McpServer, id: RequestId, read: ReadResourceReques
         http: true,
     };
     let span = span_of(&request, meta.as_deref());
-    match traced(span, server.read_resource_for(read.params, caller)).await {
+    match answer_in(span, server.read_resource_for(read.params, caller)).await {
         Ok(result) => legacy_response(ServerResult::ReadResourceResult(result), id),
         Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
     }
@@ -264,7 +264,7 @@ async fn answer_prompt(server: &McpServer, id: RequestId, get: GetPromptRequest)
         http: true,
     };
     let span = span_of(&request, meta.as_deref());
-    match traced(span, server.get_prompt_for(get.params, caller)).await {
+    match answer_in(span, server.get_prompt_for(get.params, caller)).await {
         Ok(result) => legacy_response(ServerResult::GetPromptResult(result), id),
         Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
     }
@@ -298,7 +298,13 @@ async fn answer(
     }
     let context = caller.with_state(Arc::clone(registry.state())).with_call_id(id.to_string());
     let arguments = Value::Object(params.arguments.unwrap_or_default());
-    let outcome = traced_call(span, Result::is_err, || start(registry, entry, context, arguments)).await;
+    let call = || start(registry, entry, context, arguments);
+    let outcome = crate::telemetry::traced(span, call, |span, outcome| {
+        if outcome.is_err() {
+            span.record("error.type", "tool_error");
+        }
+    })
+    .await;
     legacy_response(ServerResult::CallToolResult(server.result(&outcome)), id)
 }
 

@@ -19,7 +19,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::mcp::McpServer;
 use crate::mcp::server::caller;
-use crate::mcp::server::traced::{Target, request_span, traced};
+use crate::mcp::server::traced::{Target, answer_in, request_span};
 use crate::mcp::server::wire;
 use crate::mcp::transport::malformed::misread;
 
@@ -62,7 +62,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let span = request_span("prompts/list", Target::None, &context);
-        traced(span, async { Ok(self.list_prompts_for(context)) }).await
+        answer_in(span, async { Ok(self.list_prompts_for(context)) }).await
     }
 
     async fn get_prompt(
@@ -72,7 +72,7 @@ impl ServerHandler for McpServer {
     ) -> Result<GetPromptResponse, ErrorData> {
         let span = request_span("prompts/get", Target::Prompt(&request.name), &context);
         let caller = self.content_caller(context);
-        traced(span, self.get_prompt_for(request, caller)).await.map(Into::into)
+        answer_in(span, self.get_prompt_for(request, caller)).await.map(Into::into)
     }
 
     async fn list_resources(
@@ -81,7 +81,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let span = request_span("resources/list", Target::None, &context);
-        traced(span, async { Ok(self.list_resources_for(context)) }).await
+        answer_in(span, async { Ok(self.list_resources_for(context)) }).await
     }
 
     async fn list_resource_templates(
@@ -90,7 +90,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let span = request_span("resources/templates/list", Target::None, &context);
-        traced(span, async { Ok(self.list_templates_for(context)) }).await
+        answer_in(span, async { Ok(self.list_templates_for(context)) }).await
     }
 
     async fn read_resource(
@@ -100,7 +100,7 @@ impl ServerHandler for McpServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let span = request_span("resources/read", Target::Resource(&request.uri), &context);
         let caller = self.content_caller(context);
-        traced(span, self.read_resource_for(request, caller)).await.map(Into::into)
+        answer_in(span, self.read_resource_for(request, caller)).await.map(Into::into)
     }
 
     async fn subscribe(
@@ -109,7 +109,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let span = request_span("resources/subscribe", Target::Resource(&request.uri), &context);
-        traced(span, async { self.subscription(&request.uri, true, &context) }).await
+        answer_in(span, async { self.subscription(&request.uri, true, &context) }).await
     }
 
     async fn unsubscribe(
@@ -118,7 +118,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let span = request_span("resources/unsubscribe", Target::Resource(&request.uri), &context);
-        traced(span, async { self.subscription(&request.uri, false, &context) }).await
+        answer_in(span, async { self.subscription(&request.uri, false, &context) }).await
     }
 
     async fn on_custom_request(
@@ -127,7 +127,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         let span = request_span(&request.method, Target::None, &context);
-        traced(span, async { Err(misread(&request.method, request.params)) }).await
+        answer_in(span, async { Err(misread(&request.method, request.params)) }).await
     }
 
     async fn complete(
@@ -136,7 +136,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let span = request_span("completion/complete", Target::None, &context);
-        traced(span, async { self.complete_for(&request, context) }).await
+        answer_in(span, async { self.complete_for(&request, context) }).await
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -149,11 +149,11 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let span = request_span("tools/list", Target::None, &context);
-        traced(span, async { Ok(self.list_tools_for(context)) }).await
+        answer_in(span, async { Ok(self.list_tools_for(context)) }).await
     }
 
     async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
-        traced(request_span("ping", Target::None, &context), async { Ok(()) }).await
+        answer_in(request_span("ping", Target::None, &context), async { Ok(()) }).await
     }
 
     async fn initialize(
@@ -163,7 +163,7 @@ impl ServerHandler for McpServer {
     ) -> Result<InitializeResult, ErrorData> {
         let span = request_span("initialize", Target::None, &context);
         context.peer.set_peer_info(request.clone());
-        traced(span, async { self.negotiate_initialize(&request) }).await
+        answer_in(span, async { self.negotiate_initialize(&request) }).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -186,7 +186,7 @@ impl ServerHandler for McpServer {
     ) -> Result<GetTaskResult, ErrorData> {
         let span = request_span("tasks/get", Target::None, &context);
         let owner = task_caller(context);
-        traced(span, self.shared.tasks.get(&request.task_id, owner.as_deref())).await
+        answer_in(span, self.shared.tasks.get(&request.task_id, owner.as_deref())).await
     }
 
     async fn update_task(
@@ -196,7 +196,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let span = request_span("tasks/update", Target::None, &context);
         let owner = task_caller(context);
-        traced(span, self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses)).await
+        answer_in(span, self.shared.tasks.update(&request.task_id, owner.as_deref(), &request.input_responses)).await
     }
 
     async fn cancel_task(
@@ -206,7 +206,7 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         let span = request_span("tasks/cancel", Target::None, &context);
         let owner = task_caller(context);
-        traced(span, self.shared.tasks.cancel(&request.task_id, owner.as_deref())).await
+        answer_in(span, self.shared.tasks.cancel(&request.task_id, owner.as_deref())).await
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -220,7 +220,7 @@ impl ServerHandler for McpServer {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        traced(request_span("logging/setLevel", Target::None, &context), async {
+        answer_in(request_span("logging/setLevel", Target::None, &context), async {
             self.session.log_level.store(wire::log_level(request.level) as u8, Ordering::Relaxed);
             Ok(())
         })

@@ -72,17 +72,20 @@ pub(in crate::mcp) fn span_of(request: &Request<'_>, meta: Option<&MetaObject>) 
     span
 }
 
-/// Answers in `span`, recording the error's JSON-RPC code as `error.type` when it fails.
-pub(in crate::mcp) async fn traced<T>(
+/// Answers in `span` ([`traced`](crate::telemetry::traced)), recording the error's JSON-RPC
+/// code as `error.type` when it fails.
+pub(in crate::mcp) async fn answer_in<T>(
     span: tracing::Span,
     answer: impl Future<Output = Result<T, ErrorData>>,
 ) -> Result<T, ErrorData> {
-    if span.is_disabled() {
-        return answer.await;
-    }
-    let result = tracing::Instrument::instrument(answer, span.clone()).await;
-    if let Err(error) = &result {
-        span.record("error.type", error.code.0);
-    }
-    result
+    crate::telemetry::traced(
+        span,
+        || answer,
+        |span, result| {
+            if let Err(error) = result {
+                span.record("error.type", error.code.0);
+            }
+        },
+    )
+    .await
 }
