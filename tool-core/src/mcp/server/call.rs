@@ -1,12 +1,14 @@
 //! The one path of a `tools/call`, from the session's handler ([`McpServer::call`]) and from
 //! a call answered on its own HTTP request (`direct.rs`): the tool looked up once for the
 //! caller ([`McpServer::find`]), the call run in its `tools/call` span with the caller's
-//! trace continued ([`traced`]), through the registry's call path ([`start`]), its result
+//! trace continued ([`traced`](crate::telemetry::traced)), through the registry's call path ([`start`]), its result
 //! worded as the server says.
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse, ClientCapabilities, ProtocolVersion, RequestId};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ProtocolVersion, RequestId,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
@@ -14,12 +16,14 @@ use serde_json::Value;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::Arguments;
 use crate::dispatch::ToolFuture;
+use crate::error::ToolError;
 use crate::mcp::McpServer;
 use crate::mcp::server::caller;
-use crate::mcp::server::host::{Capabilities, McpHost, Outbox};
+use crate::mcp::server::host::{Capabilities, Logging, McpHost, Outbox};
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::tasks::serve::TaskCall;
 use crate::mcp::server::wire;
+use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry, RunPlace};
 use crate::tool::TaskSupport;
 
@@ -212,6 +216,63 @@ pub(in crate::mcp) fn start(
     arguments: Value,
 ) -> ToolFuture<'static> {
     registry.start_call(entry, context, Arguments::Value(arguments), RunPlace::Alone)
+}
+
+/// What the call path asks of the server: who sees a tool, how a result and an unknown tool
+/// are worded, where log messages go.
+impl McpServer {
+    /// The result for a call of `name`, which `caller` may not call or the server lacks, if
+    /// the server answers those with results ([`McpServer::unknown_tools_as_results`]).
+    pub(in crate::mcp) fn unknown_result(
+        &self,
+        registry: &Registry,
+        name: &str,
+        caller: &ToolContext,
+    ) -> Option<CallToolResult> {
+        if !self.shared.unknown_as_result {
+            return None;
+        }
+        let available = registry
+            .iter()
+            .filter(|entry| !self.filters() || self.visible(entry, caller))
+            .map(|entry| entry.name().to_owned())
+            .collect();
+        Some(self.result(&Err(ToolError::UnknownTool { name: name.to_owned(), available })))
+    }
+
+    /// A finished call's result, worded as [`McpServer::with_error_text`] says.
+    pub(in crate::mcp) fn result(&self, outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
+        match (outcome, &self.shared.error_text) {
+            (Err(error), Some(text)) => wire::error_result(&text(error)),
+            _ => wire::call_result(outcome),
+        }
+    }
+
+    /// Whether some callers see fewer tools than others.
+    pub(in crate::mcp) fn filters(&self) -> bool {
+        self.shared.filter.is_some() || self.shared.hide_unpermitted
+    }
+
+    /// Whether `caller` sees `entry`.
+    pub(in crate::mcp) fn visible(&self, entry: &Entry, caller: &ToolContext) -> bool {
+        if self.shared.hide_unpermitted
+            && let Some(claims) = caller.claims()
+            && entry.permits(claims).is_err()
+        {
+            return false;
+        }
+        self.shared.filter.as_ref().is_none_or(|visible| visible(entry, caller))
+    }
+
+    /// Where a call's log messages go: the request's own level from 2026-07-28 (a stateless
+    /// request), the session's before.
+    pub(in crate::mcp) fn logging(&self, context: &RequestContext<RoleServer>, stateless: bool) -> Logging {
+        if stateless {
+            Logging::Request(context.meta.log_level().map(wire::log_level))
+        } else {
+            Logging::Session(Arc::clone(&self.session.log_level))
+        }
+    }
 }
 
 /// The server span of a `tools/call`, in the OpenTelemetry MCP conventions: `tools/call

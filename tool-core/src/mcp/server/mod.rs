@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU8;
 
 use rmcp::RoleServer;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig, Tool};
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::RequestContext;
 
 use crate::auth::Claims;
@@ -28,11 +28,10 @@ use crate::error::ToolError;
 use crate::mcp::catalog::prompts::Prompts;
 use crate::mcp::catalog::resources::Resources;
 use crate::mcp::catalog::{PromptsHandle, ResourcesHandle, Served, Subscriptions};
-use crate::mcp::server::host::{LEVEL_UNSET, Logging, SessionLevel};
+use crate::mcp::server::host::{LEVEL_UNSET, SessionLevel};
 use crate::mcp::server::tasks::Tasks;
 use crate::mcp::server::tasks::run::ErrorText;
 use crate::mcp::server::tools::{Live, ToolsHandle};
-use crate::output::ToolOutput;
 use crate::registry::{Entry, Registry};
 use crate::tasks::{MemoryTaskStore, TaskSettings, TaskStore};
 
@@ -176,25 +175,6 @@ impl McpServer {
         McpServer { shared: Arc::new(shared), session: self.session }
     }
 
-    /// The result for a call of `name`, which `caller` may not call or the server lacks, if
-    /// the server answers those with results ([`McpServer::unknown_tools_as_results`]).
-    pub(in crate::mcp) fn unknown_result(
-        &self,
-        registry: &Registry,
-        name: &str,
-        caller: &ToolContext,
-    ) -> Option<CallToolResult> {
-        if !self.shared.unknown_as_result {
-            return None;
-        }
-        let available = registry
-            .iter()
-            .filter(|entry| !self.filters() || self.visible(entry, caller))
-            .map(|entry| entry.name().to_owned())
-            .collect();
-        Some(self.result(&Err(ToolError::UnknownTool { name: name.to_owned(), available })))
-    }
-
     /// Serves `prompts` beside the tools (`prompts/list`, `prompts/get`, completion of their
     /// arguments); declares the `prompts` capability. Every clone of this server serves the
     /// same prompts; change them while serving with [`McpServer::prompts_handle`].
@@ -285,30 +265,6 @@ impl McpServer {
         self.shared.live.current().scoped
     }
 
-    /// A finished call's result, worded as [`McpServer::with_error_text`] says.
-    pub(in crate::mcp) fn result(&self, outcome: &Result<ToolOutput, ToolError>) -> CallToolResult {
-        match (outcome, &self.shared.error_text) {
-            (Err(error), Some(text)) => wire::error_result(&text(error)),
-            _ => wire::call_result(outcome),
-        }
-    }
-
-    /// Whether some callers see fewer tools than others.
-    pub(in crate::mcp) fn filters(&self) -> bool {
-        self.shared.filter.is_some() || self.shared.hide_unpermitted
-    }
-
-    /// Whether `caller` sees `entry`.
-    pub(in crate::mcp) fn visible(&self, entry: &Entry, caller: &ToolContext) -> bool {
-        if self.shared.hide_unpermitted
-            && let Some(claims) = caller.claims()
-            && entry.permits(claims).is_err()
-        {
-            return false;
-        }
-        self.shared.filter.as_ref().is_none_or(|visible| visible(entry, caller))
-    }
-
     fn with_info(self, info: ServerConfig) -> Self {
         let shared = Shared { info, ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), session: self.session }
@@ -341,16 +297,6 @@ impl McpServer {
 }
 
 impl McpServer {
-    /// Where a call's log messages go: the request's own level from 2026-07-28 (a stateless
-    /// request), the session's before.
-    pub(in crate::mcp) fn logging(&self, context: &RequestContext<RoleServer>, stateless: bool) -> Logging {
-        if stateless {
-            Logging::Request(context.meta.log_level().map(wire::log_level))
-        } else {
-            Logging::Session(Arc::clone(&self.session.log_level))
-        }
-    }
-
     /// How a failed call's text is worded, when the server says.
     pub(in crate::mcp) fn error_text(&self) -> Option<ErrorText> {
         self.shared.error_text.clone()
