@@ -46,7 +46,7 @@ mod validate;
 /// `agent`, whose call paths go through it).
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub mod layer {
-    pub use crate::registry::layer::{BoxError, ToolRequest, ToolService};
+    pub use crate::registry::layer::{BoxError, ToolLayer, ToolRequest, ToolService};
 }
 
 #[doc(hidden)]

@@ -62,6 +62,43 @@ impl core::fmt::Debug for ToolRequest {
 /// A tool's call path as a service, the type every layer wraps.
 pub type ToolService = BoxCloneSyncService<ToolRequest, ToolOutput, BoxError>;
 
+/// A tower layer a tool call can be wrapped in ([`Registry::layer`], `layer_group`,
+/// `layer_tool`, and the MCP server's prompts and resources): one whose service answers a
+/// [`ToolRequest`] with a [`ToolOutput`], cloneable and shareable across threads, its error
+/// any error. Implemented for every such layer: `tower::timeout::TimeoutLayer`, a
+/// `ConcurrencyLimitLayer`, your own.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a layer a tool call can be wrapped in",
+    note = "a `ToolLayer` is a `tower::Layer<ToolService>` whose service answers a `ToolRequest` with a `ToolOutput`, is `Clone + Send + Sync + 'static`, and has an error that converts into `BoxError`"
+)]
+pub trait ToolLayer:
+    Layer<
+        ToolService,
+        Service: Service<ToolRequest, Response = ToolOutput, Error: Into<BoxError>, Future: Send + 'static>
+                     + Clone
+                     + Send
+                     + Sync
+                     + 'static,
+    > + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<L> ToolLayer for L where
+    L: Layer<
+            ToolService,
+            Service: Service<ToolRequest, Response = ToolOutput, Error: Into<BoxError>, Future: Send + 'static>
+                         + Clone
+                         + Send
+                         + Sync
+                         + 'static,
+        > + Send
+        + Sync
+        + 'static
+{
+}
+
 type Wrap = Arc<dyn Fn(ToolService) -> ToolService + Send + Sync>;
 
 /// Which calls a layer wraps.
@@ -92,10 +129,7 @@ impl Layers {
 
     fn add<L>(&mut self, scope: Scope, layer: L)
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         let wrap: Wrap = Arc::new(move |inner| BoxCloneSyncService::new(layer.layer(inner).map_err(Into::into)));
         self.rules.push((scope, wrap));
@@ -148,10 +182,7 @@ impl Registry {
     /// ```
     pub fn layer<L>(&mut self, layer: L) -> &mut Self
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         self.layers.add(Scope::Every, layer);
         self
@@ -160,10 +191,7 @@ impl Registry {
     /// Wraps the calls of the tools of `#[tool(group = "..")]` `group` in `layer`.
     pub fn layer_group<L>(&mut self, group: impl Into<String>, layer: L) -> &mut Self
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         self.layers.add(Scope::Group(group.into()), layer);
         self
@@ -172,10 +200,7 @@ impl Registry {
     /// Wraps the calls of the tool named `name` in `layer`.
     pub fn layer_tool<L>(&mut self, name: impl Into<String>, layer: L) -> &mut Self
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         self.layers.add(Scope::Tool(name.into()), layer);
         self

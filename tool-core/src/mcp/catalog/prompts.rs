@@ -9,7 +9,6 @@ use std::sync::Arc;
 use rmcp::ErrorData;
 use rmcp::model::{GetPromptResult, Prompt, PromptArgument};
 use serde_json::{Map, Value, json};
-use tower::{Layer, Service};
 
 use crate::content::Content;
 use crate::context::{Role, ToolContext};
@@ -19,7 +18,7 @@ use crate::mcp::catalog::completion::{Completer, Completers};
 use crate::mcp::server::tasks::run::ErrorText;
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::registry::RunPlace;
-use crate::registry::layer::{BoxError, ToolRequest, ToolService};
+use crate::registry::layer::ToolLayer;
 use crate::registry::{Entry, Registry};
 use crate::tool::set::{IntoToolSet, ToolSet as _};
 use crate::tool::{Receiver, ToolDef};
@@ -162,10 +161,7 @@ impl Prompts {
     /// timeout, a concurrency limit): its rejection is the prompt request's error (-32603).
     pub fn layer<L>(&mut self, layer: L) -> &mut Self
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         Arc::make_mut(&mut self.registry).layer(layer);
         self

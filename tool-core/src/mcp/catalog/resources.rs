@@ -8,7 +8,6 @@ use std::sync::Arc;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::{Map, Value};
-use tower::{Layer, Service};
 
 use crate::content::{self, Content};
 use crate::context::ToolContext;
@@ -20,7 +19,7 @@ use crate::mcp::catalog::uri_template::UriTemplate;
 use crate::mcp::server::tasks::run::ErrorText;
 use crate::output::ToolOutput;
 use crate::registry::RunPlace;
-use crate::registry::layer::{BoxError, ToolRequest, ToolService};
+use crate::registry::layer::ToolLayer;
 use crate::registry::{Entry, Registry};
 use crate::tool::set::{IntoToolSet, ToolSet as _};
 use crate::tool::{Receiver, ToolDef};
@@ -146,10 +145,7 @@ impl Resources {
     /// timeout, a concurrency limit): its rejection is the resource request's error (-32603).
     pub fn layer<L>(&mut self, layer: L) -> &mut Self
     where
-        L: Layer<ToolService> + Send + Sync + 'static,
-        L::Service: Service<ToolRequest, Response = ToolOutput> + Clone + Send + Sync + 'static,
-        <L::Service as Service<ToolRequest>>::Error: Into<BoxError>,
-        <L::Service as Service<ToolRequest>>::Future: Send + 'static,
+        L: ToolLayer,
     {
         Arc::make_mut(&mut self.registry).layer(layer);
         self
