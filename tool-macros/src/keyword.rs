@@ -105,7 +105,10 @@ pub const KEYS: [Spec; 21] = [
 
 impl Key {
     /// Its row of [`KEYS`].
-    #[allow(clippy::indexing_slicing)] // in range: the assertion below KEYS proves each row sits at its key's index
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "in range: the assertion below KEYS proves each row sits at its key's index"
+    )]
     pub const fn spec(self) -> &'static Spec {
         &KEYS[self as usize]
     }

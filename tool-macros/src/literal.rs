@@ -31,7 +31,7 @@ pub enum NumValue {
 
 impl NumValue {
     /// The value as a float, for comparisons across kinds.
-    #[allow(clippy::cast_precision_loss)] // bounds are compared, never stored, as floats
+    #[expect(clippy::cast_precision_loss, reason = "bounds are compared, never stored, as floats")]
     pub fn as_f64(self) -> f64 {
         match self {
             NumValue::Int(n) => n as f64,

@@ -287,7 +287,7 @@ fn enum_values(values: &JsonLit) -> Result {
 fn same(a: &JsonValue, b: &JsonValue) -> bool {
     match (a, b) {
         (JsonValue::String(x), JsonValue::String(y)) => x == y,
-        #[allow(clippy::float_cmp)] // exact equality is what JSON Schema's `enum` means
+        #[expect(clippy::float_cmp, reason = "exact equality is what JSON Schema's `enum` means")]
         (JsonValue::Number(x), JsonValue::Number(y)) => match (x, y) {
             (NumValue::Int(x), NumValue::Int(y)) => x == y,
             _ => x.as_f64() == y.as_f64(),
