@@ -13,8 +13,8 @@ use crate::schema::Schema;
 /// [`JsonText`], [`Structured`] or a `serde_json::Value`, the same result as JSON (MCP
 /// `structuredContent`). Serialized as its blocks (`content`) and, when present, the
 /// structured result, the details and whether it ends the run.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(into = "OutputShape", from = "OutputShape")]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(from = "OutputShape")]
 pub struct ToolOutput {
     blocks: Blocks,
     // Boxed: most results have none of it, and an empty box is cheaper to move and drop.
@@ -37,26 +37,40 @@ enum Blocks {
     Many(Vec<Content>),
 }
 
-/// [`ToolOutput`] as serde reads and writes it: every part named, empty ones left out.
-#[derive(serde::Serialize, serde::Deserialize)]
+/// [`ToolOutput`] as serde reads it: every part named, the empty ones absent.
+#[derive(serde::Deserialize)]
 struct OutputShape {
     content: Vec<Content>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     structured: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     details: Option<Value>,
-    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    #[serde(default)]
     terminate: bool,
 }
 
-impl From<ToolOutput> for OutputShape {
-    fn from(output: ToolOutput) -> Self {
-        let extra = output.extra.map(|extra| *extra).unwrap_or_default();
-        let content = match output.blocks {
-            Blocks::One(block) => vec![block],
-            Blocks::Many(blocks) => blocks,
-        };
-        OutputShape { content, structured: extra.structured, details: extra.details, terminate: extra.terminate }
+/// The same shape written from a borrowed output: serde's `into` would clone the whole
+/// output (an image's base64 text with it) each time a journal writes it.
+impl serde::Serialize for ToolOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let extra = self.extra.as_deref();
+        let structured = extra.and_then(|extra| extra.structured.as_ref());
+        let details = extra.and_then(|extra| extra.details.as_ref());
+        let terminate = extra.is_some_and(|extra| extra.terminate);
+        let fields = 1 + usize::from(structured.is_some()) + usize::from(details.is_some()) + usize::from(terminate);
+        let mut shape = serializer.serialize_struct("ToolOutput", fields)?;
+        shape.serialize_field("content", self.content())?;
+        if let Some(structured) = structured {
+            shape.serialize_field("structured", structured)?;
+        }
+        if let Some(details) = details {
+            shape.serialize_field("details", details)?;
+        }
+        if terminate {
+            shape.serialize_field("terminate", &true)?;
+        }
+        shape.end()
     }
 }
 

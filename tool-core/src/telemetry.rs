@@ -2,9 +2,10 @@
 //! `GenAI` conventions (`invoke_agent`, `chat`, `execute_tool`) and their token usage, the one
 //! way a step runs in its span ([`traced`]), and the W3C trace context.
 //!
-//! W3C trace context across every protocol the crate speaks: a [`Carrier`] (read)
-//! or [`CarrierMut`] (written) is where a request carries `traceparent`, `tracestate` and `baggage` (an MCP request's
-//! `params._meta`, SEP-414; an A2A request's HTTP headers), [`inject`] writes a span's
+//! W3C trace context across every protocol the crate speaks: a [`Carrier`] (read) or
+//! [`CarrierMut`] (written) is where a request carries `traceparent`, `tracestate` and
+//! `baggage` (an MCP request's `params._meta`, SEP-414; an A2A request's HTTP headers),
+//! [`inject`] writes a span's
 //! context into one, and [`continue_trace`] makes the caller's trace the parent of a server's
 //! span, so one trace runs from an agent's `invoke_agent` through its `execute_tool` into the
 //! remote server or agent. With the `otel` feature, through tracing-opentelemetry and the

@@ -121,9 +121,29 @@ impl fmt::Display for Violation {
 /// At most [`Violations::LIMIT`] are kept, so a hostile input (a million unknown keys) cannot
 /// make the error itself unbounded; [`Violations::omitted`] says how many more there were.
 #[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "ViolationsShape")]
 pub struct Violations {
     list: Vec<Violation>,
     omitted: usize,
+}
+
+/// [`Violations`] as serde reads them: read back through [`Violations::push_violation`], so
+/// a list longer than [`Violations::LIMIT`] is cut to it and counted as omitted.
+#[derive(serde::Deserialize)]
+struct ViolationsShape {
+    list: Vec<Violation>,
+    omitted: usize,
+}
+
+impl From<ViolationsShape> for Violations {
+    fn from(shape: ViolationsShape) -> Self {
+        let mut violations = Violations::new();
+        for violation in shape.list {
+            violations.push_violation(violation);
+        }
+        violations.omitted = violations.omitted.saturating_add(shape.omitted);
+        violations
+    }
 }
 
 impl Violations {
@@ -262,5 +282,24 @@ pub fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Violation, Violations};
+
+    #[test]
+    fn violations_read_back_keep_the_limit() {
+        let list: Vec<Violation> =
+            (0..Violations::LIMIT + 3).map(|i| Violation::new(format!("/{i}"), "type", "m")).collect();
+        let text = serde_json::json!({ "list": list, "omitted": 2 }).to_string();
+        let read: Violations = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.as_slice().len(), Violations::LIMIT);
+        assert_eq!(read.omitted(), 5, "three cut on reading, two omitted before");
+        let mut kept = Violations::new();
+        kept.push_violation(Violation::new("/q", "even_number", "must be even"));
+        let again: Violations = serde_json::from_str(&serde_json::to_string(&kept).unwrap()).unwrap();
+        assert_eq!(again, kept);
     }
 }
