@@ -1,9 +1,9 @@
 //! The shape of both crates, read from their own sources: no file imports a file that
 //! imports it back (directly or through others), and in `tool-core` no module imports one on
 //! a higher layer than its own ([`LAYERS`]). A `use` or a `crate::`/`super::` path counts as
-//! an import of the file that *defines* the name: re-exports (`pub use` in a `mod.rs` or in
-//! `lib.rs`) are followed to the definition and tie no file themselves, so a module's face
-//! is not a hub of arrows.
+//! an import of the file that *defines* the name: re-exports in a module's face (`lib.rs`,
+//! a `mod.rs`, or `a.rs` beside `a/`) are followed to the definition and tie no file
+//! themselves, so a face is not a hub of arrows; a leaf file's re-export ties it like a `use`.
 //! `#[cfg(test)]` items are left out (a test may reach anywhere), and so are inline modules,
 //! whose `super` is not their file's.
 
@@ -67,13 +67,14 @@ fn tool_macros_has_no_import_cycle() {
 #[test]
 fn a_cycle_is_found_and_a_re_export_is_followed() {
     // The check itself, on a three-file crate: `a` and `b` import each other, `c` reaches
-    // `b`'s item through `lib.rs`'s re-export.
+    // `b`'s item through `lib.rs`'s re-export; `d`, a leaf, re-exports `a`'s, which ties it.
     let dir = std::env::temp_dir().join(format!("architecture-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    std::fs::write(dir.join("lib.rs"), "mod a; mod b; mod c; pub use b::B;").expect("written");
+    std::fs::write(dir.join("lib.rs"), "mod a; mod b; mod c; mod d; pub use b::B;").expect("written");
     std::fs::write(dir.join("a.rs"), "use crate::b::B; pub struct A;").expect("written");
     std::fs::write(dir.join("b.rs"), "pub struct B(crate::a::A);").expect("written");
     std::fs::write(dir.join("c.rs"), "use crate::B;").expect("written");
+    std::fs::write(dir.join("d.rs"), "pub use crate::a::A;").expect("written");
     let graph = Graph::read(&dir);
     std::fs::remove_dir_all(&dir).expect("removed");
     let names: Vec<Vec<String>> =
@@ -81,6 +82,8 @@ fn a_cycle_is_found_and_a_re_export_is_followed() {
     assert_eq!(names, [["a.rs", "b.rs"]]);
     let from_c = graph.edges.keys().filter(|(from, _)| graph.name(from) == "c.rs").map(|(_, to)| graph.name(to));
     assert_eq!(from_c.collect::<Vec<_>>(), ["b.rs"]);
+    let from_d = graph.edges.keys().filter(|(from, _)| graph.name(from) == "d.rs").map(|(_, to)| graph.name(to));
+    assert_eq!(from_d.collect::<Vec<_>>(), ["a.rs"]);
 }
 
 /// A module path: `["provider", "gemini"]` for `provider/gemini/mod.rs`.
@@ -115,8 +118,10 @@ impl Graph {
             parsed.push((module, ast));
         }
         for (module, ast) in &parsed {
+            // A face: a module with modules under it (`lib.rs`, a `mod.rs`, `a.rs` beside `a/`).
+            let face = graph.modules.keys().any(|other| other.len() > module.len() && other.starts_with(module));
             let mut paths =
-                Paths { module: module.clone(), graph: &graph, found: Vec::new(), bindings: BTreeMap::new() };
+                Paths { module: module.clone(), graph: &graph, face, found: Vec::new(), bindings: BTreeMap::new() };
             paths.visit_file(ast);
             let (found, bindings) = (paths.found, paths.bindings);
             graph.bindings.insert(module.clone(), bindings);
@@ -241,6 +246,8 @@ impl Graph {
 struct Paths<'g> {
     module: Module,
     graph: &'g Graph,
+    /// Whether the file is a module's face, whose re-exports tie it to nothing.
+    face: bool,
     found: Vec<Vec<String>>,
     bindings: BTreeMap<String, Vec<String>>,
 }
@@ -318,9 +325,9 @@ impl<'ast> Visit<'ast> for Paths<'_> {
         }
         let found = self.found.len();
         self.use_tree(&mut Vec::new(), &item.tree);
-        // A re-export hands a name on: whoever uses it is tied to the file that defines it,
-        // not to the face that re-exports it.
-        if !matches!(item.vis, syn::Visibility::Inherited) {
+        // A face's re-export hands a name on: whoever uses it is tied to the file that
+        // defines it, not to the face. A leaf file's re-export is an import like any other.
+        if self.face && !matches!(item.vis, syn::Visibility::Inherited) {
             self.found.truncate(found);
         }
     }

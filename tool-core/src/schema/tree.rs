@@ -1,17 +1,6 @@
-//! The compile-time schema tree.
-//!
-//! Every [`ToolParam`](crate::ToolParam) type states its schema as an associated `const` of
-//! type [`Schema`]; the derive composes a struct's schema from its fields' constants, so the
-//! whole tree of a tool's arguments is one constant value with `'static` references, so
-//! nothing walks Rust types at run time. [`crate::render`] writes the tree as JSON text at
-//! run time, once per tool, and dispatch's validation reads it as data.
-//!
-//! A schema known only at run time is a `RuntimeSchema` (feature `runtime-schema`).
+//! The compile-time schema tree: [`Schema`] and its parts.
 
 use std::borrow::Cow;
-
-#[cfg(feature = "runtime-schema")]
-pub use crate::validate::runtime::{RuntimeSchema, SchemaError};
 
 /// One node of a JSON Schema, as the types and attributes describe it.
 ///
