@@ -10,15 +10,12 @@
 //! 3. in call order, one at a time: `after_call`.
 //!
 //! A task-capable call that outlasts `background_after` leaves phase 2 early with a note for
-//! the model, and goes on in the background (`background.rs`). Calls the model's stream
-//! closes may go through phases 1 and 2 while the model still writes (`early.rs`); phase 3
-//! waits for the whole turn either way.
+//! the model, and goes on in the background (`background.rs`). Phase 2 is driven by
+//! `driver.rs`, for a whole turn or for calls the model's stream closes while the model still
+//! writes; phase 3 waits for the whole turn either way.
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use tokio::sync::Semaphore;
 
 use super::Settings;
 use super::background::{Pending, started_note};
@@ -30,7 +27,7 @@ use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::provider::{CallResult, ToolCall, owned_arguments};
-use crate::registry::{Entry, Registry, RunPlace, multi_thread};
+use crate::registry::{Entry, Registry, RunPlace};
 use crate::tool::TaskSupport;
 
 /// A call after phase 1: let through with its tool, or already answered.
@@ -46,67 +43,8 @@ pub(super) enum Screened {
     Ready { call: ToolCall, entry: Entry, ask: bool },
 }
 
-/// Runs `calls` and answers each, in order; a task-capable call still running
-/// [`Settings::background_after`] into it is answered with a note and moved to `pending`.
-pub(super) async fn run(
-    settings: &Settings,
-    registry: &Arc<Registry>,
-    calls: Vec<ToolCall>,
-    cancel: &CancellationToken,
-    pending: &mut Pending,
-) -> Vec<ToolRun> {
-    let mut gates = Vec::with_capacity(calls.len());
-    for call in calls {
-        gates.push(gate(settings, registry, call, cancel).await);
-    }
-    for gate in &gates {
-        started(settings, gate);
-    }
-    let tools = gates.iter().filter_map(|gate| match gate {
-        Gate::Run(_, entry) => Some(entry),
-        Gate::Answered(..) => None,
-    });
-    let permits = Arc::new(Semaphore::new(concurrency(settings, tools)));
-    // Several plain fns to run in place: the first poll, where they run, goes under one
-    // `block_in_place`, so that on a worker thread the hand-off of its other tasks is paid
-    // once for the batch rather than once a call (the calls' own are then nested, free).
-    let together = multi_thread()
-        && gates
-            .iter()
-            .filter(
-                |gate| matches!(gate, Gate::Run(_, entry) if registry.batch_in_place(entry, deadline(settings, entry))),
-            )
-            .nth(1)
-            .is_some();
-    let runs = gates.into_iter().map(|gate| {
-        let permits = Arc::clone(&permits);
-        async move {
-            match gate {
-                Gate::Answered(call, error) => (answered(call, Err(error), Duration::ZERO), None),
-                Gate::Run(call, entry) => {
-                    // The semaphore is never closed, so acquiring cannot fail.
-                    let _permit = permits.acquire_owned().await.ok();
-                    execute(settings, registry, call, &entry, cancel).await
-                }
-            }
-        }
-    });
-    // Polled together on this task, their outputs in the order given.
-    let mut joined = std::pin::pin!(futures_util::future::join_all(runs));
-    let mut first = together;
-    let outcomes = std::future::poll_fn(|cx| {
-        if std::mem::take(&mut first) {
-            tokio::task::block_in_place(|| joined.as_mut().poll(cx))
-        } else {
-            joined.as_mut().poll(cx)
-        }
-    })
-    .await;
-    conclude(settings, outcomes, pending)
-}
-
-/// Phase 2's one scheduling rule, for each of its drivers (this batch, calls started while
-/// the model writes, a durable run's steps): one call at a time when the runner or any of
+/// Phase 2's one scheduling rule, for each of its drivers (`driver.rs`, a durable run's
+/// steps): one call at a time when the runner or any of
 /// `tools` is `sequential`, else up to `max_concurrency` together.
 pub(super) fn concurrency<'e>(settings: &Settings, mut tools: impl Iterator<Item = &'e Entry>) -> usize {
     if settings.sequential || tools.any(Entry::sequential) { 1 } else { settings.max_concurrency.max(1) }
@@ -152,13 +90,8 @@ pub(super) fn finish(settings: &Settings, run: &mut ToolRun) {
     });
 }
 
-/// Phase 1 for one call.
-pub(super) async fn gate(settings: &Settings, registry: &Registry, call: ToolCall, cancel: &CancellationToken) -> Gate {
-    let (call, entry) = match screen(settings, registry, call, cancel) {
-        Screened::Answered(call, error) => return Gate::Answered(call, error),
-        Screened::Ready { call, entry, ask: false } => return settle(settings, call, entry, None),
-        Screened::Ready { call, entry, ask: true } => (call, entry),
-    };
+/// Phase 1 for one call that needs an approver's verdict: the verdict, then [`settle`].
+pub(super) async fn approve(settings: &Settings, call: ToolCall, entry: Entry, cancel: &CancellationToken) -> Gate {
     let verdict = match &settings.approver {
         None => Err("it needs approval and no approver is configured".to_owned()),
         Some(approver) => {
@@ -300,6 +233,11 @@ pub(super) async fn execute(
     };
     drop(task);
     (answered(call, outcome, started.elapsed()), None)
+}
+
+/// Whether a call of `entry` would run in place, on the run's thread (see `tool::pace`).
+pub(super) fn in_place(settings: &Settings, registry: &Registry, entry: &Entry) -> bool {
+    registry.batch_in_place(entry, deadline(settings, entry))
 }
 
 /// When a call of `entry` may move to the background, if it may.

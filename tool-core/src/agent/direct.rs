@@ -1,13 +1,13 @@
 //! The ordinary run's steps ([`Direct`]): the model asked directly, its stream's closed
-//! calls started as they come (`early.rs`), a batch run concurrently.
+//! calls started as they come (`driver.rs`), a batch run concurrently.
 
 use std::sync::Arc;
 
 use super::background::Pending;
-use super::early::{Closed, Early};
+use super::driver::{Closed, Driver};
 use super::model::{Delta, ModelRequest, ModelTurn};
 use super::steps::{Batch, StepFuture, Steps};
-use super::{Agent, Event, RunError, Settings, ToolRun, batch};
+use super::{Agent, Event, RunError, Settings, ToolRun};
 use crate::context::CancellationToken;
 use crate::provider::ToolCall;
 use crate::registry::Registry;
@@ -75,12 +75,12 @@ impl Steps for Direct {
         calls: Vec<ToolCall>,
         cancel: &'a CancellationToken,
         pending: &'a mut Pending,
-        early: Option<Early<'a>>,
+        early: Option<Driver<'a>>,
     ) -> StepFuture<'a, Batch<ToolRun>> {
         Box::pin(async move {
             let runs = match early {
                 Some(early) => early.finish(calls, pending).await,
-                None => batch::run(settings, registry, calls, cancel, pending).await,
+                None => Driver::whole(settings, registry, cancel, calls).run(pending).await,
             };
             let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
             Batch { items: agent.model.api().results(&results), records: runs, error: None }

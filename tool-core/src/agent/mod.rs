@@ -6,9 +6,9 @@ mod builder;
 #[cfg(feature = "clients")]
 pub mod clients;
 mod direct;
+mod driver;
 #[cfg(feature = "restate")]
 pub mod durable;
-mod early;
 mod events;
 mod handoff;
 mod hooks;

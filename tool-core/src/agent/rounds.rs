@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::early::Early;
+use super::driver::Driver;
 use super::round::{Asked, Judged, Next};
 use super::steps::{Progress, Run, StepFuture, Steps};
 use super::{Agent, Event, RunError, Settings};
@@ -34,9 +34,11 @@ impl Agent {
                 // Calls may start while the model writes, but not in a last round (its calls
                 // are denied, or run against the answer tool alone).
                 let turn_cancel = CancellationToken::new();
-                let mut early = (settings.early_calls && run.steps.starts_early() && !last_answer)
-                    .then(|| Early::new(settings, &offered.registry, run.cancel, &turn_cancel, plan.answer_tool));
-                let step = run.steps.model(self, settings, request, round, run.cancel, early.as_ref().map(Early::sink));
+                let mut early = (settings.early_calls && run.steps.starts_early() && !last_answer).then(|| {
+                    Driver::streaming(settings, &offered.registry, run.cancel, &turn_cancel, plan.answer_tool)
+                });
+                let step =
+                    run.steps.model(self, settings, request, round, run.cancel, early.as_ref().map(Driver::sink));
                 let turn = match &mut early {
                     Some(early) => early.alongside(step).await,
                     None => step.await,
@@ -57,7 +59,7 @@ impl Agent {
                 };
                 progress.usage += turn.usage;
                 let only_answer = plan.answers_alone(last_answer);
-                let started = early.as_ref().map_or(0, Early::taken);
+                let started = early.as_ref().map_or(0, Driver::taken);
                 let denies = last_answer && !only_answer;
                 let taken = settings.take_turn(plan.api, run.conversation, &mut progress, round, turn, denies, started);
                 let taken =

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::background::Pending;
-use super::early::{Closed, Early};
+use super::driver::{Closed, Driver};
 use super::model::{ModelRequest, ModelTurn, StopReason, Usage};
 use super::record::CallFacts;
 use super::typed::Expected;
@@ -47,7 +47,7 @@ pub(super) trait Steps: Sync {
     /// Whether a live registry is read again at each round.
     fn rereads_tools(&self) -> bool;
 
-    /// Whether calls may start while the model writes (`early.rs`).
+    /// Whether calls may start while the model writes (`driver.rs`).
     fn starts_early(&self) -> bool {
         false
     }
@@ -74,7 +74,7 @@ pub(super) trait Steps: Sync {
         calls: Vec<ToolCall>,
         cancel: &'a CancellationToken,
         pending: &'a mut Pending,
-        early: Option<Early<'a>>,
+        early: Option<Driver<'a>>,
     ) -> StepFuture<'a, Batch<Self::Record>>;
 
     /// The record of a call that finished in the background.

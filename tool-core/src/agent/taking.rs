@@ -1,7 +1,7 @@
 //! Taking a model's turn into the run ([`Settings::take_turn`]), and what of it is not sent
 //! back as it came. A turn cut off at the output limit
 //! runs none of its calls, is not kept, and the model is told why; but when some of its calls
-//! started while the model wrote (`early.rs`), it is kept: those run to their end, and each
+//! started while the model wrote (`driver.rs`), it is kept: those run to their end, and each
 //! call that had not started is answered with an error saying it was cut off. A call whose arguments
 //! are not JSON still gets its error result, but the history keeps the arguments that ran
 //! (repaired, or an empty object): a server that renders the history as a prompt cannot

@@ -12,7 +12,7 @@ use super::context::{RunContext, Step};
 use super::journal::CallStep;
 use super::{DurableOutcome, JournaledCall, MODEL_ATTEMPTS};
 use crate::agent::background::Pending;
-use crate::agent::early::{Closed, Early};
+use crate::agent::driver::{Closed, Driver};
 use crate::agent::hooks::ToolRun;
 use crate::agent::model::{Delta, ModelError, ModelRequest, ModelTurn};
 use crate::agent::record::CallFacts;
@@ -134,7 +134,7 @@ impl<C: RunContext> Steps for Journaled<'_, C> {
         calls: Vec<ToolCall>,
         _cancel: &'a CancellationToken,
         _pending: &'a mut Pending,
-        _early: Option<Early<'a>>,
+        _early: Option<Driver<'a>>,
     ) -> StepFuture<'a, Batch<JournaledCall>> {
         Box::pin(super::batch::run(self.ctx, settings, agent.model.api(), registry, calls))
     }

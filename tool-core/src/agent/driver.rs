@@ -1,12 +1,16 @@
-//! Calls that start while the model writes ([`Agent::early_calls`](super::Agent::early_calls)).
-//! The model's stream closes a call ([`Delta::ToolCallDone`]) when its arguments are whole;
-//! [`Closed`] queues such calls in call order, and [`Early`] takes each through phase 1 (one
-//! at a time, in call order) and starts it while the model goes on, polled on the run's task
-//! beside the model's request. When the turn is whole, its other calls join the same queue
-//! and the batch ends as an ordinary one does (`batch.rs`): every call answered, in call
-//! order, `after_call` and the events in call order.
+//! The one driver of a batch's phase 2 (the phases are in `batch.rs`), for a whole turn and
+//! for calls that start while the model writes ([`Agent::early_calls`](super::Agent::early_calls)).
+//! [`Closed`] queues calls in call order; [`Driver`] takes each through phase 1 (one at a
+//! time, in call order) and starts it, polled on the run's task. Every call is answered, in
+//! call order, `after_call` and the events in call order.
 //!
-//! A turn with nothing started yet when it is whole runs as an ordinary batch.
+//! While the model writes, its stream closes a call ([`Delta::ToolCallDone`]) when its
+//! arguments are whole, and the call starts while the model goes on, beside the model's
+//! request. When the turn is whole, its other calls join the same queue. A turn with nothing
+//! started by then runs whole, which differs in three ways only: every call is through
+//! phase 1 (approvals included) before any starts, so a refused call never follows a started
+//! one; the bound comes from the turn's own tools, not from every tool the run may call; and
+//! several plain fns run in place are first polled under one `block_in_place`.
 
 use core::future::{Future, poll_fn};
 use core::pin::pin;
@@ -20,11 +24,12 @@ use tokio::sync::Semaphore;
 
 use super::Settings;
 use super::background::Pending;
-use super::batch::{self, Gate, Moved};
+use super::batch::{self, Gate, Moved, Screened};
 use super::hooks::ToolRun;
 use crate::context::CancellationToken;
 use crate::provider::{Delta, ToolCall};
 use crate::registry::Registry;
+use crate::registry::multi_thread;
 
 /// The calls a turn's stream has closed, waiting for phase 1, in call order. The model's
 /// delta sink writes here ([`Closed::offer`]); [`Early`] reads.
@@ -74,8 +79,8 @@ type Outcome = (ToolRun, Option<Moved>);
 /// A boxed future polled on the run's task.
 type Boxed<'a, T> = core::pin::Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// One turn's calls, started as the stream closes them.
-pub(super) struct Early<'a> {
+/// One turn's calls: started as the stream closes them, or run whole.
+pub(super) struct Driver<'a> {
     settings: &'a Settings,
     registry: &'a Arc<Registry>,
     /// The run's cancellation, passed on to `cancel`.
@@ -86,6 +91,11 @@ pub(super) struct Early<'a> {
     permits: Arc<Semaphore>,
     /// How many calls may run at once while the turn is not whole.
     bound: usize,
+    /// A whole turn's calls through phase 1, held until every call is (`None` while the
+    /// model writes).
+    held: Option<Vec<Gate>>,
+    /// The next poll of `running` goes under one `block_in_place`.
+    together: bool,
     /// The call in phase 1, if any.
     admitting: Option<Boxed<'a, Gate>>,
     running: FuturesOrdered<Boxed<'a, Outcome>>,
@@ -95,10 +105,10 @@ pub(super) struct Early<'a> {
     admitted: usize,
 }
 
-impl<'a> Early<'a> {
+impl<'a> Driver<'a> {
     /// Early starts for a turn whose calls run against `registry`, the run's cancellation
     /// passed on to `cancel`; `answer_tool`'s calls wait for the whole turn.
-    pub(super) fn new(
+    pub(super) fn streaming(
         settings: &'a Settings,
         registry: &'a Arc<Registry>,
         run_cancel: &'a CancellationToken,
@@ -109,7 +119,7 @@ impl<'a> Early<'a> {
         // whole, any call may be followed by one, so calls go one at a time where the
         // registry has such a tool.
         let bound = batch::concurrency(settings, registry.iter());
-        Early {
+        Driver {
             settings,
             registry,
             run_cancel,
@@ -117,6 +127,36 @@ impl<'a> Early<'a> {
             closed: Arc::new(Closed { state: Mutex::default(), answer_tool: answer_tool.map(str::to_owned) }),
             permits: Arc::new(Semaphore::new(bound)),
             bound,
+            held: None,
+            together: false,
+            admitting: None,
+            running: FuturesOrdered::new(),
+            done: Vec::new(),
+            admitted: 0,
+        }
+    }
+
+    /// A whole turn, `calls`, against `registry` under the run's `cancel`: [`Driver::run`]
+    /// answers each, in order; a task-capable call still running
+    /// [`Settings::background_after`] into it is answered with a note and moved to `pending`.
+    pub(super) fn whole(
+        settings: &'a Settings,
+        registry: &'a Arc<Registry>,
+        cancel: &'a CancellationToken,
+        calls: Vec<ToolCall>,
+    ) -> Self {
+        let queue = Queue { next: calls.len(), calls: calls.into(), stopped: true, waker: None };
+        Driver {
+            settings,
+            registry,
+            run_cancel: cancel,
+            cancel,
+            closed: Arc::new(Closed { state: Mutex::new(queue), answer_tool: None }),
+            // Permits come once every call is through phase 1 and its tools are known.
+            permits: Arc::new(Semaphore::new(0)),
+            bound: 0,
+            held: Some(Vec::new()),
+            together: false,
             admitting: None,
             running: FuturesOrdered::new(),
             done: Vec::new(),
@@ -149,15 +189,15 @@ impl<'a> Early<'a> {
 
     /// The batch of the whole turn, `calls`: those not taken from the stream join the
     /// queue, and every call is answered, in call order.
-    pub(super) async fn finish(mut self, calls: Vec<ToolCall>, pending: &mut Pending) -> Vec<ToolRun> {
+    pub(super) async fn finish(self, calls: Vec<ToolCall>, pending: &mut Pending) -> Vec<ToolRun> {
         let taken = {
             let mut queue = self.closed.queue();
             queue.stopped = true;
             queue.next
         };
         if self.admitted == 0 && self.admitting.is_none() {
-            // Nothing started while the model wrote: the turn's own calls, as one batch.
-            return batch::run(self.settings, self.registry, calls, self.run_cancel, pending).await;
+            // Nothing started while the model wrote: the turn runs whole.
+            return Driver::whole(self.settings, self.registry, self.run_cancel, calls).run(pending).await;
         }
         // The bound held back for a `sequential` tool is lifted once the turn holds no call
         // to one (names are looked up only where the registry has such a tool).
@@ -169,6 +209,11 @@ impl<'a> Early<'a> {
             self.permits.add_permits(full - self.bound);
         }
         self.closed.queue().calls.extend(calls.into_iter().skip(taken));
+        self.run(pending).await
+    }
+
+    /// Drives every call queued to its end, then phase 3.
+    pub(super) async fn run(mut self, pending: &mut Pending) -> Vec<ToolRun> {
         let mut cancelled = pin!(self.run_cancel.cancelled());
         poll_fn(|cx| {
             if cancelled.as_mut().poll(cx).is_ready() {
@@ -209,7 +254,10 @@ impl<'a> Early<'a> {
 
     /// Whether every call taken has ended.
     fn idle(&self) -> bool {
-        self.admitting.is_none() && self.running.is_empty() && self.closed.queue().calls.is_empty()
+        self.admitting.is_none()
+            && self.held.is_none()
+            && self.running.is_empty()
+            && self.closed.queue().calls.is_empty()
     }
 
     /// Takes queued calls through phase 1, one at a time, starting each let through; polls
@@ -218,30 +266,86 @@ impl<'a> Early<'a> {
         if self.run_cancel.is_cancelled() {
             self.cancel.cancel();
         }
-        loop {
-            if self.admitting.is_none() {
-                let next = {
-                    let mut queue = self.closed.queue();
-                    let call = queue.calls.pop_front();
-                    if call.is_none() {
-                        queue.waker = Some(cx.waker().clone());
-                    }
-                    call
-                };
-                let Some(call) = next else { break };
-                let (settings, registry, cancel) = (self.settings, self.registry, self.cancel);
-                self.admitting = Some(Box::pin(batch::gate(settings, registry, call, cancel)));
-            }
-            let Some(admitting) = &mut self.admitting else { break };
-            let Poll::Ready(gate) = admitting.as_mut().poll(cx) else { break };
-            self.admitting = None;
+        while let Some(gate) = self.admit(cx) {
             self.admitted += 1;
+            if let Some(held) = &mut self.held {
+                held.push(gate);
+                continue;
+            }
             batch::started(self.settings, &gate);
             let run = self.start(gate);
             self.running.push_back(run);
         }
-        while let Poll::Ready(Some(outcome)) = self.running.poll_next_unpin(cx) {
-            self.done.push(outcome);
+        if self.admitting.is_none()
+            && let Some(held) = self.held.take_if(|_| self.closed.queue().calls.is_empty())
+        {
+            self.release(held);
+        }
+        let running = &mut self.running;
+        let done = &mut self.done;
+        let mut poll = || {
+            while let Poll::Ready(Some(outcome)) = running.poll_next_unpin(cx) {
+                done.push(outcome);
+            }
+        };
+        if core::mem::take(&mut self.together) {
+            // On a worker thread, the hand-off of its other tasks is then paid once for the
+            // batch rather than once a call (the calls' own `block_in_place`s are nested, free).
+            tokio::task::block_in_place(poll);
+        } else {
+            poll();
+        }
+    }
+
+    /// The next call through phase 1, if one is: only a call that waits for its approval
+    /// is a future, held in `admitting` until its verdict.
+    fn admit(&mut self, cx: &mut Context<'_>) -> Option<Gate> {
+        if self.admitting.is_none() {
+            let next = {
+                let mut queue = self.closed.queue();
+                let call = queue.calls.pop_front();
+                if call.is_none() {
+                    queue.waker = Some(cx.waker().clone());
+                }
+                call
+            };
+            let (settings, registry, cancel) = (self.settings, self.registry, self.cancel);
+            match batch::screen(settings, registry, next?, cancel) {
+                Screened::Answered(call, error) => return Some(Gate::Answered(call, error)),
+                Screened::Ready { call, entry, ask: false } => return Some(batch::settle(settings, call, entry, None)),
+                Screened::Ready { call, entry, ask: true } => {
+                    self.admitting = Some(Box::pin(batch::approve(settings, call, entry, cancel)));
+                }
+            }
+        }
+        let Poll::Ready(gate) = self.admitting.as_mut()?.as_mut().poll(cx) else { return None };
+        self.admitting = None;
+        Some(gate)
+    }
+
+    /// Starts a whole turn's calls, every one through phase 1: each one's event first, in
+    /// call order, then phase 2, bounded by the turn's own tools.
+    fn release(&mut self, held: Vec<Gate>) {
+        let tools = held.iter().filter_map(|gate| match gate {
+            Gate::Run(_, entry) => Some(entry),
+            Gate::Answered(..) => None,
+        });
+        self.bound = batch::concurrency(self.settings, tools);
+        self.permits.add_permits(self.bound);
+        self.together = multi_thread()
+            && held
+                .iter()
+                .filter(
+                    |gate| matches!(gate, Gate::Run(_, entry) if batch::in_place(self.settings, self.registry, entry)),
+                )
+                .nth(1)
+                .is_some();
+        for gate in &held {
+            batch::started(self.settings, gate);
+        }
+        for gate in held {
+            let run = self.start(gate);
+            self.running.push_back(run);
         }
     }
 
