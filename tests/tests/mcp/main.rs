@@ -7,6 +7,7 @@
 #![allow(deprecated)]
 mod blocking;
 mod calls;
+mod client;
 #[path = "../support/exported.rs"]
 mod exported;
 mod fixture;

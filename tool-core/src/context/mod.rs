@@ -6,6 +6,7 @@
 #![doc = include_str!("../../docs/context.md")]
 
 mod cancel;
+mod client;
 mod elicit;
 mod host;
 mod state;
@@ -19,6 +20,7 @@ use serde_json::Value;
 use crate::auth::Claims;
 
 pub use cancel::{CancellationToken, Cancelled};
+pub use client::{Client, ClientCapabilities};
 pub use elicit::{elicitation_problem, elicitation_schema};
 pub use host::{
     Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role,
@@ -93,6 +95,7 @@ pub struct ToolContext {
     cancellation: Option<CancellationToken>,
     host: Option<Arc<dyn Host>>,
     claims: Option<Arc<Claims>>,
+    client: Option<Arc<Client>>,
     #[cfg(feature = "mcp")]
     http: Option<Arc<axum::http::request::Parts>>,
     /// The agent run this call belongs to, for an agent run as a tool to relay its events to
@@ -151,6 +154,14 @@ impl ToolContext {
         self
     }
 
+    /// Who made the call (an MCP server sets it from the client's `initialize` or the
+    /// request's `_meta`).
+    #[must_use]
+    pub fn with_client(mut self, client: Arc<Client>) -> Self {
+        self.client = Some(client);
+        self
+    }
+
     /// The HTTP request that carried the call (streamable HTTP): its headers, URI and the
     /// extensions a layer of the application put there.
     #[cfg(feature = "mcp")]
@@ -179,6 +190,13 @@ impl ToolContext {
     #[must_use]
     pub fn claims(&self) -> Option<&Claims> {
         self.claims.as_deref()
+    }
+
+    /// Who made the call: its name, protocol revision and what it may be asked, when the
+    /// caller's protocol says (MCP does).
+    #[must_use]
+    pub fn client(&self) -> Option<&Client> {
+        self.client.as_deref()
     }
 
     /// The HTTP request that carried the call, when it came over streamable HTTP.
@@ -345,6 +363,7 @@ impl fmt::Debug for ToolContext {
             .field("cancellation", &self.cancellation)
             .field("host", &self.host.is_some())
             .field("claims", &self.claims)
+            .field("client", &self.client)
             .finish_non_exhaustive()
     }
 }

@@ -19,7 +19,8 @@ use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::mcp::McpServer;
 use crate::mcp::server::caller;
-use crate::mcp::server::host::{Capabilities, Logging, McpHost, Outbox};
+use crate::mcp::server::client::capabilities_of;
+use crate::mcp::server::host::{Logging, McpHost, Outbox};
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::tasks::serve::TaskCall;
 use crate::mcp::server::wire;
@@ -123,7 +124,7 @@ impl McpServer {
             context.peer.clone(),
             context.meta.get_progress_token(),
             logging,
-            capabilities(&context),
+            capabilities_of(context.client_capabilities().as_ref()),
             Arc::clone(&outbox),
             rounds.clone(),
         );
@@ -175,7 +176,7 @@ impl McpServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let stateless = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
         let task_call = TaskCall {
-            capabilities: capabilities(context),
+            capabilities: capabilities_of(context.client_capabilities().as_ref()),
             logging: self.logging(context, stateless),
             owner: caller.claims().map(crate::mcp::server::tasks::serve::owner),
             context: caller.with_state(Arc::clone(registry.state())),
@@ -195,15 +196,6 @@ impl McpServer {
 /// A tool the server does not have, or hides from the caller (-32602).
 fn unknown_tool(name: &str) -> ErrorData {
     ErrorData::invalid_params(format!("Unknown tool: {name}"), None)
-}
-
-/// What the client can be asked, from the capabilities it declared (in the request's
-/// `_meta` from 2026-07-28, at `initialize` before).
-fn capabilities(context: &RequestContext<RoleServer>) -> Capabilities {
-    context.client_capabilities().map_or(Capabilities { sampling: false, elicitation: false }, |c| Capabilities {
-        sampling: c.sampling.is_some(),
-        elicitation: c.elicitation.is_some(),
-    })
 }
 
 /// Runs one call through the registry's call path, as the only work of this request's task:

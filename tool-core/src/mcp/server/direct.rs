@@ -32,9 +32,11 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::session::{EventStore, RestoreOutcome, SessionId, SessionManager};
 use serde_json::Value;
 
+use crate::context::ToolContext;
 use crate::mcp::McpServer;
 use crate::mcp::server::call::{call_span, start};
 use crate::mcp::server::caller_of;
+use crate::mcp::server::client::client_of;
 use crate::mcp::server::traced::{Request, Target, answer_in, span_of};
 use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
@@ -235,7 +237,7 @@ async fn answer_read(server: &McpServer, id: RequestId, read: ReadResourceReques
     let mut read = read;
     let version = protocol_version(&read.extensions).map(ToOwned::to_owned);
     let meta = read.extensions.remove::<RequestMetaObject>().or_else(|| read.params.meta.take());
-    let caller = server.content_caller_of(&mut read.extensions, &id);
+    let caller = known(server.content_caller_of(&mut read.extensions, &id), meta.as_ref());
     let request = Request {
         method: "resources/read",
         target: Target::Resource(&read.params.uri),
@@ -255,7 +257,7 @@ async fn answer_prompt(server: &McpServer, id: RequestId, get: GetPromptRequest)
     let mut get = get;
     let version = protocol_version(&get.extensions).map(ToOwned::to_owned);
     let meta = get.extensions.remove::<RequestMetaObject>().or_else(|| get.params.meta.take());
-    let caller = server.content_caller_of(&mut get.extensions, &id);
+    let caller = known(server.content_caller_of(&mut get.extensions, &id), meta.as_ref());
     let request = Request {
         method: "prompts/get",
         target: Target::Prompt(&get.params.name),
@@ -282,7 +284,7 @@ async fn answer(
     let mut call = call;
     let version = protocol_version(&call.extensions).map(ToOwned::to_owned);
     let meta = call.extensions.remove::<RequestMetaObject>().or_else(|| call.params.meta.take());
-    let caller = caller_of(&mut call.extensions);
+    let caller = known(caller_of(&mut call.extensions), meta.as_ref());
     let params = call.params;
     if let Err(error) = server.admit(entry, &caller) {
         return match server.unknown_result(registry, &params.name, &caller) {
@@ -321,4 +323,14 @@ fn legacy_response(result: ServerResult, id: RequestId) -> ServerJsonRpcMessage 
 fn protocol_version(extensions: &Extensions) -> Option<&str> {
     let parts = extensions.get::<axum::http::request::Parts>()?;
     parts.headers.get("mcp-protocol-version")?.to_str().ok()
+}
+
+/// `caller` with its client, as the request's `_meta` names it.
+fn known(caller: ToolContext, meta: Option<&RequestMetaObject>) -> ToolContext {
+    let client = meta
+        .and_then(|meta| client_of(meta.client_info(), meta.client_capabilities().as_ref(), meta.protocol_version()));
+    match client {
+        Some(client) => caller.with_client(client),
+        None => caller,
+    }
 }

@@ -13,8 +13,8 @@ use rmcp::{Peer, RoleServer};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::context::{
-    ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Progress,
-    SamplingRequest, SamplingResponse,
+    ClientCapabilities, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage,
+    Progress, SamplingRequest, SamplingResponse,
 };
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::wire;
@@ -55,19 +55,12 @@ impl Logging {
     }
 }
 
-/// What the client can be asked, from its declared capabilities.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Capabilities {
-    pub(crate) sampling: bool,
-    pub(crate) elicitation: bool,
-}
-
 /// The host of one call.
 pub(crate) struct McpHost {
     peer: Peer<RoleServer>,
     progress_token: Option<ProgressToken>,
     logging: Logging,
-    capabilities: Capabilities,
+    capabilities: ClientCapabilities,
     outbox: Arc<Outbox>,
     rounds: Option<Arc<Rounds>>,
 }
@@ -127,7 +120,7 @@ impl McpHost {
         peer: Peer<RoleServer>,
         progress_token: Option<ProgressToken>,
         logging: Logging,
-        capabilities: Capabilities,
+        capabilities: ClientCapabilities,
         outbox: Arc<Outbox>,
         rounds: Option<Arc<Rounds>>,
     ) -> Self {

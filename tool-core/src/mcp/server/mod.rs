@@ -6,6 +6,7 @@
 //! cancellation from `notifications/cancelled`. What it answers is `handler.rs`.
 
 pub(in crate::mcp) mod call;
+pub(in crate::mcp) mod client;
 pub(in crate::mcp) mod direct;
 pub(in crate::mcp) mod handler;
 pub(in crate::mcp) mod host;
@@ -308,11 +309,15 @@ impl McpServer {
     }
 }
 
-/// What is known of the caller, as a context to start the call's from: over HTTP, the
-/// request's parts (moved out of rmcp's extensions, not copied) and the claims the OAuth
-/// layer verified.
+/// What is known of the caller, as a context to start the call's from: the client (its
+/// name, revision and capabilities), and over HTTP the request's parts (moved out of rmcp's
+/// extensions, not copied) and the claims the OAuth layer verified.
 pub(in crate::mcp) fn caller(context: &mut RequestContext<RoleServer>) -> ToolContext {
-    caller_of(&mut context.extensions)
+    let caller = caller_of(&mut context.extensions);
+    match client::client(context) {
+        Some(client) => caller.with_client(client),
+        None => caller,
+    }
 }
 
 /// [`caller`] from a request's extensions, where rmcp puts the HTTP parts.

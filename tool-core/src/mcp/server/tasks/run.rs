@@ -15,13 +15,14 @@ use rmcp::model::{
 use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
+use crate::context::ClientCapabilities;
 use crate::context::{
     CancellationToken, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage,
     Progress, SamplingRequest, SamplingResponse,
 };
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
-use crate::mcp::server::host::{Capabilities, Logging};
+use crate::mcp::server::host::Logging;
 use crate::mcp::server::wire;
 use crate::output::ToolOutput;
 use crate::tasks::TaskRecord;
@@ -40,7 +41,7 @@ fn lease_until(settings: &TaskSettings) -> u64 {
 
 /// The host of a task's call, and what the task reports while it runs.
 pub(crate) struct TaskHost {
-    capabilities: Capabilities,
+    capabilities: ClientCapabilities,
     logging: Logging,
     state: Mutex<Reported>,
     next_key: AtomicUsize,
@@ -55,7 +56,7 @@ struct Reported {
 }
 
 impl TaskHost {
-    pub(crate) fn new(capabilities: Capabilities, logging: Logging) -> Self {
+    pub(crate) fn new(capabilities: ClientCapabilities, logging: Logging) -> Self {
         TaskHost {
             capabilities,
             logging,

@@ -11,9 +11,10 @@ use rmcp::model::{
 };
 use serde_json::json;
 
+use crate::context::ClientCapabilities;
 use crate::context::{CancellationToken, ToolContext};
 use crate::dispatch::ToolFuture;
-use crate::mcp::server::host::{Capabilities, Logging};
+use crate::mcp::server::host::Logging;
 use crate::mcp::server::tasks::run::{ErrorText, Run, TaskHost, first_record, now_ms};
 use crate::tasks::TaskSettings;
 use crate::tasks::{TaskRecord, TaskStore};
@@ -27,7 +28,7 @@ pub(crate) struct Tasks {
 
 /// What a new task's call starts from.
 pub(crate) struct TaskCall {
-    pub(crate) capabilities: Capabilities,
+    pub(crate) capabilities: ClientCapabilities,
     pub(crate) logging: Logging,
     /// The caller's context, with the registry's state; the task's id, host and cancellation
     /// are added here.
