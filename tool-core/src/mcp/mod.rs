@@ -36,6 +36,7 @@ pub use client::auth as remote_auth;
 pub use client::remote::{RemoteError, RemoteServer};
 pub use rmcp;
 pub use server::McpServer;
+pub use server::identity::{Icon, Theme};
 pub use server::tools::ToolsHandle;
 /// Ends the event streams of a [`router`] (tokio-util's token, which rmcp uses).
 pub use tokio_util::sync::CancellationToken as ShutdownToken;

@@ -18,9 +18,9 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use crate::mcp::McpServer;
-use crate::mcp::server::caller;
 use crate::mcp::server::traced::{Target, answer_in, request_span};
 use crate::mcp::server::wire;
+use crate::mcp::server::{caller, identity};
 use crate::mcp::transport::malformed::misread;
 
 /// Who asks about a task: the owner its verified token makes, if it came with one.
@@ -163,7 +163,7 @@ impl ServerHandler for McpServer {
     ) -> Result<InitializeResult, ErrorData> {
         let span = request_span("initialize", Target::None, &context);
         context.peer.set_peer_info(request.clone());
-        answer_in(span, async { self.negotiate_initialize(&request) }).await
+        answer_in(span, async { self.negotiate_initialize(&request).map(identity::for_revision) }).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -232,6 +232,7 @@ impl McpServer {
     /// The tools `context`'s caller sees, with how long and how widely the list may be kept.
     fn list_tools_for(&self, context: RequestContext<RoleServer>) -> ListToolsResult {
         let catalog = self.shared.live.current();
+        let revision = context.protocol_version();
         let mut result = if self.filters() {
             let mut context = context;
             let caller = caller(&mut context);
@@ -245,9 +246,13 @@ impl McpServer {
         } else {
             ListToolsResult::with_all_items(catalog.tools.to_vec())
         };
-        let ttl = self.shared.list_ttl.unwrap_or_default();
-        result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
-        result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
+        // Cache hints are 2026-07-28's (SEP-2549): a client of an earlier revision holds a
+        // session and hears of changes instead.
+        if revision.is_some_and(|revision| revision.as_str() >= ProtocolVersion::V_2026_07_28.as_str()) {
+            let ttl = self.shared.list_ttl.unwrap_or_default();
+            result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+            result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
+        }
         result
     }
 }

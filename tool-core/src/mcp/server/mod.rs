@@ -10,6 +10,7 @@ pub(in crate::mcp) mod client;
 pub(in crate::mcp) mod direct;
 pub(in crate::mcp) mod handler;
 pub(in crate::mcp) mod host;
+pub(in crate::mcp) mod identity;
 pub(in crate::mcp) mod rounds;
 pub(in crate::mcp) mod tasks;
 pub(in crate::mcp) mod tools;
