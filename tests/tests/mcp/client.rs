@@ -1,7 +1,10 @@
 //! What a server knows of its client: name, version, revision and capabilities, read by a
 //! tool from its context and by a visibility rule that offers a tool only to clients that
 //! can use it; on a session's `initialize` and on 2026-07-28's per-request `_meta`. And what
-//! the server says of itself, in the words of each revision.
+//! the server says of itself, in the words of each revision; and the client's roots.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
@@ -9,7 +12,7 @@ use serde_json::{Value, json};
 use tool_core::mcp::{Icon, McpServer, Theme};
 use tool_core::{Registry, ToolContext, tool};
 
-use crate::fixture::{Client, Connection, call, text};
+use crate::fixture::{Client, Connection, call, eventually, text};
 
 /// Says who called
 #[tool]
@@ -111,4 +114,104 @@ async fn each_revision_hears_of_the_server_only_what_it_defines() {
         assert_eq!((listed.ttl_ms, listed.cache_scope), (None, None), "on {version}");
         connection.cancel().await.unwrap();
     }
+}
+
+/// A client with roots it can change, which tells the server when it does.
+#[derive(Clone, Default)]
+struct Rooted {
+    roots: Arc<Mutex<Vec<&'static str>>>,
+    version: Option<ProtocolVersion>,
+}
+
+impl rmcp::ClientHandler for Rooted {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let capabilities =
+            rmcp::model::ClientCapabilities::builder().enable_roots().enable_roots_list_changed().build();
+        rmcp::model::ClientConfig::new(capabilities, rmcp::model::Implementation::new("rooted", "0.1.0"))
+            .with_protocol_version(self.version.clone().unwrap_or(ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn list_roots(
+        &self,
+        _: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
+        let roots =
+            self.roots.lock().unwrap().iter().map(|uri| rmcp::model::Root::new(*uri).with_name("dir")).collect();
+        Ok(rmcp::model::ListRootsResult::new(roots))
+    }
+}
+
+/// Lists the client's roots
+#[tool]
+async fn where_am_i(ctx: &ToolContext) -> Result<String, String> {
+    let roots = ctx.roots().await?;
+    Ok(roots
+        .iter()
+        .map(|root| format!("{} ({})", root.uri, root.name.as_deref().unwrap_or("-")))
+        .collect::<Vec<_>>()
+        .join(", "))
+}
+
+/// A tool asks for the client's roots on every revision, a client without roots is told so,
+/// and the server's hook hears them when the session starts and each time they change.
+#[tokio::test]
+async fn roots_are_asked_by_tools_and_followed_by_a_hook() {
+    let heard: Arc<Mutex<Vec<Heard>>> = Arc::default();
+    let server = || {
+        let heard = Arc::clone(&heard);
+        let mut registry = Registry::new();
+        registry.add(WhereAmITool).unwrap();
+        McpServer::new(registry).on_roots_changed(move |client, roots| {
+            let uris = roots.into_iter().map(|root| root.uri).collect();
+            heard.lock().unwrap().push((client.name().to_owned(), uris));
+        })
+    };
+    let rooted = Rooted { roots: Arc::new(Mutex::new(vec!["file:///work/a", "file:///work/b"])), version: None };
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server(), read, write));
+    let connection = rmcp::ServiceExt::serve(rooted.clone(), client_end).await.expect("initializes");
+    let said = call_with(&connection, "where_am_i").await;
+    assert_eq!(said, "file:///work/a (dir), file:///work/b (dir)");
+    let first = ("rooted".to_owned(), vec!["file:///work/a".to_owned(), "file:///work/b".to_owned()]);
+    assert!(eventually(Duration::from_secs(10), || heard.lock().unwrap().len() == 1).await);
+    assert_eq!(heard.lock().unwrap()[0], first);
+
+    rooted.roots.lock().unwrap().push("file:///work/c");
+    connection.notify_roots_list_changed().await.unwrap();
+    assert!(eventually(Duration::from_secs(10), || heard.lock().unwrap().len() == 2).await);
+    assert_eq!(heard.lock().unwrap()[1].1.len(), 3);
+    connection.cancel().await.unwrap();
+
+    // 2026-07-28: the tool's request becomes an input round the client answers.
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server(), read, write));
+    let rooted = Rooted { version: Some(ProtocolVersion::V_2026_07_28), ..rooted };
+    let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
+    let connection = rooted.serve_with_lifecycle(client_end, lifecycle).await.expect("discovers");
+    assert_eq!(call_with(&connection, "where_am_i").await.matches("file://").count(), 3);
+    connection.cancel().await.unwrap();
+
+    // A client that declared no roots.
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(tool_core::mcp::serve_io(server(), read, write));
+    let connection = rmcp::ServiceExt::serve(Client::default(), client_end).await.expect("initializes");
+    let refused = call(&connection, "where_am_i", json!({})).await.unwrap();
+    assert_eq!(text(&refused), "tool \"where_am_i\" failed: the caller does not support roots");
+    connection.cancel().await.unwrap();
+    assert_eq!(heard.lock().unwrap().len(), 2, "a client without roots is not asked for them");
+}
+
+/// A client's name and the root URIs the hook heard.
+type Heard = (String, Vec<String>);
+
+async fn call_with<S: rmcp::service::Service<rmcp::RoleClient>>(
+    connection: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    name: &'static str,
+) -> String {
+    let result = connection.call_tool(rmcp::model::CallToolRequestParams::new(name)).await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    text(&result)
 }

@@ -47,6 +47,37 @@ pub trait Host: Send + Sync {
         let _ = request;
         Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "elicitation" })))
     }
+
+    /// Asks the caller for its roots (MCP `roots/list`).
+    fn roots(&self) -> HostFuture<'_, Vec<Root>> {
+        Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "roots" })))
+    }
+}
+
+/// A directory or file the caller lets the tool see (MCP's roots): a `file://` URI, and a
+/// name for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Root {
+    /// Where it is (`file:///home/ada/project`).
+    pub uri: String,
+    /// Its name for people, when the caller gave one.
+    pub name: Option<String>,
+}
+
+impl Root {
+    /// The root at `uri`, with no name.
+    #[must_use]
+    pub fn new(uri: impl Into<String>) -> Self {
+        Root { uri: uri.into(), name: None }
+    }
+
+    /// Names it for people.
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 /// The severity of a log message: the syslog levels MCP uses, least severe first.
@@ -278,7 +309,7 @@ pub enum HostError {
     /// The caller does not offer this (an MCP client that did not declare the capability,
     /// or a context with no host).
     Unsupported {
-        /// `"sampling"` or `"elicitation"`.
+        /// `"sampling"`, `"elicitation"` or `"roots"`.
         capability: &'static str,
     },
     /// The call was cancelled while waiting.

@@ -23,7 +23,7 @@ pub use cancel::{CancellationToken, Cancelled};
 pub use client::{Client, ClientCapabilities};
 pub use elicit::{elicitation_problem, elicitation_schema};
 pub use host::{
-    Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role,
+    Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role, Root,
     SamplingMessage, SamplingRequest, SamplingResponse,
 };
 pub use state::{State, StateError};
@@ -297,6 +297,17 @@ impl ToolContext {
     pub async fn sample(&self, request: SamplingRequest) -> Result<SamplingResponse, HostError> {
         let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "sampling" })?;
         self.unless_cancelled(host.sample(request)).await
+    }
+
+    /// The directories and files the caller lets the tool see (MCP's roots), asked of the
+    /// client at each call: they change while a session lasts.
+    ///
+    /// # Errors
+    /// As [`ToolContext::sample`]; [`HostError::Unsupported`] when the client did not
+    /// declare roots.
+    pub async fn roots(&self) -> Result<Vec<Root>, HostError> {
+        let host = self.host.as_ref().ok_or(HostError::Unsupported { capability: "roots" })?;
+        self.unless_cancelled(host.roots()).await
     }
 
     /// Asks the user for a `T` (MCP elicitation): the requested schema is `T`'s, and the

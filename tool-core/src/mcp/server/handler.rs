@@ -210,8 +210,13 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.roots_changed(&context.peer);
         // A session-era client: told when the tool list changes.
         self.shared.live.connected(context.peer);
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.roots_changed(&context.peer);
     }
 
     #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]

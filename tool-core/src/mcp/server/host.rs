@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::context::{
     ClientCapabilities, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage,
-    Progress, SamplingRequest, SamplingResponse,
+    Progress, Root, SamplingRequest, SamplingResponse,
 };
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::wire;
@@ -182,6 +182,20 @@ impl Host for McpHost {
             let params = wire::elicitation_params(request)?;
             let result = self.peer.create_elicitation(params).await;
             Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
+        })
+    }
+
+    #[expect(deprecated, reason = "SEP-2577 deprecates roots; 2025 clients use them")]
+    fn roots(&self) -> HostFuture<'_, Vec<Root>> {
+        Box::pin(async move {
+            if !self.capabilities.roots {
+                return Err(HostError::Unsupported { capability: "roots" });
+            }
+            if let Some(rounds) = &self.rounds {
+                return rounds.roots().await;
+            }
+            let result = self.peer.list_roots().await;
+            Ok(wire::roots(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
         })
     }
 }

@@ -11,6 +11,7 @@ pub(in crate::mcp) mod direct;
 pub(in crate::mcp) mod handler;
 pub(in crate::mcp) mod host;
 pub(in crate::mcp) mod identity;
+pub(in crate::mcp) mod roots;
 pub(in crate::mcp) mod rounds;
 pub(in crate::mcp) mod tasks;
 pub(in crate::mcp) mod tools;
@@ -81,6 +82,8 @@ pub(in crate::mcp) struct Shared {
     pub(in crate::mcp) unknown_as_result: bool,
     /// The prompts and resources served beside the tools.
     pub(in crate::mcp) served: Arc<Served>,
+    /// What to do with a client's roots as they change.
+    pub(in crate::mcp) roots: Option<roots::RootsHook>,
 }
 
 /// Which tools a caller sees and may call.
@@ -119,6 +122,7 @@ impl McpServer {
                 tasks_declared: false,
                 unknown_as_result: false,
                 served: Arc::new(Served::default()),
+                roots: None,
             }),
             session: Session::new(),
         }

@@ -1,4 +1,4 @@
-//! Sampling and elicitation on protocol revisions from 2026-07-28 (SEP-2322), where a
+//! Sampling, elicitation and roots on protocol revisions from 2026-07-28 (SEP-2322), where a
 //! server may not send requests: the call ends with an `InputRequiredResult` naming what it
 //! needs, and the client retries the same `tools/call` with the answers. The tool is run
 //! again from the start and its k-th request finds the k-th answer, so a tool keeps one API
@@ -11,11 +11,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
-use rmcp::model::{CreateMessageResult, ElicitResult, InputRequiredResult, InputResponses};
+use rmcp::model::{CreateMessageResult, ElicitResult, InputRequiredResult, InputResponses, ListRootsResult};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::context::{ElicitationAnswer, ElicitationRequest, HostError, SamplingRequest, SamplingResponse};
+use crate::context::{ElicitationAnswer, ElicitationRequest, HostError, Root, SamplingRequest, SamplingResponse};
 use crate::mcp::server::wire;
 
 /// One round of a call: the answers known so far, and what the tool asked that has none.
@@ -70,6 +70,16 @@ impl Rounds {
         let result: ElicitResult = serde_json::from_value(answer.clone())
             .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?;
         Ok(wire::elicitation_answer(result))
+    }
+
+    #[expect(deprecated, reason = "SEP-2577 deprecates roots; 2025 clients use them")]
+    pub(crate) async fn roots(&self) -> Result<Vec<Root>, HostError> {
+        let Some(answer) = self.answer(|| json!({"method": "roots/list"})) else {
+            return core::future::pending().await;
+        };
+        let result: ListRootsResult = serde_json::from_value(answer.clone())
+            .map_err(|e| HostError::Failed { message: format!("unreadable roots answer: {e}") })?;
+        Ok(wire::roots(result))
     }
 
     /// Completes once the tool asked for something this round has no answer to.

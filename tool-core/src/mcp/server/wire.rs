@@ -8,13 +8,13 @@ use std::sync::Arc;
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
     CallToolResult, ContentBlock, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-    ElicitationAction, LoggingLevel, Tool,
+    ElicitationAction, ListRootsResult, LoggingLevel, Tool,
 };
 use serde_json::{Value, json};
 
 use crate::content::Content;
 use crate::context::{
-    ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, SamplingRequest, SamplingResponse,
+    ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, Root, SamplingRequest, SamplingResponse,
 };
 use crate::error::ToolError;
 use crate::output::ToolOutput;
@@ -165,6 +165,13 @@ pub(crate) fn elicitation_answer(result: ElicitResult) -> ElicitationAnswer {
         ElicitationAction::Decline => ElicitationAnswer::Decline,
         _ => ElicitationAnswer::Cancel,
     }
+}
+
+/// The client's roots, as it named them.
+#[expect(deprecated, reason = "SEP-2577 deprecates roots; 2025 clients use them")]
+pub(crate) fn roots(result: ListRootsResult) -> Vec<Root> {
+    let root = |root: rmcp::model::Root| Root { uri: root.uri, name: root.name };
+    result.roots.into_iter().map(root).collect()
 }
 
 #[cfg(test)]
