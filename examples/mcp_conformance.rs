@@ -10,7 +10,8 @@ use std::time::Duration;
 use serde::Serialize;
 use tool_core::mcp::{HttpOptions, McpServer, PromptMessage, Prompts, Resources, prompt, resource};
 use tool_core::{
-    Content, Registry, ToolArgs, ToolContext, context::Elicitation, context::LogLevel, context::SamplingRequest, tool,
+    Content, DynamicTool, Registry, ToolArgs, ToolContext, ToolOutput, context::Elicitation, context::LogLevel,
+    context::SamplingRequest, tool,
 };
 
 /// A 1x1 PNG, the suite's test image.
@@ -296,10 +297,40 @@ fn template_data(id: String) -> String {
     serde_json::json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
 }
 
+/// SEP-1613's tool: a schema known only at run time keeps its `$schema`, `$defs` and
+/// `additionalProperties` as written, and calls are checked against it.
+fn json_schema_2020_12_tool() -> DynamicTool {
+    const SCHEMA: &str = r##"{
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+            }
+        },
+        "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+        "additionalProperties": false
+    }"##;
+    DynamicTool::new(
+        "json_schema_2020_12_tool",
+        "Tool with JSON Schema 2020-12 features",
+        SCHEMA,
+        |_, arguments| async move {
+            Ok(ToolOutput::text(format!(
+                "JSON Schema 2020-12 tool called with: {}",
+                serde_json::Value::Object(arguments)
+            )))
+        },
+    )
+    .expect("the schema is valid")
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:3001".to_owned());
-    let registry = Registry::collect().expect("tool names are unique");
+    let mut registry = Registry::collect().expect("tool names are unique");
+    registry.add_dynamic(json_schema_2020_12_tool()).expect("tool names are unique");
     let mut prompts = Prompts::new();
     prompts
         .add(TestSimplePromptPrompt)
