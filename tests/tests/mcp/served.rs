@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
-use tool_core::mcp::{McpServer, PromptMessage, Prompts, Resources, prompt, resource};
+use tool_core::mcp::{McpServer, PromptMessage, Prompts, Resources, Subscription, prompt, resource};
 use tool_core::{Content, Registry, ToolArgs, context::Role, tool};
 
 /// A language a review can be written for.
@@ -276,6 +276,52 @@ async fn subscribers_hear_of_updates_and_every_session_of_list_changes() {
     assert!(second.list_all_prompts().await.unwrap().is_empty());
     first.cancel().await.unwrap();
     second.cancel().await.unwrap();
+}
+
+/// The server hears each session's subscriptions (a refused one never reaches it), knows
+/// which URIs someone watches, and sends list changes on its own word.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_hears_subscriptions_and_knows_what_is_watched() {
+    let heard: Arc<Mutex<Vec<(String, Subscription)>>> = Arc::default();
+    let server = {
+        let heard = Arc::clone(&heard);
+        server().on_subscription(move |caller, change| {
+            let client = caller.client().map(|client| client.name().to_owned()).unwrap_or_default();
+            heard.lock().unwrap().push((client, change.clone()));
+        })
+    };
+    let (handle, prompts_handle) = (server.resources_handle(), server.prompts_handle());
+    let (one, other) = (Watcher::default(), Watcher::default());
+    let first = connect(server.new_session(), one.clone()).await;
+    let second = connect(server.new_session(), other.clone()).await;
+    first.subscribe(SubscribeRequestParams::new("notes://7")).await.unwrap();
+    first.subscribe(SubscribeRequestParams::new("memory://graph")).await.unwrap();
+    second.subscribe(SubscribeRequestParams::new("notes://7")).await.unwrap();
+    first.subscribe(SubscribeRequestParams::new("nothing://here")).await.unwrap_err();
+    assert_eq!(handle.subscribed(), ["memory://graph", "notes://7"]);
+    first.unsubscribe(UnsubscribeRequestParams::new("memory://graph")).await.unwrap();
+    assert_eq!(handle.subscribed(), ["notes://7"]);
+    let expected = [
+        Subscription::Subscribed("notes://7".into()),
+        Subscription::Subscribed("memory://graph".into()),
+        Subscription::Subscribed("notes://7".into()),
+        Subscription::Unsubscribed("memory://graph".into()),
+    ];
+    let heard = heard.lock().unwrap().clone();
+    assert_eq!(heard.iter().map(|(_, change)| change.clone()).collect::<Vec<_>>(), expected);
+    assert!(heard.iter().all(|(client, _)| client == "watcher"), "{heard:?}");
+
+    assert_eq!((handle.list_changed().await, prompts_handle.list_changed().await), (2, 2));
+    for watcher in [&one, &other] {
+        let told = || {
+            watcher.resources_changed.load(Ordering::SeqCst) == 1 && watcher.prompts_changed.load(Ordering::SeqCst) == 1
+        };
+        assert!(crate::fixture::eventually(Duration::from_secs(10), told).await);
+    }
+    second.cancel().await.unwrap();
+    assert!(crate::fixture::eventually(Duration::from_secs(10), || handle.subscribed() == ["notes://7"]).await);
+    first.cancel().await.unwrap();
+    assert!(crate::fixture::eventually(Duration::from_secs(10), || handle.subscribed().is_empty()).await);
 }
 
 /// A user's notes, one page at a time.

@@ -29,6 +29,7 @@ mod transport;
 
 pub use catalog::prompts::{PromptFn, PromptMessage, Prompts};
 pub use catalog::resources::{ResourceFn, Resources};
+pub use catalog::subscribe::Subscription;
 pub use catalog::{PromptsHandle, ResourcesHandle};
 #[cfg(feature = "mcp-client")]
 pub use client::auth as remote_auth;

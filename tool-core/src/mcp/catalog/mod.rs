@@ -1,12 +1,14 @@
 //! What a server serves beside its tools: [`Prompts`] and [`Resources`], changed while it
 //! serves through a [`PromptsHandle`] or a [`ResourcesHandle`] (copy on write, as tools),
 //! and each session's resource subscriptions, which a handle's
-//! [`updated`](ResourcesHandle::updated) answers with `notifications/resources/updated`.
+//! [`updated`](ResourcesHandle::updated) answers with `notifications/resources/updated`
+//! (`subscribe.rs`: the server's hook on them, and the subscribed set).
 
 pub(in crate::mcp) mod completion;
 pub(in crate::mcp) mod prompts;
 pub(in crate::mcp) mod requests;
 pub(in crate::mcp) mod resources;
+pub(in crate::mcp) mod subscribe;
 pub(in crate::mcp) mod uri_template;
 
 use std::collections::HashSet;
@@ -29,13 +31,13 @@ pub(in crate::mcp) type Subscriptions = Arc<Mutex<HashSet<String>>>;
 pub(in crate::mcp) struct Served {
     prompts: RwLock<Option<Arc<Prompts>>>,
     resources: RwLock<Option<Arc<Resources>>>,
-    subscribers: Mutex<Vec<Subscriber>>,
+    pub(in crate::mcp) subscribers: Mutex<Vec<Subscriber>>,
 }
 
 /// A session that subscribed to some resource: where to tell it, and what it asked for.
-struct Subscriber {
-    peer: Peer<RoleServer>,
-    uris: Subscriptions,
+pub(in crate::mcp) struct Subscriber {
+    pub(in crate::mcp) peer: Peer<RoleServer>,
+    pub(in crate::mcp) uris: Subscriptions,
 }
 
 impl Served {

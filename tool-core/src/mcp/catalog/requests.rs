@@ -16,7 +16,8 @@ use serde_json::{Map, Value};
 use crate::context::ToolContext;
 use crate::mcp::McpServer;
 use crate::mcp::catalog::completion::complete;
-use crate::mcp::server::caller_of;
+use crate::mcp::catalog::subscribe::Subscription;
+use crate::mcp::server::{caller, caller_of};
 use crate::registry::Entry;
 
 impl McpServer {
@@ -73,17 +74,22 @@ impl McpServer {
         &self,
         uri: &str,
         subscribe: bool,
-        context: &RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let subscriptions = &self.session.subscriptions;
-        if !subscribe {
+        let change = if subscribe {
+            let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;
+            resources.find(uri).ok_or_else(|| not_found(uri))?;
+            subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri.to_owned());
+            self.shared.served.subscribed(&context.peer, subscriptions);
+            Subscription::Subscribed(uri.to_owned())
+        } else {
             subscriptions.lock().unwrap_or_else(PoisonError::into_inner).remove(uri);
-            return Ok(());
+            Subscription::Unsubscribed(uri.to_owned())
+        };
+        if let Some(hook) = &self.shared.subscription {
+            hook(&self.content_caller(context), &change);
         }
-        let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;
-        resources.find(uri).ok_or_else(|| not_found(uri))?;
-        subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri.to_owned());
-        self.shared.served.subscribed(&context.peer, subscriptions);
         Ok(())
     }
 
@@ -137,7 +143,8 @@ impl McpServer {
     /// The caller, with the tool registry's state (which prompts and resources share).
     pub(in crate::mcp) fn content_caller(&self, context: RequestContext<RoleServer>) -> ToolContext {
         let mut context = context;
-        self.content_caller_of(&mut context.extensions, &context.id)
+        let caller = caller(&mut context).with_call_id(context.id.to_string());
+        caller.with_state(Arc::clone(self.registry().state()))
     }
 
     /// [`McpServer::content_caller`] from a request's extensions and id.

@@ -109,7 +109,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let span = request_span("resources/subscribe", Target::Resource(&request.uri), &context);
-        answer_in(span, async { self.subscription(&request.uri, true, &context) }).await
+        answer_in(span, async { self.subscription(&request.uri, true, context) }).await
     }
 
     async fn unsubscribe(
@@ -118,7 +118,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let span = request_span("resources/unsubscribe", Target::Resource(&request.uri), &context);
-        answer_in(span, async { self.subscription(&request.uri, false, &context) }).await
+        answer_in(span, async { self.subscription(&request.uri, false, context) }).await
     }
 
     async fn on_custom_request(

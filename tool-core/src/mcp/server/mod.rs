@@ -30,6 +30,7 @@ use crate::context::ToolContext;
 use crate::error::ToolError;
 use crate::mcp::catalog::prompts::Prompts;
 use crate::mcp::catalog::resources::Resources;
+use crate::mcp::catalog::subscribe::SubscriptionHook;
 use crate::mcp::catalog::{PromptsHandle, ResourcesHandle, Served, Subscriptions};
 use crate::mcp::server::host::{LEVEL_UNSET, SessionLevel};
 use crate::mcp::server::tasks::Tasks;
@@ -84,6 +85,8 @@ pub(in crate::mcp) struct Shared {
     pub(in crate::mcp) served: Arc<Served>,
     /// What to do with a client's roots as they change.
     pub(in crate::mcp) roots: Option<roots::RootsHook>,
+    /// What to do when a session's resource subscriptions change.
+    pub(in crate::mcp) subscription: Option<SubscriptionHook>,
 }
 
 /// Which tools a caller sees and may call.
@@ -123,6 +126,7 @@ impl McpServer {
                 unknown_as_result: false,
                 served: Arc::new(Served::default()),
                 roots: None,
+                subscription: None,
             }),
             session: Session::new(),
         }
