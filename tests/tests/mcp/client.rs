@@ -1,7 +1,8 @@
 //! What a server knows of its client: name, version, revision and capabilities, read by a
-//! tool from its context and by a visibility rule that offers a tool only to clients that
-//! can use it; on a session's `initialize` and on 2026-07-28's per-request `_meta`. And what
-//! the server says of itself, in the words of each revision; and the client's roots.
+//! tool from its context and by visibility rules that offer a tool, a prompt or a resource
+//! only to clients that can use it, on a session's `initialize` and on 2026-07-28's
+//! per-request `_meta`; what the server says of itself, in the words of each revision; and
+//! the client's roots.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -9,7 +10,7 @@ use std::time::Duration;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
-use tool_core::mcp::{Icon, McpServer, Theme};
+use tool_core::mcp::{Icon, McpServer, Prompts, Resources, Theme, prompt, resource};
 use tool_core::{Registry, ToolContext, tool};
 
 use crate::fixture::{Client, Connection, call, eventually, text};
@@ -36,13 +37,33 @@ fn summarize() -> &'static str {
     "summarized"
 }
 
+/// Asks for a summary in the client's model
+#[prompt]
+fn summary_prompt() -> String {
+    "Summarize this.".to_owned()
+}
+
+/// What the client's model wrote
+#[resource(uri = "samples://last")]
+fn last_sample() -> String {
+    "nothing yet".to_owned()
+}
+
 fn server() -> McpServer {
     let mut registry = Registry::new();
     registry.add(WhoamiTool).unwrap().add(SummarizeTool).unwrap();
-    // Sampling tools only for clients that declared sampling.
-    McpServer::new(registry).with_tool_filter(|tool, caller| {
-        tool.name() != "summarize" || caller.client().is_some_and(|client| client.capabilities().sampling)
-    })
+    let mut prompts = Prompts::new();
+    prompts.add(SummaryPromptPrompt).unwrap();
+    let mut resources = Resources::new();
+    resources.add(LastSampleResource).unwrap();
+    let samples = |caller: &ToolContext| caller.client().is_some_and(|client| client.capabilities().sampling);
+    // What needs sampling only for clients that declared sampling.
+    McpServer::new(registry)
+        .with_prompts(prompts)
+        .with_resources(resources)
+        .with_tool_filter(move |tool, caller| tool.name() != "summarize" || samples(caller))
+        .with_prompt_filter(move |_, caller| samples(caller))
+        .with_resource_filter(move |_, caller| samples(caller))
 }
 
 async fn connect(server: McpServer, client: Client, version: ProtocolVersion) -> Connection {
@@ -59,7 +80,7 @@ async fn connect(server: McpServer, client: Client, version: ProtocolVersion) ->
 }
 
 #[tokio::test]
-async fn a_tool_reads_its_client_and_a_rule_offers_tools_by_capability() {
+async fn a_tool_reads_its_client_and_rules_offer_tools_prompts_and_resources_by_capability() {
     for version in [ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2026_07_28] {
         for (client, sampling) in [(Client::capable(), true), (Client { tasks: true, ..Client::default() }, false)] {
             let tasks = client.tasks;
@@ -77,6 +98,14 @@ async fn a_tool_reads_its_client_and_a_rule_offers_tools_by_capability() {
             assert_eq!(names.contains(&"summarize"), sampling, "on {version}: {names:?}");
             let called = call(&connection, "summarize", json!({})).await;
             assert_eq!(called.is_ok(), sampling, "on {version}: {called:?}");
+            let prompts = connection.list_all_prompts().await.unwrap();
+            assert_eq!(prompts.len(), usize::from(sampling), "on {version}: {prompts:?}");
+            let got = connection.get_prompt(rmcp::model::GetPromptRequestParams::new("summary_prompt")).await;
+            assert_eq!(got.is_ok(), sampling, "on {version}: {got:?}");
+            let resources = connection.list_all_resources().await.unwrap();
+            assert_eq!(resources.len(), usize::from(sampling), "on {version}: {resources:?}");
+            let read = connection.read_resource(rmcp::model::ReadResourceRequestParams::new("samples://last")).await;
+            assert_eq!(read.is_ok(), sampling, "on {version}: {read:?}");
             connection.cancel().await.unwrap();
         }
     }

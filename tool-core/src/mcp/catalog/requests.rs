@@ -17,13 +17,17 @@ use crate::context::ToolContext;
 use crate::mcp::McpServer;
 use crate::mcp::catalog::completion::complete;
 use crate::mcp::catalog::subscribe::Subscription;
-use crate::mcp::server::{caller, caller_of};
+use crate::mcp::server::{ToolFilter, caller, caller_of};
 use crate::registry::Entry;
 
 impl McpServer {
     pub(in crate::mcp) fn list_prompts_for(&self, context: RequestContext<RoleServer>) -> ListPromptsResult {
         let caller = self.content_caller(context);
-        let prompts = self.shared.served.prompts().map(|prompts| prompts.list(|entry| permitted(entry, &caller)));
+        let prompts = self
+            .shared
+            .served
+            .prompts()
+            .map(|prompts| prompts.list(|entry| offered(self.shared.prompt_filter.as_ref(), entry, &caller)));
         ListPromptsResult::with_all_items(prompts.unwrap_or_default())
     }
 
@@ -33,7 +37,8 @@ impl McpServer {
         caller: ToolContext,
     ) -> Result<GetPromptResult, ErrorData> {
         let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &request.name))?;
-        let entry = prompts.get(&request.name).filter(|entry| permitted(entry, &caller));
+        let entry =
+            prompts.get(&request.name).filter(|entry| offered(self.shared.prompt_filter.as_ref(), entry, &caller));
         let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
         let arguments = request.arguments.unwrap_or_default();
         prompts.run(entry, arguments, &caller, self.error_text().as_ref()).await
@@ -42,7 +47,8 @@ impl McpServer {
     pub(in crate::mcp) fn list_resources_for(&self, context: RequestContext<RoleServer>) -> ListResourcesResult {
         let caller = self.content_caller(context);
         let resources = self.shared.served.resources();
-        let listed = resources.map(|resources| resources.list(|entry| permitted(entry, &caller)));
+        let listed = resources
+            .map(|resources| resources.list(|entry| offered(self.shared.resource_filter.as_ref(), entry, &caller)));
         ListResourcesResult::with_all_items(listed.unwrap_or_default())
     }
 
@@ -52,7 +58,9 @@ impl McpServer {
     ) -> ListResourceTemplatesResult {
         let caller = self.content_caller(context);
         let resources = self.shared.served.resources();
-        let listed = resources.map(|resources| resources.templates(|entry| permitted(entry, &caller)));
+        let listed = resources.map(|resources| {
+            resources.templates(|entry| offered(self.shared.resource_filter.as_ref(), entry, &caller))
+        });
         ListResourceTemplatesResult::with_all_items(listed.unwrap_or_default())
     }
 
@@ -64,7 +72,7 @@ impl McpServer {
         let resources = self.shared.served.resources().ok_or_else(|| not_found(&request.uri))?;
         let (entry, arguments) = resources
             .find(&request.uri)
-            .filter(|(entry, _)| permitted(entry, &caller))
+            .filter(|(entry, _)| offered(self.shared.resource_filter.as_ref(), entry, &caller))
             .ok_or_else(|| not_found(&request.uri))?;
         resources.read(&request.uri, entry, arguments, &caller, self.error_text().as_ref()).await
     }
@@ -76,19 +84,23 @@ impl McpServer {
         subscribe: bool,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let peer = context.peer.clone();
+        let caller = self.content_caller(context);
         let subscriptions = &self.session.subscriptions;
         let change = if subscribe {
             let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;
-            resources.find(uri).ok_or_else(|| not_found(uri))?;
+            let found =
+                resources.find(uri).filter(|(entry, _)| offered(self.shared.resource_filter.as_ref(), entry, &caller));
+            found.ok_or_else(|| not_found(uri))?;
             subscriptions.lock().unwrap_or_else(PoisonError::into_inner).insert(uri.to_owned());
-            self.shared.served.subscribed(&context.peer, subscriptions);
+            self.shared.served.subscribed(&peer, subscriptions);
             Subscription::Subscribed(uri.to_owned())
         } else {
             subscriptions.lock().unwrap_or_else(PoisonError::into_inner).remove(uri);
             Subscription::Unsubscribed(uri.to_owned())
         };
         if let Some(hook) = &self.shared.subscription {
-            hook(&self.content_caller(context), &change);
+            hook(&caller, &change);
         }
         Ok(())
     }
@@ -109,7 +121,9 @@ impl McpServer {
         let info = match &request.r#ref {
             Reference::Prompt(reference) => {
                 let prompts = self.shared.served.prompts().ok_or_else(|| unknown("prompt", &reference.name))?;
-                let entry = prompts.get(&reference.name).filter(|entry| permitted(entry, &caller));
+                let entry = prompts
+                    .get(&reference.name)
+                    .filter(|entry| offered(self.shared.prompt_filter.as_ref(), entry, &caller));
                 entry.ok_or_else(|| unknown("prompt", &reference.name))?;
                 let (completer, parameters) = prompts
                     .completion(&reference.name, &argument.name)
@@ -120,7 +134,7 @@ impl McpServer {
                 let resources = self.shared.served.resources().ok_or_else(|| not_found(&reference.uri))?;
                 let (_, completer, parameters) = resources
                     .completion(&reference.uri, &argument.name)
-                    .filter(|(entry, _, _)| permitted(entry, &caller))
+                    .filter(|(entry, _, _)| offered(self.shared.resource_filter.as_ref(), entry, &caller))
                     .ok_or_else(|| not_found(&reference.uri))?;
                 complete(completer, parameters, &argument.name, &argument.value, &arguments)
             }
@@ -158,10 +172,11 @@ impl McpServer {
     }
 }
 
-/// Whether a caller with these claims may see `entry` (one without claims sees everything:
-/// no OAuth, or a transport without tokens).
-fn permitted(entry: &Entry, caller: &ToolContext) -> bool {
+/// Whether `caller` sees `entry`: its claims permit it (a caller without claims is permitted
+/// everything: no OAuth, or a transport without tokens), and `filter` keeps it.
+fn offered(filter: Option<&ToolFilter>, entry: &Entry, caller: &ToolContext) -> bool {
     caller.claims().is_none_or(|claims| entry.permits(claims).is_ok())
+        && filter.is_none_or(|filter| filter(entry, caller))
 }
 
 /// A prompt the server does not have or hides from the caller: invalid params (-32602), as

@@ -74,6 +74,8 @@ pub(in crate::mcp) struct Shared {
     pub(in crate::mcp) info: ServerConfig,
     pub(in crate::mcp) error_text: Option<ErrorText>,
     pub(in crate::mcp) filter: Option<ToolFilter>,
+    pub(in crate::mcp) prompt_filter: Option<ToolFilter>,
+    pub(in crate::mcp) resource_filter: Option<ToolFilter>,
     pub(in crate::mcp) hide_unpermitted: bool,
     pub(in crate::mcp) list_ttl: Option<core::time::Duration>,
     pub(in crate::mcp) tasks: Arc<Tasks>,
@@ -89,8 +91,8 @@ pub(in crate::mcp) struct Shared {
     pub(in crate::mcp) subscription: Option<SubscriptionHook>,
 }
 
-/// Which tools a caller sees and may call.
-type ToolFilter = Arc<dyn Fn(&Entry, &ToolContext) -> bool + Send + Sync>;
+/// Which tools (prompts, resources) a caller sees and may use.
+pub(in crate::mcp) type ToolFilter = Arc<dyn Fn(&Entry, &ToolContext) -> bool + Send + Sync>;
 
 impl core::fmt::Debug for McpServer {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -119,6 +121,8 @@ impl McpServer {
                 info,
                 error_text: None,
                 filter: None,
+                prompt_filter: None,
+                resource_filter: None,
                 hide_unpermitted: false,
                 list_ttl: None,
                 tasks: Arc::new(Tasks::new(Arc::new(MemoryTaskStore::new()), TaskSettings::default())),
@@ -237,6 +241,25 @@ impl McpServer {
     #[must_use]
     pub fn with_tool_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
         let shared = Shared { filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), session: self.session }
+    }
+
+    /// Shows each caller only the prompts `visible` accepts, as
+    /// [`with_tool_filter`](McpServer::with_tool_filter) does tools; a prompt hidden is
+    /// unknown to `prompts/get` and completion.
+    #[must_use]
+    pub fn with_prompt_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
+        let shared = Shared { prompt_filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), session: self.session }
+    }
+
+    /// Shows each caller only the resources and templates `visible` accepts (each by its
+    /// entry: its name, scopes and options), as
+    /// [`with_tool_filter`](McpServer::with_tool_filter) does tools; a resource hidden is
+    /// not found by `resources/read`, subscription and completion.
+    #[must_use]
+    pub fn with_resource_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
+        let shared = Shared { resource_filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), session: self.session }
     }
 
