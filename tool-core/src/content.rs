@@ -3,9 +3,13 @@
 //! is; each provider dialect renders what it supports and describes the rest in text
 //! ([`Content::describe`]), so nothing a tool returns is silently lost.
 
+mod annotated;
+
 use core::fmt;
 
 use base64::Engine as _;
+
+pub use annotated::{Annotated, Audience};
 
 /// One block of a tool's result.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -22,6 +26,9 @@ pub enum Content {
     Resource(Resource),
     /// A pointer to a resource the client can fetch (MCP `resource_link`).
     ResourceLink(ResourceLink),
+    /// A block with annotations (who it is for, how much it matters, when it changed) or
+    /// metadata, which MCP carries (`annotations`, `_meta`) and other dialects leave out.
+    Annotated(Box<Annotated>),
 }
 
 /// Binary media: base64 text and its MIME type.
@@ -210,7 +217,7 @@ impl Content {
     /// The text of a text block.
     #[must_use]
     pub fn as_text(&self) -> Option<&str> {
-        match self {
+        match self.plain() {
             Content::Text(text) => Some(text),
             _ => None,
         }
@@ -228,6 +235,7 @@ impl Content {
 impl fmt::Display for Content {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Content::Annotated(annotated) => annotated.content.fmt(f),
             Content::Text(text) => f.write_str(text),
             Content::Image(media) => {
                 write!(

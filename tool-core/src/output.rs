@@ -177,7 +177,7 @@ impl ToolOutput {
     /// Whether every block is text (nothing is lost in a text-only dialect).
     #[must_use]
     pub fn is_text_only(&self) -> bool {
-        self.content().iter().all(|block| matches!(block, Content::Text(_)))
+        self.content().iter().all(|block| matches!(block.plain(), Content::Text(_)))
     }
 }
 

@@ -2,8 +2,9 @@
 //! audio, resources and links (or describing in text what it cannot carry).
 
 use serde_json::{Value, json};
+use tool_core::content::{Audience, ResourceLink};
 use tool_core::provider::{self, Arguments, CallResult, ToolCall, anthropic, gemini, mcp_json, openai};
-use tool_core::{Content, Registry, ToolOutput, content::ResourceLink, tool};
+use tool_core::{Content, Registry, ToolOutput, tool};
 use tool_tests::block_on;
 
 const PNG: &[u8] = &[0x89, b'P', b'N', b'G', 1, 2, 3];
@@ -28,6 +29,17 @@ pub fn everything() -> Vec<Content> {
     ]
 }
 
+/// Returns the chart again, each block annotated for the client.
+#[tool]
+pub fn annotated_chart() -> Vec<Content> {
+    let meta = json!({"example.com/source": "sales-db"});
+    let Value::Object(meta) = meta else { unreachable!() };
+    vec![
+        Content::text("Sales by month").with_audience([Audience::User, Audience::Assistant]).with_priority(0.5),
+        Content::image(PNG, "image/png").with_last_modified("2026-11-29T10:00:00Z").with_meta(meta),
+    ]
+}
+
 /// Does something and returns nothing, or fails.
 #[tool]
 pub fn side_effect(ctx: &tool_core::ToolContext) -> Result<(), String> {
@@ -43,7 +55,7 @@ pub fn raw_value() -> Value {
 fn results(names: &[&str]) -> Vec<CallResult> {
     let mut registry = Registry::new();
     registry.add(ChartTool).unwrap().add(EverythingTool).unwrap().add(SideEffectTool).unwrap();
-    registry.add(RawValueTool).unwrap();
+    registry.add(RawValueTool).unwrap().add(AnnotatedChartTool).unwrap();
     let calls: Vec<ToolCall> = names
         .iter()
         .map(|name| ToolCall::new(format!("id_{name}"), (*name).to_owned(), Arguments::Value(json!({}))))
@@ -179,4 +191,44 @@ fn a_structured_result_can_be_worded_by_its_author() {
     let listed = registry.call("content_list", r#"{"names": ["a", "b"]}"#).unwrap();
     assert_eq!(listed.to_text(), "{\n  \"success\": true,\n  \"names\": [\n    \"a\",\n    \"b\"\n  ]\n}");
     assert_eq!(listed.structured(), Some(&serde_json::json!({"success": true, "names": ["a", "b"]})));
+}
+
+/// Annotations and `_meta` go out on MCP beside each block's own keys; every other dialect
+/// renders the block as it would without them; a journal keeps them.
+#[test]
+fn annotations_and_meta_travel_on_mcp_and_nowhere_else() {
+    let results = results(&["annotated_chart", "chart"]);
+    let response = mcp_json::call_tool_response(&json!(7), &results[0]);
+    assert_eq!(
+        response["result"]["content"],
+        json!([
+            {"type": "text", "text": "Sales by month", "annotations": {"audience": ["user", "assistant"], "priority": 0.5}},
+            {"type": "image", "data": "iVBORwECAw==", "mimeType": "image/png",
+             "annotations": {"lastModified": "2026-11-29T10:00:00Z"}, "_meta": {"example.com/source": "sales-db"}}
+        ])
+    );
+    let anthropic = anthropic::tool_results_message(&results, None);
+    assert_eq!(anthropic["content"][0]["content"], anthropic["content"][1]["content"]);
+    let responses = openai::function_call_outputs(&results);
+    assert_eq!(responses[0]["output"], responses[1]["output"]);
+    let chat = openai::tool_messages(&results);
+    assert_eq!(chat[0]["content"], chat[1]["content"]);
+    let gemini = gemini::function_responses(&results);
+    let (annotated, plain) = (&gemini["parts"][0]["functionResponse"], &gemini["parts"][1]["functionResponse"]);
+    assert_eq!((&annotated["response"], &annotated["parts"]), (&plain["response"], &plain["parts"]));
+    assert_eq!(annotated["parts"][0]["inlineData"]["mimeType"], "image/png");
+    assert!(responses[0]["output"].is_array() && anthropic["content"][0]["content"].is_array());
+
+    let blocks = results[0].outcome.as_ref().unwrap().content();
+    assert_eq!(blocks[0].as_text(), Some("Sales by month"));
+    let annotated = blocks[0].annotated().expect("annotated");
+    assert_eq!((annotated.audience.len(), annotated.priority), (2, Some(0.5)));
+    let journaled: Vec<Content> = serde_json::from_value(serde_json::to_value(blocks).unwrap()).unwrap();
+    assert_eq!(journaled, blocks);
+}
+
+#[test]
+#[should_panic(expected = "a priority is from 0 to 1, not 1.5")]
+fn a_priority_outside_0_to_1_is_refused_where_it_is_written() {
+    let _ = Content::text("x").with_priority(1.5);
 }

@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::{Arguments, CallResult, ObjectWriter, ResponseError, ToolCall, ToolList, malformed, string_at, tool_array};
-use crate::content::{Content, ResourceContents};
+use crate::content::{Annotated, Content, ResourceContents};
 use crate::error::ToolError;
 use crate::output::ToolOutput;
 use crate::registry::Entry;
@@ -110,6 +110,7 @@ pub(crate) fn error_result(text: &str) -> Value {
 #[must_use]
 pub(crate) fn content_block(content: &Content) -> Value {
     match content {
+        Content::Annotated(annotated) => annotated_block(annotated),
         Content::Text(text) => json!({"type": "text", "text": text}),
         Content::Image(media) => json!({"type": "image", "data": media.data, "mimeType": media.mime_type}),
         Content::Audio(media) => json!({"type": "audio", "data": media.data, "mimeType": media.mime_type}),
@@ -140,11 +141,58 @@ pub(crate) fn content_block(content: &Content) -> Value {
     }
 }
 
+/// A block with its `annotations` and `_meta` beside its own keys.
+fn annotated_block(annotated: &Annotated) -> Value {
+    let mut block = content_block(&annotated.content);
+    let mut notes = serde_json::Map::new();
+    if !annotated.audience.is_empty() {
+        notes.insert("audience".into(), annotated.audience.iter().map(|audience| json!(audience.as_str())).collect());
+    }
+    if let Some(priority) = annotated.priority {
+        notes.insert("priority".into(), json!(priority));
+    }
+    if let Some(last_modified) = &annotated.last_modified {
+        notes.insert("lastModified".into(), json!(last_modified));
+    }
+    if !notes.is_empty() {
+        block["annotations"] = Value::Object(notes);
+    }
+    if let Some(meta) = &annotated.meta {
+        block["_meta"] = Value::Object(meta.clone());
+    }
+    block
+}
+
 /// A content block as MCP sends it, read back (a remote server's result, a client's
 /// sampling answer); a block of a kind this crate does not know is kept as its JSON text.
 #[must_use]
 #[cfg(feature = "mcp")]
 pub(crate) fn content_from(block: &Value) -> Content {
+    let content = plain_content_from(block);
+    let notes = block.get("annotations");
+    let audience: Vec<crate::content::Audience> = notes
+        .and_then(|notes| notes.get("audience"))
+        .and_then(|audience| serde_json::from_value(audience.clone()).ok())
+        .unwrap_or_default();
+    let priority = notes.and_then(|notes| notes.get("priority")).and_then(Value::as_f64);
+    let last_modified = notes.and_then(|notes| notes.get("lastModified")).and_then(Value::as_str);
+    let meta = block.get("_meta").and_then(Value::as_object);
+    let mut content = if audience.is_empty() { content } else { content.with_audience(audience) };
+    if let Some(priority) = priority.filter(|priority| (0.0..=1.0).contains(priority)) {
+        content = content.with_priority(priority);
+    }
+    if let Some(last_modified) = last_modified {
+        content = content.with_last_modified(last_modified);
+    }
+    match meta {
+        Some(meta) => content.with_meta(meta.clone()),
+        None => content,
+    }
+}
+
+/// [`content_from`] without the block's annotations and metadata.
+#[cfg(feature = "mcp")]
+fn plain_content_from(block: &Value) -> Content {
     let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     let optional = |key: &str| block.get(key).and_then(Value::as_str).map(str::to_owned);
     match block.get("type").and_then(Value::as_str) {
@@ -173,5 +221,42 @@ pub(crate) fn content_from(block: &Value) -> Content {
             size: block.get("size").and_then(Value::as_u64),
         }),
         _ => Content::Text(block.to_string()),
+    }
+}
+
+#[cfg(all(test, feature = "mcp"))]
+mod tests {
+    use serde_json::json;
+
+    use super::{content_block, content_from};
+    use crate::content::{Audience, Content};
+
+    /// A block read back from the wire is the block written, annotations and `_meta`
+    /// included, for every kind; a priority outside 0 to 1 from a remote server is dropped
+    /// rather than trusted.
+    #[test]
+    fn annotated_blocks_read_back_as_written() {
+        let meta = json!({"k": [1, 2]}).as_object().cloned().unwrap();
+        let kinds = [
+            Content::text("t"),
+            Content::image(&[1, 2, 3], "image/png"),
+            Content::audio(&[4], "audio/wav"),
+            Content::resource_text("file:///a", "text/plain", "a"),
+            Content::resource_blob("file:///b", "application/pdf", &[5]),
+            Content::resource_link("file:///c", "c"),
+        ];
+        for plain in kinds {
+            let annotated = plain
+                .clone()
+                .with_audience([Audience::Assistant])
+                .with_priority(0.25)
+                .with_last_modified("2026-11-29T00:00:00Z")
+                .with_meta(meta.clone());
+            assert_eq!(content_from(&content_block(&annotated)), annotated);
+            assert_eq!(content_from(&content_block(&plain)), plain);
+        }
+        let mut wire = content_block(&Content::text("t"));
+        wire["annotations"] = json!({"priority": 7, "audience": ["user"]});
+        assert_eq!(content_from(&wire), Content::text("t").with_audience([Audience::User]));
     }
 }

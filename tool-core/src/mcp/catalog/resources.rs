@@ -284,7 +284,7 @@ fn contents(uri: &str, mime: &str, output: &ToolOutput) -> Vec<ResourceContents>
     output
         .content()
         .iter()
-        .map(|block| match block {
+        .map(|block| match block.plain() {
             Content::Text(text) => ResourceContents::text(text.as_str(), uri).with_mime_type(mime),
             Content::Image(media) | Content::Audio(media) => {
                 ResourceContents::blob(media.data.as_str(), uri).with_mime_type(media.mime_type.as_str())

@@ -4,14 +4,12 @@
 //! such as a template's resources).
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, PoisonError};
+use std::sync::PoisonError;
 
-use crate::context::ToolContext;
-use crate::mcp::McpServer;
 use crate::mcp::catalog::{PromptsHandle, ResourcesHandle};
 
 /// A session's change to its resource subscriptions, as
-/// [`McpServer::on_subscription`] hears it.
+/// [`McpServer::on_subscription`](crate::mcp::McpServer::on_subscription) hears it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Subscription {
@@ -28,22 +26,6 @@ impl Subscription {
         match self {
             Subscription::Subscribed(uri) | Subscription::Unsubscribed(uri) => uri,
         }
-    }
-}
-
-/// What a server does when a session's subscriptions change.
-pub(in crate::mcp) type SubscriptionHook = Arc<dyn Fn(&ToolContext, &Subscription) + Send + Sync>;
-
-impl McpServer {
-    /// Calls `hook` with the caller (its client, claims and HTTP request) at each accepted
-    /// `resources/subscribe` and each `resources/unsubscribe`, after the session's set
-    /// changed: a server that polls a source only while someone watches starts and stops
-    /// there, and tells subscribers with
-    /// [`ResourcesHandle::updated`](crate::mcp::ResourcesHandle::updated).
-    #[must_use]
-    pub fn on_subscription(self, hook: impl Fn(&ToolContext, &Subscription) + Send + Sync + 'static) -> Self {
-        let shared = crate::mcp::server::Shared { subscription: Some(Arc::new(hook)), ..(*self.shared).clone() };
-        McpServer { shared: Arc::new(shared), session: self.session }
     }
 }
 

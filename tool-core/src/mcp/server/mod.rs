@@ -26,11 +26,11 @@ use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::RequestContext;
 
 use crate::auth::Claims;
-use crate::context::ToolContext;
+use crate::context::{Client, Root, ToolContext};
 use crate::error::ToolError;
 use crate::mcp::catalog::prompts::Prompts;
 use crate::mcp::catalog::resources::Resources;
-use crate::mcp::catalog::subscribe::SubscriptionHook;
+use crate::mcp::catalog::subscribe::Subscription;
 use crate::mcp::catalog::{PromptsHandle, ResourcesHandle, Served, Subscriptions};
 use crate::mcp::server::host::{LEVEL_UNSET, SessionLevel};
 use crate::mcp::server::tasks::Tasks;
@@ -86,10 +86,16 @@ pub(in crate::mcp) struct Shared {
     /// The prompts and resources served beside the tools.
     pub(in crate::mcp) served: Arc<Served>,
     /// What to do with a client's roots as they change.
-    pub(in crate::mcp) roots: Option<roots::RootsHook>,
+    pub(in crate::mcp) roots: Option<RootsHook>,
     /// What to do when a session's resource subscriptions change.
     pub(in crate::mcp) subscription: Option<SubscriptionHook>,
 }
+
+/// What a server does with a client's roots.
+pub(in crate::mcp) type RootsHook = Arc<dyn Fn(&Client, Vec<Root>) + Send + Sync>;
+
+/// What a server does when a session's subscriptions change.
+pub(in crate::mcp) type SubscriptionHook = Arc<dyn Fn(&ToolContext, &Subscription) + Send + Sync>;
 
 /// Which tools (prompts, resources) a caller sees and may use.
 pub(in crate::mcp) type ToolFilter = Arc<dyn Fn(&Entry, &ToolContext) -> bool + Send + Sync>;
@@ -260,6 +266,17 @@ impl McpServer {
     #[must_use]
     pub fn with_resource_filter(self, visible: impl Fn(&Entry, &ToolContext) -> bool + Send + Sync + 'static) -> Self {
         let shared = Shared { resource_filter: Some(Arc::new(visible)), ..(*self.shared).clone() };
+        McpServer { shared: Arc::new(shared), session: self.session }
+    }
+
+    /// Calls `hook` with the caller (its client, claims and HTTP request) at each accepted
+    /// `resources/subscribe` and each `resources/unsubscribe`, after the session's set
+    /// changed: a server that polls a source only while someone watches starts and stops
+    /// there, and tells subscribers with
+    /// [`ResourcesHandle::updated`](crate::mcp::ResourcesHandle::updated).
+    #[must_use]
+    pub fn on_subscription(self, hook: impl Fn(&ToolContext, &Subscription) + Send + Sync + 'static) -> Self {
+        let shared = Shared { subscription: Some(Arc::new(hook)), ..(*self.shared).clone() };
         McpServer { shared: Arc::new(shared), session: self.session }
     }
 

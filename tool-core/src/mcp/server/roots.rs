@@ -12,9 +12,6 @@ use crate::mcp::McpServer;
 use crate::mcp::server::client::client_of;
 use crate::mcp::server::{Shared, wire};
 
-/// What a server does with a client's roots.
-pub(in crate::mcp) type RootsHook = Arc<dyn Fn(&Client, Vec<Root>) + Send + Sync>;
-
 impl McpServer {
     /// Calls `hook` with a client's roots once its session starts, and again each time it
     /// says they changed (`notifications/roots/list_changed`), for clients that declared

@@ -117,7 +117,7 @@ pub fn tool_results_message(results: &[CallResult], text: Option<&str>) -> Value
 const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 fn block(content: &Content) -> Value {
-    match content {
+    match content.plain() {
         Content::Image(media) if IMAGE_TYPES.contains(&media.mime_type.as_str()) => json!({
             "type": "image",
             "source": {"type": "base64", "media_type": media.mime_type, "data": media.data}

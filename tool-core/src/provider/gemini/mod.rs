@@ -164,7 +164,7 @@ fn split_media(output: &ToolOutput) -> (String, Vec<Value>) {
     let mut text = String::new();
     let mut media = Vec::new();
     for block in output.content() {
-        let inline = match block {
+        let inline = match block.plain() {
             Content::Image(m) | Content::Audio(m) => Some((m.mime_type.as_str(), m.data.as_str())),
             Content::Resource(Resource { mime_type, contents: ResourceContents::Blob(data), .. }) => {
                 Some((mime_type.as_deref().unwrap_or("application/octet-stream"), data.as_str()))

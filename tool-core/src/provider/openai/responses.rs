@@ -194,7 +194,7 @@ pub fn function_call_outputs(results: &[CallResult]) -> Vec<Value> {
 }
 
 fn input_part(block: &Content) -> Value {
-    match block {
+    match block.plain() {
         Content::Image(media) => {
             json!({"type": "input_image", "image_url": format!("data:{};base64,{}", media.mime_type, media.data)})
         }
