@@ -8,7 +8,10 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
-use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
+use rmcp::model::{
+    ClientResult, CustomRequest, CustomResult, LoggingMessageNotificationParam, ProgressNotificationParam,
+    ProgressToken, ServerRequest,
+};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{mpsc, oneshot};
 
@@ -155,7 +158,6 @@ impl Host for McpHost {
         self.outbox.send(Outgoing::Log(params));
     }
 
-    #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn sample(&self, request: SamplingRequest) -> HostFuture<'_, SamplingResponse> {
         Box::pin(async move {
             if !self.capabilities.sampling {
@@ -164,9 +166,17 @@ impl Host for McpHost {
             if let Some(rounds) = &self.rounds {
                 return rounds.sample(&request).await;
             }
+            // Sent as JSON of our own rather than rmcp's params, whose `f32` temperature would
+            // reach the client widened.
             let params = wire::sampling_params(&request)?;
-            let result = self.peer.create_message(params).await;
-            let result = result.map_err(|e| HostError::Failed { message: e.to_string() })?;
+            let request = ServerRequest::CustomRequest(CustomRequest::new("sampling/createMessage", Some(params)));
+            let answer = self.peer.send_request(request).await;
+            let result = match answer.map_err(|e| HostError::Failed { message: e.to_string() })? {
+                ClientResult::CreateMessageResult(result) => result,
+                ClientResult::CustomResult(CustomResult(value)) => serde_json::from_value(value)
+                    .map_err(|e| HostError::Failed { message: format!("unreadable sampling answer: {e}") })?,
+                other => return Err(HostError::Failed { message: format!("not a sampling answer: {other:?}") }),
+            };
             wire::sampling_response(&result)
         })
     }

@@ -110,9 +110,9 @@ fn failed(what: &str, error: impl std::fmt::Display) -> HostError {
     HostError::Failed { message: format!("{what}: {error}") }
 }
 
-/// `sampling/createMessage` params for `request`.
-#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
-pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<CreateMessageRequestParams, HostError> {
+/// `sampling/createMessage` params for `request`, as JSON: numbers as given (rmcp's own
+/// params hold the temperature as an `f32`, which widens `0.7` to `0.699999988079071`).
+pub(crate) fn sampling_wire(request: &SamplingRequest) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
@@ -132,7 +132,17 @@ pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<CreateMessage
         let hints: Vec<Value> = request.model_hints.iter().map(|name| json!({"name": name})).collect();
         params["modelPreferences"] = json!({"hints": hints});
     }
-    serde_json::from_value(params).map_err(|e| failed("the sampling request could not be formed", e))
+    params
+}
+
+/// [`sampling_wire`] checked against rmcp's model: a request rmcp could not read is refused
+/// before it is sent.
+#[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
+pub(crate) fn sampling_params(request: &SamplingRequest) -> Result<Value, HostError> {
+    let params = sampling_wire(request);
+    serde_json::from_value::<CreateMessageRequestParams>(params.clone())
+        .map_err(|e| failed("the sampling request could not be formed", e))?;
+    Ok(params)
 }
 
 /// The client's completion, read from its wire form.
