@@ -22,6 +22,10 @@ pub struct ToolAttr {
     /// The tool's name; defaults to the fn ident.
     #[darling(default, with = string_key)]
     pub name: Option<SpannedValue<String>>,
+    /// Whether the name is free text (a prompt's or a resource's: MCP restricts only tool
+    /// names); never a key of the attribute.
+    #[darling(skip)]
+    pub free_name: bool,
     /// The tool's description; defaults to the fn's doc comment.
     #[darling(default, with = string_key)]
     pub description: Option<SpannedValue<String>>,

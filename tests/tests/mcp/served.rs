@@ -324,6 +324,37 @@ async fn the_server_hears_subscriptions_and_knows_what_is_watched() {
     assert!(crate::fixture::eventually(Duration::from_secs(10), || handle.subscribed().is_empty()).await);
 }
 
+/// A prompt named as people name things
+#[prompt(name = "Simple Prompt")]
+fn simple_prompt() -> String {
+    "Say hello.".to_owned()
+}
+
+/// The architecture notes
+#[resource(uri = "docs://architecture", name = "architecture.md", mime_type = "text/markdown")]
+fn architecture() -> String {
+    "# Architecture".to_owned()
+}
+
+/// MCP restricts only tool names: a prompt's or a resource's is free text, listed and got as
+/// written.
+#[tokio::test]
+async fn prompts_and_resources_take_free_text_names() {
+    let mut prompts = Prompts::new();
+    prompts.add(SimplePromptPrompt).unwrap();
+    let mut resources = Resources::new();
+    resources.add(ArchitectureResource).unwrap();
+    let server = McpServer::new(Registry::new()).with_prompts(prompts).with_resources(resources);
+    let connection = connect(server, Watcher::default()).await;
+    let listed = connection.list_all_prompts().await.unwrap();
+    assert_eq!(listed.iter().map(|prompt| prompt.name.as_str()).collect::<Vec<_>>(), ["Simple Prompt"]);
+    let got = connection.get_prompt(GetPromptRequestParams::new("Simple Prompt")).await.unwrap();
+    assert_eq!(got.messages.len(), 1);
+    let listed = connection.list_all_resources().await.unwrap();
+    assert_eq!(listed.iter().map(|resource| resource.name.as_str()).collect::<Vec<_>>(), ["architecture.md"]);
+    connection.cancel().await.unwrap();
+}
+
 /// A user's notes, one page at a time.
 #[derive(Debug, ToolArgs)]
 struct PageArgs {

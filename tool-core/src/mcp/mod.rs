@@ -44,8 +44,8 @@ pub use tokio_util::sync::CancellationToken as ShutdownToken;
 /// Turns a fn into a prompt: its parameters (plain, or one argument struct) are the prompt's
 /// arguments, decoded from the strings MCP sends and validated as a tool's are; it returns
 /// the messages (`String` is one user message; `Vec<PromptMessage>` any). The doc comment
-/// is the description, its `# Arguments` list describes each argument. Keys: `name`,
-/// `title`, `description`, `scopes`, `crate`. Add the `…Prompt` type it writes to
+/// is the description, its `# Arguments` list describes each argument. Keys: `name` (free
+/// text: MCP restricts only tool names), `title`, `description`, `scopes`, `crate`. Add the `…Prompt` type it writes to
 /// [`Prompts`].
 #[cfg(feature = "macros")]
 pub use tool_macros::prompt;
@@ -53,8 +53,8 @@ pub use tool_macros::prompt;
 /// (`{name}`, or `{+name}` for text with `/`), each a parameter of the fn, typed and
 /// validated. It returns the contents: `String` (text of `mime_type`, `text/plain` by
 /// default), `Content` (an image or audio is a base64 blob), `Vec<Content>` or a
-/// `Result` of these. Keys: `uri`, `mime_type`, `name`, `title`, `description`, `scopes`,
-/// `crate`. Add the `…Resource` type it writes to [`Resources`].
+/// `Result` of these. Keys: `uri`, `mime_type`, `name` (free text), `title`, `description`,
+/// `scopes`, `crate`. Add the `…Resource` type it writes to [`Resources`].
 #[cfg(feature = "macros")]
 pub use tool_macros::resource;
 #[cfg(feature = "redis")]

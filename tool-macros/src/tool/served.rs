@@ -117,6 +117,7 @@ impl ServedFn {
         }
         let tool_attr = ToolAttr {
             name: attr.name.clone(),
+            free_name: true,
             description: attr.description.clone(),
             krate: attr.krate.clone(),
             title: attr.title.clone(),

@@ -125,10 +125,15 @@ fn check_signature(sig: &Signature, errors: &mut Accumulator) {
     }
 }
 
-/// `#[tool(name = "..")]`, else the fn's name, either reported when a provider would refuse it.
+/// `#[tool(name = "..")]`, else the fn's name, either reported when a provider would refuse it
+/// (a prompt's or a resource's name is free text, only not empty).
 fn tool_name(attr: &ToolAttr, fn_ident: &Ident, errors: &mut Accumulator) -> String {
     if let Some(name) = &attr.name {
-        if !valid_name(name) {
+        if attr.free_name {
+            if name.trim().is_empty() {
+                errors.push(darling::Error::custom("a name cannot be empty").with_span(&name.span()));
+            }
+        } else if !valid_name(name) {
             errors.push(
                 darling::Error::custom(format!(
                     "{:?} is not a tool name every provider accepts: use letters, digits, `_` and `-`, start with a letter or `_`, at most 64 characters",
