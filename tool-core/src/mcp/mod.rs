@@ -45,8 +45,8 @@ pub use tokio_util::sync::CancellationToken as ShutdownToken;
 /// arguments, decoded from the strings MCP sends and validated as a tool's are; it returns
 /// the messages (`String` is one user message; `Vec<PromptMessage>` any). The doc comment
 /// is the description, its `# Arguments` list describes each argument. Keys: `name` (free
-/// text: MCP restricts only tool names), `title`, `description`, `scopes`, `crate`. Add the `…Prompt` type it writes to
-/// [`Prompts`].
+/// text: MCP restricts only tool names), `title`, `description`, `scopes`, `crate`. Add the
+/// `…Prompt` type it writes to [`Prompts`].
 #[cfg(feature = "macros")]
 pub use tool_macros::prompt;
 /// Turns a fn into a resource at `uri`, or a resource template when the URI has variables
