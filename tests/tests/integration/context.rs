@@ -204,7 +204,6 @@ fn the_elicitation_schema_is_a_flat_object_of_primitives() {
         elicitation_schema(&<Contact as tool_core::ToolParam>::SCHEMA),
         json!({
             "type": "object",
-            "description": "The answer a contact form asks for.",
             "properties": {
                 "name": {"type": "string", "description": "Your name", "minLength": 1},
                 "email": {"type": "string", "format": "email"},

@@ -99,11 +99,8 @@ pub fn elicitation_schema(schema: &Schema) -> Value {
     if !required.is_empty() {
         form["required"] = Value::Array(required);
     }
-    if let Schema::Object(object) = schema
-        && let Some(description) = object.description
-    {
-        form["description"] = json!(description);
-    }
+    // The form's own doc comment is not sent: MCP's `requestedSchema` has no `description`,
+    // and the request's `message` is what the user reads.
     form
 }
 

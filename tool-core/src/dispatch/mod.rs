@@ -29,7 +29,10 @@ use crate::validate::fields::Check;
 use crate::validate::violation::{Pointer, Violation, Violations};
 
 /// Parses, checks and deserializes arguments of type `A` outside any tool: what a `#[tool]`
-/// shim does before it calls the fn.
+/// shim does before it calls the fn. `options` are a registry's
+/// ([`DecodeOptions::default`]: exactly what the schema accepts, text up to 1 MiB);
+/// [`DecodeOptions::lenient`] also rewrites the common model mistakes (`"3"` for `3`)
+/// first, and [`DecodeOptions::max_argument_bytes`] moves the size limit.
 ///
 /// ```
 /// # use tool_core::ToolArgs;
