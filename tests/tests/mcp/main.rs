@@ -33,3 +33,4 @@ mod tasks;
 mod traces;
 mod unknown_tool;
 mod upstream;
+mod url_elicitation;

@@ -48,6 +48,23 @@ pub trait Host: Send + Sync {
         Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "elicitation" })))
     }
 
+    /// Asks the user to visit a URL (MCP URL-mode elicitation).
+    fn elicit_url(&self, request: UrlElicitation) -> HostFuture<'_, ElicitationAnswer> {
+        let _ = request;
+        Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "url elicitation" })))
+    }
+
+    /// Tells the caller the URL interaction `id` is complete.
+    fn url_elicitation_complete(&self, id: &str) {
+        let _ = id;
+    }
+
+    /// The call cannot go on until the user has visited `required`: a host whose protocol
+    /// says so in its own words (MCP's `-32042`) answers the call that way.
+    fn require_urls(&self, required: Vec<UrlElicitation>) {
+        let _ = required;
+    }
+
     /// Asks the caller for its roots (MCP `roots/list`).
     fn roots(&self) -> HostFuture<'_, Vec<Root>> {
         Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "roots" })))
@@ -309,7 +326,7 @@ pub enum HostError {
     /// The caller does not offer this (an MCP client that did not declare the capability,
     /// or a context with no host).
     Unsupported {
-        /// `"sampling"`, `"elicitation"` or `"roots"`.
+        /// `"sampling"`, `"elicitation"`, `"url elicitation"` or `"roots"`.
         capability: &'static str,
     },
     /// The call was cancelled while waiting.
@@ -342,5 +359,26 @@ impl std::error::Error for HostError {}
 impl From<HostError> for String {
     fn from(error: HostError) -> Self {
         error.to_string()
+    }
+}
+
+/// A URL the user is asked to visit, with the message that says why, and the id the server
+/// knows the interaction by (it ties the URL to the completion the server announces later).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UrlElicitation {
+    /// Why the user should go there.
+    pub message: String,
+    /// Where (an `https:` URL the client shows and opens only with the user's consent).
+    pub url: String,
+    /// The server's id for the interaction.
+    pub id: String,
+}
+
+impl UrlElicitation {
+    /// The user is asked to visit `url` for the reason `message`, known as `id`.
+    #[must_use]
+    pub fn new(message: impl Into<String>, url: impl Into<String>, id: impl Into<String>) -> Self {
+        UrlElicitation { message: message.into(), url: url.into(), id: id.into() }
     }
 }

@@ -10,6 +10,7 @@ mod client;
 mod elicit;
 mod host;
 mod state;
+mod url;
 
 use core::any::Any;
 use core::fmt;
@@ -24,7 +25,7 @@ pub use client::{Client, ClientCapabilities};
 pub use elicit::{elicitation_problem, elicitation_schema};
 pub use host::{
     Elicitation, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage, Role, Root,
-    SamplingMessage, SamplingRequest, SamplingResponse,
+    SamplingMessage, SamplingRequest, SamplingResponse, UrlElicitation,
 };
 pub use state::{State, StateError};
 

@@ -4,7 +4,7 @@
 //! trace continued ([`traced`](crate::telemetry::traced)), through the registry's call path ([`start`]), its result
 //! worded as the server says.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ProtocolVersion, RequestId,
@@ -20,7 +20,7 @@ use crate::error::ToolError;
 use crate::mcp::McpServer;
 use crate::mcp::server::caller;
 use crate::mcp::server::client::capabilities_of;
-use crate::mcp::server::host::{Logging, McpHost, Outbox};
+use crate::mcp::server::host::{Logging, McpHost, Outbox, RequiredUrls};
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::tasks::serve::TaskCall;
 use crate::mcp::server::wire;
@@ -94,12 +94,16 @@ impl McpServer {
         // Started inside the span, so the tool's `execute_tool` span is its child; an
         // `isError` answer records `error.type = tool_error`.
         let run = || self.run(&registry, entry, request, context, caller);
-        Ok(crate::telemetry::traced(span, run, |span, answer| {
-            if matches!(answer, CallToolResponse::Complete(result) if result.is_error == Some(true)) {
+        crate::telemetry::traced(span, run, |span, answer| match answer {
+            Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
                 span.record("error.type", "tool_error");
             }
+            Err(error) => {
+                span.record("error.type", error.code.0.to_string());
+            }
+            Ok(_) => {}
         })
-        .await)
+        .await
     }
 
     /// Runs a call with a context of its own: the request id, the registry's state, a host
@@ -112,7 +116,7 @@ impl McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         caller: ToolContext,
-    ) -> CallToolResponse {
+    ) -> Result<CallToolResponse, ErrorData> {
         // From 2026-07-28 a request carries its revision in `_meta`, and a server may no
         // longer send requests of its own.
         let stateless = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
@@ -120,6 +124,7 @@ impl McpServer {
             .then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
         let logging = self.logging(&context, stateless);
         let outbox = Outbox::new(&context.peer);
+        let required = RequiredUrls::default();
         let host = McpHost::new(
             context.peer.clone(),
             context.meta.get_progress_token(),
@@ -127,6 +132,7 @@ impl McpServer {
             capabilities_of(context.client_capabilities().as_ref()),
             Arc::clone(&outbox),
             rounds.clone(),
+            Arc::clone(&required),
         );
         let cancellation = CancellationToken::new();
         let call_context = caller
@@ -154,7 +160,11 @@ impl McpServer {
             () = cancelled_by_client => None,
         };
         outbox.flush().await;
-        match (outcome, rounds) {
+        let required = core::mem::take(&mut *required.lock().unwrap_or_else(PoisonError::into_inner));
+        if !required.is_empty() {
+            return Err(wire::url_elicitation_required(&required));
+        }
+        Ok(match (outcome, rounds) {
             (Some(outcome), _) => self.result(&outcome).into(),
             (None, Some(rounds)) => match rounds.input_required() {
                 Ok(input_required) => input_required.into(),
@@ -162,7 +172,7 @@ impl McpServer {
             },
             // A call cannot stop for input without rounds; kept as a result rather than a panic.
             (None, None) => wire::error_result("the call stopped without a result").into(),
-        }
+        })
     }
 
     /// Starts a call as a task: answered at once, run in the background.

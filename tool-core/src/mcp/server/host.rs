@@ -5,19 +5,19 @@
 //! elicitation become an `InputRequiredResult` round instead (see [`crate::mcp::server::rounds`]).
 
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
-    ClientResult, CustomRequest, CustomResult, LoggingMessageNotificationParam, ProgressNotificationParam,
-    ProgressToken, ServerRequest,
+    ClientResult, CustomNotification, CustomRequest, CustomResult, ElicitRequestParams,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ServerNotification, ServerRequest,
 };
 use rmcp::{Peer, RoleServer};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::context::{
     ClientCapabilities, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage,
-    Progress, Root, SamplingRequest, SamplingResponse,
+    Progress, Root, SamplingRequest, SamplingResponse, UrlElicitation,
 };
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::wire;
@@ -34,6 +34,7 @@ pub(crate) const LEVEL_UNSET: u8 = u8::MAX;
 enum Outgoing {
     Progress(ProgressNotificationParam),
     Log(LoggingMessageNotificationParam),
+    Other(ServerNotification),
     Flush(oneshot::Sender<()>),
 }
 
@@ -66,7 +67,12 @@ pub(crate) struct McpHost {
     capabilities: ClientCapabilities,
     outbox: Arc<Outbox>,
     rounds: Option<Arc<Rounds>>,
+    /// What the user must visit before the call can go on, when the tool said so.
+    required: RequiredUrls,
 }
+
+/// The URLs a call said the user must visit first (its `-32042`), read when it ends.
+pub(crate) type RequiredUrls = Arc<Mutex<Vec<UrlElicitation>>>;
 
 /// Sends a call's notifications in order; [`Outbox::flush`] waits until all are sent, so
 /// that none arrives after the call's result. The sending task starts with the first
@@ -100,6 +106,9 @@ impl Outbox {
                     Outgoing::Log(params) => {
                         let _ = peer.notify_logging_message(params).await;
                     }
+                    Outgoing::Other(notification) => {
+                        let _ = peer.send_notification(notification).await;
+                    }
                     Outgoing::Flush(done) => {
                         let _ = done.send(());
                     }
@@ -126,8 +135,9 @@ impl McpHost {
         capabilities: ClientCapabilities,
         outbox: Arc<Outbox>,
         rounds: Option<Arc<Rounds>>,
+        required: RequiredUrls,
     ) -> Self {
-        McpHost { peer, progress_token, logging, capabilities, outbox, rounds }
+        McpHost { peer, progress_token, logging, capabilities, outbox, rounds, required }
     }
 }
 
@@ -193,6 +203,38 @@ impl Host for McpHost {
             let result = self.peer.create_elicitation(params).await;
             Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
         })
+    }
+
+    fn elicit_url(&self, request: UrlElicitation) -> HostFuture<'_, ElicitationAnswer> {
+        Box::pin(async move {
+            if !self.capabilities.url_elicitation {
+                return Err(HostError::Unsupported { capability: "url elicitation" });
+            }
+            if let Some(rounds) = &self.rounds {
+                return rounds.elicit_url(&request).await;
+            }
+            let params = ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: request.message,
+                url: request.url,
+                elicitation_id: request.id,
+            };
+            let result = self.peer.create_elicitation(params).await;
+            Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
+        })
+    }
+
+    fn url_elicitation_complete(&self, id: &str) {
+        let params = serde_json::json!({"elicitationId": id});
+        let notification = CustomNotification::new("notifications/elicitation/complete", Some(params));
+        self.outbox.send(Outgoing::Other(ServerNotification::CustomNotification(notification)));
+    }
+
+    fn require_urls(&self, required: Vec<UrlElicitation>) {
+        // Only a client that can follow a URL is told to (the tool's text reaches the others).
+        if self.capabilities.url_elicitation {
+            self.required.lock().unwrap_or_else(PoisonError::into_inner).extend(required);
+        }
     }
 
     #[expect(deprecated, reason = "SEP-2577 deprecates roots; 2025 clients use them")]

@@ -15,7 +15,9 @@ use rmcp::model::{CreateMessageResult, ElicitResult, InputRequiredResult, InputR
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::context::{ElicitationAnswer, ElicitationRequest, HostError, Root, SamplingRequest, SamplingResponse};
+use crate::context::{
+    ElicitationAnswer, ElicitationRequest, HostError, Root, SamplingRequest, SamplingResponse, UrlElicitation,
+};
 use crate::mcp::server::wire;
 
 /// One round of a call: the answers known so far, and what the tool asked that has none.
@@ -65,6 +67,17 @@ impl Rounds {
         let params = wire::elicitation_params(request)?;
         let answer = self.answer(|| json!({"method": "elicitation/create", "params": params}));
         let Some(answer) = answer else {
+            return core::future::pending().await;
+        };
+        let result: ElicitResult = serde_json::from_value(answer.clone())
+            .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?;
+        Ok(wire::elicitation_answer(result))
+    }
+
+    pub(crate) async fn elicit_url(&self, request: &UrlElicitation) -> Result<ElicitationAnswer, HostError> {
+        // 2026-07-28 has no elicitation id: the URL itself ties the answer to the request.
+        let params = json!({"mode": "url", "message": request.message, "url": request.url});
+        let Some(answer) = self.answer(|| json!({"method": "elicitation/create", "params": params})) else {
             return core::future::pending().await;
         };
         let result: ElicitResult = serde_json::from_value(answer.clone())

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use crate::content::Content;
 use crate::context::{
     ElicitationAnswer, ElicitationRequest, HostError, LogLevel, Role, Root, SamplingRequest, SamplingResponse,
+    UrlElicitation,
 };
 use crate::error::ToolError;
 use crate::output::ToolOutput;
@@ -175,6 +176,20 @@ pub(crate) fn elicitation_answer(result: ElicitResult) -> ElicitationAnswer {
         ElicitationAction::Decline => ElicitationAnswer::Decline,
         _ => ElicitationAnswer::Cancel,
     }
+}
+
+/// MCP's `-32042`: the call cannot go on until the user has visited `required`.
+pub(crate) fn url_elicitation_required(required: &[UrlElicitation]) -> rmcp::ErrorData {
+    let elicitations: Vec<Value> = required
+        .iter()
+        .map(|url| json!({"mode": "url", "message": url.message, "url": url.url, "elicitationId": url.id}))
+        .collect();
+    let message = if required.len() == 1 {
+        "This request requires the user to complete a URL elicitation first".to_owned()
+    } else {
+        format!("This request requires the user to complete {} URL elicitations first", required.len())
+    };
+    rmcp::ErrorData::new(rmcp::model::ErrorCode(-32042), message, Some(json!({"elicitations": elicitations})))
 }
 
 /// The client's roots, as it named them.
