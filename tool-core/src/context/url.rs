@@ -38,7 +38,8 @@ impl ToolContext {
     ///
     /// ```
     /// # use tool_core::{ToolContext, context::UrlElicitation};
-    /// # #[tool_core::tool]
+    /// /// Pays, once the user has authorised it
+    /// #[tool_core::tool]
     /// async fn pay(ctx: &ToolContext) -> Result<String, String> {
     ///     let sign_in = UrlElicitation::new("Sign in to your bank", "https://bank.example/auth?s=42", "auth-42");
     ///     Err(ctx.url_elicitation_required([sign_in]))
