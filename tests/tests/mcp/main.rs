@@ -26,6 +26,7 @@ mod recorder;
 mod remote;
 mod remote_oauth;
 mod requests;
+mod revisions;
 mod served;
 #[path = "../support/task_store.rs"]
 mod task_store;

@@ -65,13 +65,13 @@ fn file(path: String) -> Vec<Content> {
     vec![Content::text(format!("# {path}")), Content::image(&[1, 2], "image/png")]
 }
 
-fn prompts() -> Prompts {
+pub(crate) fn prompts() -> Prompts {
     let mut prompts = Prompts::new();
     prompts.add(CodeReviewPrompt).unwrap().add(GreetingPrompt).unwrap();
     prompts
 }
 
-fn resources() -> Resources {
+pub(crate) fn resources() -> Resources {
     let mut resources = Resources::new();
     resources.add(GraphResource).unwrap().add(NoteResource).unwrap().add(FileResource).unwrap();
     resources.complete("file:///{+path}", "path", |typed, given| {

@@ -16,6 +16,10 @@
 //! - 2024-11-05 and 2025-03-26 are negotiated by rmcp too: tools, progress and logging
 //!   (elicitation did not exist yet; a tool asking for it gets an error).
 //!
+//! Each revision is sent only the fields it defines (a tool's `title` and `outputSchema`
+//! from 2025-06-18, its `annotations` from 2025-03-26, ...): a test checks every message
+//! against each revision's official schema.
+//!
 #![doc = include_str!("../../docs/serving.md")]
 // rmcp 3.11 marks sampling and logging deprecated (SEP-2577, for 2026-07-28 onwards); the
 // revisions clients speak today (2025-06-18, 2025-11-25) have both, so the items that speak

@@ -21,6 +21,7 @@ use crate::mcp::McpServer;
 use crate::mcp::server::caller;
 use crate::mcp::server::client::capabilities_of;
 use crate::mcp::server::host::{Logging, McpHost, Outbox, RequiredUrls};
+use crate::mcp::server::revision;
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::tasks::serve::TaskCall;
 use crate::mcp::server::wire;
@@ -123,7 +124,7 @@ impl McpServer {
         let rounds = stateless
             .then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
         let logging = self.logging(&context, stateless);
-        let outbox = Outbox::new(&context.peer);
+        let outbox = Outbox::new(&context.peer, context.protocol_version());
         let required = RequiredUrls::default();
         let host = McpHost::new(
             context.peer.clone(),
@@ -165,7 +166,11 @@ impl McpServer {
             return Err(wire::url_elicitation_required(&required));
         }
         Ok(match (outcome, rounds) {
-            (Some(outcome), _) => self.result(&outcome).into(),
+            (Some(outcome), _) => {
+                let mut result = self.result(&outcome);
+                revision::call_result(&mut result, context.protocol_version().as_ref());
+                result.into()
+            }
             (None, Some(rounds)) => match rounds.input_required() {
                 Ok(input_required) => input_required.into(),
                 Err(error) => wire::error_result(&format!("the input request could not be formed: {error}")).into(),

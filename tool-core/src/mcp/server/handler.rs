@@ -20,7 +20,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use crate::mcp::McpServer;
 use crate::mcp::server::traced::{Target, answer_in, request_span};
 use crate::mcp::server::wire;
-use crate::mcp::server::{caller, identity};
+use crate::mcp::server::{caller, revision};
 use crate::mcp::transport::malformed::misread;
 
 /// Who asks about a task: the owner its verified token makes, if it came with one.
@@ -62,7 +62,13 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let span = request_span("prompts/list", Target::None, &context);
-        answer_in(span, async { Ok(self.list_prompts_for(context)) }).await
+        answer_in(span, async {
+            let version = context.protocol_version();
+            let mut result = self.list_prompts_for(context);
+            revision::prompts(&mut result, version.as_ref());
+            Ok(result)
+        })
+        .await
     }
 
     async fn get_prompt(
@@ -81,7 +87,13 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let span = request_span("resources/list", Target::None, &context);
-        answer_in(span, async { Ok(self.list_resources_for(context)) }).await
+        answer_in(span, async {
+            let version = context.protocol_version();
+            let mut result = self.list_resources_for(context);
+            revision::resources(&mut result, version.as_ref());
+            Ok(result)
+        })
+        .await
     }
 
     async fn list_resource_templates(
@@ -90,7 +102,13 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let span = request_span("resources/templates/list", Target::None, &context);
-        answer_in(span, async { Ok(self.list_templates_for(context)) }).await
+        answer_in(span, async {
+            let version = context.protocol_version();
+            let mut result = self.list_templates_for(context);
+            revision::templates(&mut result, version.as_ref());
+            Ok(result)
+        })
+        .await
     }
 
     async fn read_resource(
@@ -163,7 +181,7 @@ impl ServerHandler for McpServer {
     ) -> Result<InitializeResult, ErrorData> {
         let span = request_span("initialize", Target::None, &context);
         context.peer.set_peer_info(request.clone());
-        answer_in(span, async { self.negotiate_initialize(&request).map(identity::for_revision) }).await
+        answer_in(span, async { self.negotiate_initialize(&request).map(revision::initialize) }).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -253,11 +271,12 @@ impl McpServer {
         };
         // Cache hints are 2026-07-28's (SEP-2549): a client of an earlier revision holds a
         // session and hears of changes instead.
-        if revision.is_some_and(|revision| revision.as_str() >= ProtocolVersion::V_2026_07_28.as_str()) {
+        if !revision::before(revision.as_ref(), &ProtocolVersion::V_2026_07_28) && revision.is_some() {
             let ttl = self.shared.list_ttl.unwrap_or_default();
             result.ttl_ms = Some(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
             result.cache_scope = Some(if self.filters() { CacheScope::Private } else { CacheScope::Public });
         }
+        revision::tools(&mut result, revision.as_ref());
         result
     }
 }

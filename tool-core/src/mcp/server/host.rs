@@ -10,15 +10,18 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
     ClientResult, CustomNotification, CustomRequest, CustomResult, ElicitRequestParams,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ServerNotification, ServerRequest,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerNotification,
+    ServerRequest,
 };
 use rmcp::{Peer, RoleServer};
+use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::context::{
     ClientCapabilities, ElicitationAnswer, ElicitationRequest, Host, HostError, HostFuture, LogLevel, LogMessage,
     Progress, Root, SamplingRequest, SamplingResponse, UrlElicitation,
 };
+use crate::mcp::server::revision;
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::wire;
 
@@ -80,11 +83,13 @@ pub(crate) type RequiredUrls = Arc<Mutex<Vec<UrlElicitation>>>;
 pub(crate) struct Outbox {
     peer: Peer<RoleServer>,
     sender: OnceLock<mpsc::UnboundedSender<Outgoing>>,
+    /// The call's protocol revision, which says what its messages may carry.
+    revision: Option<ProtocolVersion>,
 }
 
 impl Outbox {
-    pub(crate) fn new(peer: &Peer<RoleServer>) -> Arc<Self> {
-        Arc::new(Outbox { peer: peer.clone(), sender: OnceLock::new() })
+    pub(crate) fn new(peer: &Peer<RoleServer>, revision: Option<ProtocolVersion>) -> Arc<Self> {
+        Arc::new(Outbox { peer: peer.clone(), sender: OnceLock::new(), revision })
     }
 
     fn send(&self, message: Outgoing) {
@@ -148,7 +153,10 @@ impl Host for McpHost {
             if let Some(total) = progress.total {
                 params = params.with_total(total);
             }
-            if let Some(message) = &progress.message {
+            // A progress message is 2025-03-26's.
+            if let Some(message) = &progress.message
+                && !revision::before(self.outbox.revision.as_ref(), &ProtocolVersion::V_2025_03_26)
+            {
                 params = params.with_message(message.clone());
             }
             self.outbox.send(Outgoing::Progress(params));
@@ -198,6 +206,21 @@ impl Host for McpHost {
             }
             if let Some(rounds) = &self.rounds {
                 return rounds.elicit(request).await;
+            }
+            if revision::before(self.outbox.revision.as_ref(), &ProtocolVersion::V_2025_11_25) {
+                // 2025-06-18's form has no `mode`, which rmcp's params always carry.
+                let params = json!({"message": request.message, "requestedSchema": request.requested_schema});
+                let request = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", Some(params)));
+                let answer = self.peer.send_request(request).await;
+                let result = match answer.map_err(|e| HostError::Failed { message: e.to_string() })? {
+                    ClientResult::ElicitResult(result) => result,
+                    ClientResult::CustomResult(CustomResult(value)) => serde_json::from_value(value)
+                        .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?,
+                    other => {
+                        return Err(HostError::Failed { message: format!("not an elicitation answer: {other:?}") });
+                    }
+                };
+                return Ok(wire::elicitation_answer(result));
             }
             let params = wire::elicitation_params(request)?;
             let result = self.peer.create_elicitation(params).await;

@@ -1,8 +1,7 @@
-//! How the server presents itself (`serverInfo`: title, description, website, icons) and
-//! which of it each protocol revision may hear: `title` from 2025-06-18, the rest from
-//! 2025-11-25. A field a client's revision does not define is not sent to it.
+//! How the server presents itself (`serverInfo`: title, description, website, icons); each
+//! revision hears what it defines (`revision.rs`).
 
-use rmcp::model::{Icon as WireIcon, IconTheme, InitializeResult, ProtocolVersion};
+use rmcp::model::{Icon as WireIcon, IconTheme};
 
 use crate::mcp::McpServer;
 
@@ -106,18 +105,4 @@ impl McpServer {
         info.server_info.icons.get_or_insert_with(Vec::new).push(icon.wire());
         self.with_info(info)
     }
-}
-
-/// `result` as its negotiated revision defines it: what a client of an earlier revision
-/// would not know is left out.
-pub(in crate::mcp) fn for_revision(mut result: InitializeResult) -> InitializeResult {
-    let revision = result.protocol_version.as_str();
-    let info = &mut result.server_info;
-    if revision < ProtocolVersion::V_2025_06_18.as_str() {
-        info.title = None;
-    }
-    if revision < ProtocolVersion::V_2025_11_25.as_str() {
-        (info.description, info.website_url, info.icons) = (None, None, None);
-    }
-    result
 }

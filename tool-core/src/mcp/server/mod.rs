@@ -11,6 +11,7 @@ pub(in crate::mcp) mod direct;
 pub(in crate::mcp) mod handler;
 pub(in crate::mcp) mod host;
 pub(in crate::mcp) mod identity;
+pub(in crate::mcp) mod revision;
 pub(in crate::mcp) mod roots;
 pub(in crate::mcp) mod rounds;
 pub(in crate::mcp) mod tasks;
