@@ -239,3 +239,18 @@ async fn every_message_is_of_its_revision() {
     let gone: Vec<&String> = expected.difference(&found).collect();
     assert!(new.is_empty() && gone.is_empty(), "outside their revision now:\n{new:#?}\nno longer seen:\n{gone:#?}");
 }
+
+/// Over HTTP a call of a tool without a context is answered on its own request: it too is
+/// worded for the session's revision (`structuredContent` only from 2025-06-18).
+#[tokio::test]
+async fn a_call_answered_on_its_own_request_is_of_its_revision() {
+    use rmcp::model::ProtocolVersion;
+    let http = crate::fixture::Http::start(tool_core::mcp::HttpOptions::default()).await;
+    for (version, structured) in [(ProtocolVersion::V_2025_03_26, false), (ProtocolVersion::V_2025_11_25, true)] {
+        let client = crate::fixture::Client { version: Some(version.clone()), ..crate::fixture::Client::default() };
+        let connection = http.connect(client).await;
+        let result = crate::fixture::call(&connection, "count", json!({})).await.unwrap();
+        assert_eq!(result.structured_content.is_some(), structured, "on {version}: {result:?}");
+        connection.cancel().await.unwrap();
+    }
+}

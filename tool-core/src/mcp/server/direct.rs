@@ -37,6 +37,7 @@ use crate::mcp::McpServer;
 use crate::mcp::server::call::{call_span, start};
 use crate::mcp::server::caller_of;
 use crate::mcp::server::client::client_of;
+use crate::mcp::server::revision;
 use crate::mcp::server::traced::{Request, Target, answer_in, span_of};
 use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
@@ -307,7 +308,11 @@ async fn answer(
         }
     })
     .await;
-    legacy_response(ServerResult::CallToolResult(server.result(&outcome)), id)
+    let mut result = server.result(&outcome);
+    // No header is 2025-03-26 (the transport's rule), which has no `structuredContent`.
+    let revision = Value::String(version.unwrap_or_else(|| "2025-03-26".to_owned()));
+    revision::call_result(&mut result, serde_json::from_value::<ProtocolVersion>(revision).ok().as_ref());
+    legacy_response(ServerResult::CallToolResult(result), id)
 }
 
 /// `result` as the reply to `id`, as rmcp words a reply for a revision before 2026-07-28.
