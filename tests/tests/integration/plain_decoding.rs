@@ -249,3 +249,31 @@ fn generated_calls_get_the_same_results_from_both_forms() {
     // The comparison must not be of refusals alone.
     assert!(passed.get() >= 100, "only {} of 1,000 calls passed", passed.get());
 }
+
+/// A city the weather is known for.
+#[derive(Debug, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum City {
+    Paris,
+    Rome,
+}
+
+/// Weather in a city
+#[tool]
+fn city_weather(#[param] location: City) -> String {
+    format!("{location:?}")
+}
+
+/// A lone parameter of a type that is no object is one named parameter once marked
+/// `#[param]`, as the compile error for the unmarked one says.
+#[test]
+fn a_lone_enum_marked_param_is_one_named_parameter() {
+    let mut registry = Registry::new();
+    registry.add(CityWeatherTool).unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_str(registry.get("city_weather").unwrap().parameters_json()).unwrap();
+    assert_eq!(schema["properties"]["location"]["enum"], serde_json::json!(["paris", "rome"]), "{schema}");
+    assert_eq!(schema["required"], serde_json::json!(["location"]));
+    let said = registry.call("city_weather", r#"{"location": "rome"}"#).unwrap();
+    assert_eq!(said.to_text(), "Rome");
+}

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a struct deriving `ToolArgs`",
     label = "needs a JSON object: a struct with named fields deriving `ToolArgs`",
-    note = "a tool's arguments and a `Structured` output are one JSON object: `#[derive(tool_core::ToolArgs)]` on a struct with named fields (with `serde::Deserialize` for arguments, `serde::Serialize` for an output); an enum, a list or any other value goes in a field of it (`struct Args {{ op: Op }}`)"
+    note = "a tool's arguments and a `Structured` output are one JSON object: `#[derive(tool_core::ToolArgs)]` on a struct with named fields (with `serde::Deserialize` for arguments, `serde::Serialize` for an output); an enum, a list or any other value goes in a field of it (`struct Args {{ op: Op }}`), and a fn's lone parameter of such a type is one named parameter with `#[param]` (`fn compute(#[param] op: Op)`)"
 )]
 pub trait ToolObject: ToolParam {
     /// The struct's properties as the full path checks them (its object schema, and per
