@@ -45,6 +45,32 @@ pub struct PlainParam {
     pub attrs: Vec<Attribute>,
 }
 
+impl PlainParam {
+    /// Its name on the wire: `#[serde(rename = "..")]`'s, else the parameter's own.
+    pub fn wire_name(&self) -> String {
+        let mut renamed = None;
+        for attr in self.attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+            // Malformed keys are the struct derive's to report, where they land.
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") && meta.input.peek(syn::Token![=]) {
+                    renamed = Some(meta.value()?.parse::<syn::LitStr>()?.value());
+                } else if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                } else if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|inner| {
+                        if inner.input.peek(syn::Token![=]) {
+                            inner.value()?.parse::<syn::Expr>()?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            });
+        }
+        renamed.unwrap_or_else(|| unraw(&self.ident))
+    }
+}
+
 /// Where a tool fn is written: a free fn, or a method of a `#[tools]` block.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -249,6 +275,7 @@ impl Plain {
             });
             return quote! {
                 #[doc(hidden)]
+                #[allow(non_snake_case, reason = "the fields are the fn's parameters, linted where they are written")]
                 #[derive(#krate::__private::serde::Deserialize)]
                 #[serde(crate = #serde_path)]
                 struct #ident {
@@ -273,6 +300,7 @@ impl Plain {
         let declared = self.params.iter().map(|PlainParam { ident, ty, .. }| quote!(#ident: #ty));
         quote! {
             #[doc(hidden)]
+            #[allow(non_snake_case, reason = "the fields are the fn's parameters, linted where they are written")]
             struct #ident {
                 #(#declared,)*
             }

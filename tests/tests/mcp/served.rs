@@ -355,6 +355,36 @@ async fn prompts_and_resources_take_free_text_names() {
     connection.cancel().await.unwrap();
 }
 
+/// A user's profile
+#[resource(uri = "users://{userId}/profile")]
+fn profile_of(#[serde(rename = "userId")] user_id: String) -> String {
+    format!("profile of {user_id}")
+}
+
+/// A user's card
+#[resource(uri = "cards://{userId}")]
+#[allow(non_snake_case)]
+fn card(userId: String) -> String {
+    format!("card of {userId}")
+}
+
+/// A resource's variables are its parameters' wire names: a `#[serde(rename)]` one, or one
+/// the author's `#[allow(non_snake_case)]` lets stand (the generated struct warns of nothing;
+/// clippy runs with `-D warnings`).
+#[tokio::test]
+async fn resource_variables_follow_serde_names() {
+    let mut resources = Resources::new();
+    resources.add(ProfileOfResource).unwrap().add(CardResource).unwrap();
+    let server = McpServer::new(Registry::new()).with_resources(resources);
+    let connection = connect(server, Watcher::default()).await;
+    for (uri, expected) in [("users://42/profile", "profile of 42"), ("cards://7", "card of 7")] {
+        let read = connection.read_resource(ReadResourceRequestParams::new(uri)).await.unwrap();
+        let text = serde_json::to_value(&read.contents[0]).unwrap()["text"].clone();
+        assert_eq!(text, expected);
+    }
+    connection.cancel().await.unwrap();
+}
+
 /// A user's notes, one page at a time.
 #[derive(Debug, ToolArgs)]
 struct PageArgs {

@@ -173,7 +173,7 @@ fn check_variables(uri: &SpannedValue<String>, args: &Args, errors: &mut darling
     match args {
         Args::Plain(plain) => {
             for param in &plain.params {
-                let name = crate::util::unraw(&param.ident);
+                let name = param.wire_name();
                 if !variables.contains(&name) {
                     let message = if variables.is_empty() {
                         format!(
@@ -188,7 +188,7 @@ fn check_variables(uri: &SpannedValue<String>, args: &Args, errors: &mut darling
                 }
             }
             for variable in &variables {
-                if !plain.params.iter().any(|param| crate::util::unraw(&param.ident) == *variable) {
+                if !plain.params.iter().any(|param| param.wire_name() == *variable) {
                     errors.push(
                         darling::Error::custom(format!(
                             "`{{{variable}}}` needs a parameter of the fn: `{variable}: String`"
