@@ -18,6 +18,7 @@ use quote::{quote, quote_spanned};
 /// A `#[param]` key. The order is the order keywords are written in a schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Key {
+    Title,
     Description,
     Minimum,
     Maximum,
@@ -79,7 +80,8 @@ const fn row(key: Key, name: &'static str, shape: ValueSyntax, on_elements: bool
 }
 
 /// Every key, in [`Key`]'s order.
-pub const KEYS: [Spec; 21] = [
+pub const KEYS: [Spec; 22] = [
+    row(Key::Title, "title", ValueSyntax::Text, false, None),
     row(Key::Description, "description", ValueSyntax::Text, true, None),
     row(Key::Minimum, "minimum", ValueSyntax::Number, true, Some(Fit::Number)),
     row(Key::Maximum, "maximum", ValueSyntax::Number, true, Some(Fit::Number)),
@@ -126,6 +128,7 @@ impl Key {
     /// The `KeywordKind` the schema states it as.
     pub fn kind(self) -> TokenStream {
         let variant = match self {
+            Key::Title => quote!(Title),
             Key::Description => quote!(Description),
             Key::Minimum => quote!(Minimum),
             Key::Maximum => quote!(Maximum),
@@ -168,7 +171,8 @@ impl Key {
             Key::MaxItems => quote_spanned!(span=> max_items),
             Key::Pattern => quote_spanned!(span=> pattern),
             Key::Format => quote_spanned!(span=> format),
-            Key::Description
+            Key::Title
+            | Key::Description
             | Key::Enum
             | Key::UniqueItems
             | Key::Default

@@ -178,9 +178,9 @@ fn a_dropped_wait_leaves_no_waker_and_cancel_is_idempotent() {
 #[derive(Debug, PartialEq, ToolArgs)]
 pub struct Contact {
     /// Your name
-    #[param(min_length = 1)]
+    #[param(title = "Name", min_length = 1)]
     name: String,
-    #[param(format = "email")]
+    #[param(title = "Email address", format = "email")]
     email: String,
     #[param(minimum = 18, maximum = 120)]
     age: Option<u8>,
@@ -198,6 +198,21 @@ pub enum Color {
     Green,
 }
 
+/// A field's `title` labels it in a form, stays in plain JSON Schema, and is left out of the
+/// dialects a model reads (it is for people).
+#[test]
+fn a_title_labels_a_form_field_and_no_model_reads_it() {
+    use tool_core::render::{Dialect, json_schema};
+    let plain: serde_json::Value = serde_json::from_str(&json_schema::<Contact>()).unwrap();
+    assert_eq!(plain["properties"]["name"]["title"], "Name");
+    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict, Dialect::GeminiParameters] {
+        let rendered: serde_json::Value =
+            serde_json::from_str(&tool_core::render::to_json_in(&<Contact as tool_core::ToolParam>::SCHEMA, dialect))
+                .unwrap();
+        assert!(!rendered.to_string().contains("\"title\""), "{dialect:?}: {rendered}");
+    }
+}
+
 #[test]
 fn the_elicitation_schema_is_a_flat_object_of_primitives() {
     assert_eq!(
@@ -205,8 +220,8 @@ fn the_elicitation_schema_is_a_flat_object_of_primitives() {
         json!({
             "type": "object",
             "properties": {
-                "name": {"type": "string", "description": "Your name", "minLength": 1},
-                "email": {"type": "string", "format": "email"},
+                "name": {"type": "string", "title": "Name", "description": "Your name", "minLength": 1},
+                "email": {"type": "string", "title": "Email address", "format": "email"},
                 "age": {"type": "integer", "minimum": 18, "maximum": 120},
                 "subscribe": {"type": "boolean", "default": true},
                 "color": {"type": "string", "enum": ["red", "green"], "description": "A color."}

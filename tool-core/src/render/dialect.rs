@@ -102,7 +102,8 @@ pub(crate) const ELICITATION_FORMATS: &[&str] = &["email", "uri", "date", "date-
 pub(crate) const fn elicitation_refusal(keyword: &Keyword) -> Option<&'static str> {
     use KeywordKind as K;
     match keyword.kind {
-        K::Description
+        K::Title
+        | K::Description
         | K::Minimum
         | K::Maximum
         | K::MinLength
@@ -247,8 +248,8 @@ const fn openai_strict(kind: KeywordKind, value: Option<KeywordValue>) -> Keywor
         | K::MaxItems => KeywordPlacement::Keep,
         K::Format if format_in(value, OPENAI_FORMATS) => KeywordPlacement::Keep,
         // Examples only illustrate; what constrains or fills a value, dispatch
-        // enforces, so the model reads it in the description.
-        K::Examples => KeywordPlacement::Drop,
+        // enforces, so the model reads it in the description. A title is for people.
+        K::Examples | K::Title => KeywordPlacement::Drop,
         K::Format
         | K::MinLength
         | K::MaxLength
@@ -266,6 +267,8 @@ const fn anthropic_strict(kind: KeywordKind, value: Option<KeywordValue>, count:
     match kind {
         K::Description | K::Items | K::Values | K::Enum => KeywordPlacement::Keep,
         K::Format if format_in(value, ANTHROPIC_FORMATS) => KeywordPlacement::Keep,
+        // A title is for people, not the model.
+        K::Title => KeywordPlacement::Drop,
         // `minItems` of 0 or 1 only, per the SDK's transform.
         K::MinItems => match (value, count) {
             (Some(KeywordValue::Count(0 | 1)), _) | (None, Some(0 | 1)) => KeywordPlacement::Keep,
@@ -313,7 +316,7 @@ const fn gemini_parameters(kind: KeywordKind, value: Option<KeywordValue>) -> Ke
             Some(KeywordValue::List([Lit::Str(_), ..])) => KeywordPlacement::Keep,
             _ => KeywordPlacement::Describe,
         },
-        K::Examples => KeywordPlacement::Drop,
+        K::Examples | K::Title => KeywordPlacement::Drop,
         K::ExclusiveMinimum | K::ExclusiveMaximum | K::MultipleOf | K::UniqueItems | K::Deprecated => {
             KeywordPlacement::Describe
         }

@@ -216,6 +216,8 @@ pub(crate) fn nested_keywords(keywords: &[Keyword], kind: KeywordKind) -> &'stat
 #[expect(missing_docs, reason = "each variant is the keyword its name spells")]
 #[non_exhaustive]
 pub enum KeywordKind {
+    /// `title`: the field's name for people (an MCP elicitation form's label).
+    Title,
     Description,
     Minimum,
     Maximum,
@@ -247,6 +249,7 @@ impl KeywordKind {
     #[must_use]
     pub const fn json_name(self) -> &'static str {
         match self {
+            Self::Title => "title",
             Self::Description => "description",
             Self::Minimum => "minimum",
             Self::Maximum => "maximum",

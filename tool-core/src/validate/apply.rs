@@ -78,7 +78,11 @@ pub fn apply(
                 }
             }
             // Annotations say something to the model and check nothing.
-            KeywordKind::Description | KeywordKind::Default | KeywordKind::Examples | KeywordKind::Deprecated => {}
+            KeywordKind::Title
+            | KeywordKind::Description
+            | KeywordKind::Default
+            | KeywordKind::Examples
+            | KeywordKind::Deprecated => {}
         }
     }
 }
