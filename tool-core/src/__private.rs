@@ -119,6 +119,17 @@ pub const fn integer_bound_fits(schema: &crate::schema::Schema, bound: i128) -> 
     }
 }
 
+/// An absent field's `#[param(default = ..)]`, decoded from its JSON text as the field's
+/// type: the value the schema states is the value the tool gets.
+///
+/// # Errors
+/// When the text does not decode as `T` (the macro checked it against the field's
+/// keywords, not against `T`'s own `Deserialize`).
+pub fn stated_default<T: serde::de::DeserializeOwned, E: serde::de::Error>(field: &str, json: &str) -> Result<T, E> {
+    serde_json::from_str(json)
+        .map_err(|error| E::custom(format!("the default of `{field}` ({json}) does not decode: {error}")))
+}
+
 /// Marks a `#[serde(flatten)]` field: it must be a struct deriving `ToolArgs`.
 pub const fn assert_flatten<T: ToolObject>() {}
 

@@ -133,7 +133,10 @@ fn try_expand(input: &DeriveInput, derive: Derive<'_>) -> Result<TokenStream> {
             } else {
                 None
             };
-            let (mut object, read) = Object::read(fields.fields, description, container.rename_all, container.default);
+            // The impl this derive writes fills `#[param(default = ..)]` (a plain tool's too).
+            let fills_default = decodes || plain.is_some();
+            let (mut object, read) =
+                Object::read(fields.fields, description, container.rename_all, container.default, fills_default);
             object.open = args.open.is_present();
             for param in object.params.iter_mut().filter(|_| plain.is_some()) {
                 param.reach = crate::param::Reach::PlainParam;

@@ -47,6 +47,8 @@ enum Absent {
     Default(Span),
     /// `#[serde(default = "path")]`.
     Path(ExprPath),
+    /// `#[param(default = ..)]` alone: its JSON text, decoded as the field's type.
+    Stated(String),
 }
 
 /// A serde key this impl does not follow, and where it is.
@@ -95,13 +97,21 @@ impl Wire {
         let absent = match (serde.span_of("default"), serde.default_path) {
             (_, Some(path)) => Absent::Path(path),
             (Some(span), None) => Absent::Default(span),
-            (None, None) => Absent::Missing,
+            (None, None) => stated_default(ident, attrs).map_or(Absent::Missing, Absent::Stated),
         };
         let own = unraw(ident);
         let name =
             serde.rename.unwrap_or_else(|| rename_all.map_or_else(|| own.clone(), |rule| rule.apply_to_field(&own)));
         Ok(Wire { name, aliases: serde.aliases, absent, skip, with: serde.with, stand_in })
     }
+}
+
+/// The JSON text of `#[param(default = ..)]` among `attrs`, if the field states one.
+fn stated_default(ident: &Ident, attrs: &[Attribute]) -> Option<String> {
+    let field: syn::Field = syn::parse_quote!(#(#attrs)* #ident: ());
+    // A malformed attribute is the schema side's to report.
+    let field = crate::attr::ParamField::read(&field).ok()?;
+    field.keywords.json(crate::keyword::Key::Default).map(ToString::to_string)
 }
 
 /// Whether `attr` is a `#[param(..)]` with an `as = ..` key.
@@ -269,6 +279,9 @@ pub fn map_reader(
             Absent::Missing => from_default(field),
             Absent::Default(span) => Some(quote_spanned!(*span=> ::core::default::Default::default())),
             Absent::Path(path) => Some(quote!(#path())),
+            Absent::Stated(json) => {
+                Some(quote!(_tool_core::__private::stated_default::<#ty, __A::Error>(#name, #json)?))
+            }
         };
         if let Some(skip) = wire.skip {
             let value = default.unwrap_or_else(|| quote_spanned!(skip=> ::core::default::Default::default()));

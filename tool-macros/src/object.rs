@@ -31,7 +31,7 @@ impl Object {
         rename_all: Option<RenameRule>,
         container_default: bool,
     ) -> Result<Object> {
-        let (object, result) = Object::read(fields, description, rename_all, container_default);
+        let (object, result) = Object::read(fields, description, rename_all, container_default, false);
         result.map(|()| object)
     }
 
@@ -43,6 +43,7 @@ impl Object {
         description: Option<Doc>,
         rename_all: Option<RenameRule>,
         container_default: bool,
+        fills_default: bool,
     ) -> (Object, Result) {
         let mut errors = darling::Error::accumulator();
         let mut params = Vec::new();
@@ -51,7 +52,7 @@ impl Object {
             // A field whose keywords are already in error is left out of the type checks, so
             // one mistake gives one error.
             let checked = errors.handle(rules::field(&field)).is_some();
-            if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default))
+            if let Some(param) = errors.handle(Param::from_field(field, rename_all, container_default, fills_default))
                 && !param.skip
                 && checked
             {

@@ -43,7 +43,14 @@ pub enum Reach {
 
 impl Param {
     /// Builds the model of a named field.
-    pub fn from_field(field: ParamField, rename_all: Option<RenameRule>, container_default: bool) -> Result<Param> {
+    /// `fills_default`: the derive writes the `Deserialize` impl, which fills an absent field
+    /// from `#[param(default = ..)]` itself; serde's derive cannot, so it needs serde's own key.
+    pub fn from_field(
+        field: ParamField,
+        rename_all: Option<RenameRule>,
+        container_default: bool,
+        fills_default: bool,
+    ) -> Result<Param> {
         let serde = serde_attr::member(&field.attrs, field.as_type.is_some())?;
         if let (Some(stand_in), true) = (&field.as_type, serde.flatten) {
             return Err(darling::Error::custom(
@@ -70,12 +77,13 @@ impl Param {
             Some(text) => Some(Doc::Text((**text).clone())),
             None => Doc::from_attrs(&field.attrs),
         };
-        let has_default = serde.has_default() || container_default;
+        let stated = field.keywords.json(Key::Default).is_some();
+        let has_default = serde.has_default() || container_default || (stated && fills_default);
         if let Some(default) =
             field.keywords.json(Key::Default).filter(|_| !has_default && !is_option(schema_ty(&field)))
         {
             return Err(darling::Error::custom(format!(
-                "`default = {default}` is what the model reads, but serde fills nothing when the field is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it"
+                "`default = {default}` is what the model reads, but serde's decoding of this field (under `#[tool_args(serde)]`, or in an enum variant) fills nothing when it is absent: add `#[serde(default)]` (with `impl Default` giving the same value), or `#[serde(default = \"path\")]` naming a fn that returns it"
             ))
             .with_span(&default.span));
         }

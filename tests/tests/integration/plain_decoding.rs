@@ -277,3 +277,46 @@ fn a_lone_enum_marked_param_is_one_named_parameter() {
     let said = registry.call("city_weather", r#"{"location": "rome"}"#).unwrap();
     assert_eq!(said.to_text(), "Rome");
 }
+
+/// A forecast's arguments, the default stated once.
+#[derive(Debug, ToolArgs)]
+pub struct Forecast {
+    city: String,
+    /// Days ahead
+    #[param(default = 3, minimum = 1, maximum = 10)]
+    days: u8,
+}
+
+/// Forecasts
+#[tool]
+fn forecast_days(args: Forecast) -> String {
+    format!("{} {}", args.city, args.days)
+}
+
+/// Forecasts, with plain parameters
+#[tool]
+fn plain_forecast(
+    city: String,
+    #[param(default = 3, maximum = 10)] days: u8,
+    #[param(default = "metric")] units: String,
+) -> String {
+    format!("{city} {days} {units}")
+}
+
+/// `#[param(default = ..)]` is stated once: the schema says it, the field is not required,
+/// and an absent field gets exactly that value, in a struct and in plain parameters.
+#[test]
+fn a_default_is_stated_once() {
+    let mut registry = Registry::new();
+    registry.add(ForecastDaysTool).unwrap().add(PlainForecastTool).unwrap();
+    for name in ["forecast_days", "plain_forecast"] {
+        let schema: serde_json::Value = serde_json::from_str(registry.get(name).unwrap().parameters_json()).unwrap();
+        assert_eq!(schema["properties"]["days"]["default"], 3, "{schema}");
+        assert_eq!(schema["required"], serde_json::json!(["city"]), "{schema}");
+    }
+    assert_eq!(registry.call("forecast_days", r#"{"city": "Oslo"}"#).unwrap().to_text(), "Oslo 3");
+    assert_eq!(registry.call("forecast_days", r#"{"city": "Oslo", "days": 5}"#).unwrap().to_text(), "Oslo 5");
+    assert_eq!(registry.call("plain_forecast", r#"{"city": "Rome"}"#).unwrap().to_text(), "Rome 3 metric");
+    let refused = registry.call("forecast_days", r#"{"city": "Oslo", "days": 11}"#).unwrap_err().to_string();
+    assert!(refused.contains("/days: must be <= 10"), "{refused}");
+}

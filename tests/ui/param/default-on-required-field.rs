@@ -1,7 +1,10 @@
+//! A variant's field is decoded as serde decodes it: `#[param(default)]` alone fills nothing.
 #[derive(tool_core::ToolArgs)]
-struct Args {
-    #[param(default = 3)]
-    days: u8,
+enum Command {
+    Forecast {
+        #[param(default = 3)]
+        days: u8,
+    },
 }
 
 fn main() {}
