@@ -4,7 +4,7 @@
 //! trace continued ([`traced`](crate::telemetry::traced)), through the registry's call path ([`start`]), its result
 //! worded as the server says.
 
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ProtocolVersion, RequestId,
@@ -20,7 +20,7 @@ use crate::error::ToolError;
 use crate::mcp::McpServer;
 use crate::mcp::server::caller;
 use crate::mcp::server::client::capabilities_of;
-use crate::mcp::server::host::{Logging, McpHost, Outbox, RequiredUrls};
+use crate::mcp::server::host::{Logging, McpHost, Outbox};
 use crate::mcp::server::revision;
 use crate::mcp::server::rounds::Rounds;
 use crate::mcp::server::tasks::serve::TaskCall;
@@ -125,22 +125,20 @@ impl McpServer {
             .then(|| Arc::new(Rounds::new(request.request_state.as_deref(), request.input_responses.as_ref())));
         let logging = self.logging(&context, stateless);
         let outbox = Outbox::new(&context.peer, context.protocol_version());
-        let required = RequiredUrls::default();
-        let host = McpHost::new(
+        let host = Arc::new(McpHost::new(
             context.peer.clone(),
             context.meta.get_progress_token(),
             logging,
             capabilities_of(context.client_capabilities().as_ref()),
             Arc::clone(&outbox),
             rounds.clone(),
-            Arc::clone(&required),
-        );
+        ));
         let cancellation = CancellationToken::new();
         let call_context = caller
             .with_state(Arc::clone(registry.state()))
             .with_call_id(context.id.to_string())
             .with_cancellation(cancellation.clone())
-            .with_host(Arc::new(host));
+            .with_host(Arc::clone(&host) as Arc<dyn crate::context::Host>);
         let call = start(registry, entry, call_context, Value::Object(request.arguments.unwrap_or_default()));
         // rmcp cancels the request's token on `notifications/cancelled`: the tool hears of it
         // through its own token and still finishes its call.
@@ -161,7 +159,7 @@ impl McpServer {
             () = cancelled_by_client => None,
         };
         outbox.flush().await;
-        let required = core::mem::take(&mut *required.lock().unwrap_or_else(PoisonError::into_inner));
+        let required = host.take_required();
         if !required.is_empty() {
             return Err(wire::url_elicitation_required(&required));
         }

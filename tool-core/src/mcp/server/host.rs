@@ -70,12 +70,10 @@ pub(crate) struct McpHost {
     capabilities: ClientCapabilities,
     outbox: Arc<Outbox>,
     rounds: Option<Arc<Rounds>>,
-    /// What the user must visit before the call can go on, when the tool said so.
-    required: RequiredUrls,
+    /// What the user must visit before the call can go on, when the tool said so (its
+    /// `-32042`), read when the call ends.
+    required: Mutex<Vec<UrlElicitation>>,
 }
-
-/// The URLs a call said the user must visit first (its `-32042`), read when it ends.
-pub(crate) type RequiredUrls = Arc<Mutex<Vec<UrlElicitation>>>;
 
 /// Sends a call's notifications in order; [`Outbox::flush`] waits until all are sent, so
 /// that none arrives after the call's result. The sending task starts with the first
@@ -140,9 +138,13 @@ impl McpHost {
         capabilities: ClientCapabilities,
         outbox: Arc<Outbox>,
         rounds: Option<Arc<Rounds>>,
-        required: RequiredUrls,
     ) -> Self {
-        McpHost { peer, progress_token, logging, capabilities, outbox, rounds, required }
+        McpHost { peer, progress_token, logging, capabilities, outbox, rounds, required: Mutex::default() }
+    }
+
+    /// The URLs the tool said the user must visit first, taken.
+    pub(crate) fn take_required(&self) -> Vec<UrlElicitation> {
+        core::mem::take(&mut *self.required.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
