@@ -21,6 +21,7 @@ mod object;
 mod param;
 mod param_checks;
 mod param_keywords;
+mod plain;
 mod rules;
 mod serde_attr;
 #[cfg(test)]

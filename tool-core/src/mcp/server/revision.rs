@@ -5,7 +5,7 @@
 //! yet) is taken as the newest.
 
 use rmcp::model::{
-    CallToolResult, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    CallToolResult, Icon, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, ProtocolVersion,
 };
 
@@ -46,14 +46,9 @@ pub(in crate::mcp) fn call_result(result: &mut CallToolResult, revision: Option<
 pub(in crate::mcp) fn prompts(result: &mut ListPromptsResult, revision: Option<&ProtocolVersion>) {
     let (_, v06, v11) = eras(revision);
     for prompt in &mut result.prompts {
-        if v06 {
-            prompt.title = None;
-            for argument in prompt.arguments.iter_mut().flatten() {
-                argument.title = None;
-            }
-        }
-        if v11 {
-            prompt.icons = None;
+        shown(&mut prompt.title, &mut prompt.icons, v06, v11);
+        for argument in prompt.arguments.iter_mut().flatten().filter(|_| v06) {
+            argument.title = None;
         }
     }
 }
@@ -63,12 +58,7 @@ pub(in crate::mcp) fn prompts(result: &mut ListPromptsResult, revision: Option<&
 pub(in crate::mcp) fn resources(result: &mut ListResourcesResult, revision: Option<&ProtocolVersion>) {
     let (_, v06, v11) = eras(revision);
     for resource in &mut result.resources {
-        if v06 {
-            resource.title = None;
-        }
-        if v11 {
-            resource.icons = None;
-        }
+        shown(&mut resource.title, &mut resource.icons, v06, v11);
     }
 }
 
@@ -76,12 +66,7 @@ pub(in crate::mcp) fn resources(result: &mut ListResourcesResult, revision: Opti
 pub(in crate::mcp) fn templates(result: &mut ListResourceTemplatesResult, revision: Option<&ProtocolVersion>) {
     let (_, v06, v11) = eras(revision);
     for template in &mut result.resource_templates {
-        if v06 {
-            template.title = None;
-        }
-        if v11 {
-            template.icons = None;
-        }
+        shown(&mut template.title, &mut template.icons, v06, v11);
     }
 }
 
@@ -101,6 +86,17 @@ pub(in crate::mcp) fn initialize(mut result: InitializeResult) -> InitializeResu
         (info.description, info.website_url, info.icons) = (None, None, None);
     }
     result
+}
+
+/// How a prompt, resource or template is shown: its `title` only from 2025-06-18
+/// (`before_06`), its `icons` only from 2025-11-25 (`before_11`).
+fn shown(title: &mut Option<String>, icons: &mut Option<Vec<Icon>>, before_06: bool, before_11: bool) {
+    if before_06 {
+        *title = None;
+    }
+    if before_11 {
+        *icons = None;
+    }
 }
 
 /// Whether `revision` is before 2025-03-26, 2025-06-18 and 2025-11-25.
