@@ -6,13 +6,6 @@
 # Usage: bash tests/memory/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-. tests/retry.sh
-cache=${TOOL_MCP_PYTHON_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tool-core-mcp-python}
-venv=$cache/venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import mcp' 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    retry "$venv/bin/pip" install -q --disable-pip-version-check "mcp==2.3.0"
-fi
+. tests/mcp-python.sh
 cargo build --quiet -p tool-examples --bin memory_server
 timeout 300 "$venv/bin/python" tests/memory/drive.py "$PWD/target/debug/memory_server"

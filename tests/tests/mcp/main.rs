@@ -27,6 +27,7 @@ mod remote;
 mod remote_oauth;
 mod requests;
 mod revisions;
+mod run_time;
 mod served;
 #[path = "../support/task_store.rs"]
 mod task_store;

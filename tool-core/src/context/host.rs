@@ -69,6 +69,12 @@ pub trait Host: Send + Sync {
     fn roots(&self) -> HostFuture<'_, Vec<Root>> {
         Box::pin(core::future::ready(Err(HostError::Unsupported { capability: "roots" })))
     }
+
+    /// Whether the caller's connection is gone (an MCP session that ended); `false` for a
+    /// host without one.
+    fn is_closed(&self) -> bool {
+        false
+    }
 }
 
 /// A directory or file the caller lets the tool see (MCP's roots): a `file://` URI, and a

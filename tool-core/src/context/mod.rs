@@ -8,6 +8,7 @@
 mod cancel;
 mod client;
 mod elicit;
+mod form;
 mod host;
 mod state;
 mod url;

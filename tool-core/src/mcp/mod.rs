@@ -31,6 +31,7 @@ mod client;
 mod server;
 mod transport;
 
+pub use catalog::dynamic::DynamicResource;
 pub use catalog::prompts::{PromptFn, PromptMessage, Prompts};
 pub use catalog::resources::{ResourceFn, Resources};
 pub use catalog::subscribe::Subscription;

@@ -178,7 +178,7 @@ impl DynamicTool {
         Ok(made)
     }
 
-    pub(super) fn with_parts(
+    pub(crate) fn with_parts(
         name: Arc<str>,
         description: String,
         parameters_json: String,

@@ -5,6 +5,7 @@
 //! (`subscribe.rs`: the server's hook on them, and the subscribed set).
 
 pub(in crate::mcp) mod completion;
+pub(in crate::mcp) mod dynamic;
 pub(in crate::mcp) mod prompts;
 pub(in crate::mcp) mod requests;
 pub(in crate::mcp) mod resources;

@@ -15,7 +15,6 @@ use crate::context::{Role, ToolContext};
 use crate::dispatch::{Arguments, DecodeOptions};
 use crate::error::{RegistryError, ToolError};
 use crate::mcp::catalog::completion::{Completer, Completers};
-use crate::mcp::server::tasks::run::ErrorText;
 use crate::output::{IntoToolOutput, ToolOutput};
 use crate::registry::RunPlace;
 use crate::registry::layer::ToolLayer;
@@ -194,7 +193,7 @@ impl Prompts {
 
     /// The listing of the prompts `visible` keeps.
     pub(in crate::mcp) fn list(&self, visible: impl Fn(&Entry) -> bool) -> Vec<Prompt> {
-        self.registry.iter().filter(|entry| visible(entry)).map(listed).collect()
+        self.registry.in_added_order().into_iter().filter(|entry| visible(entry)).map(listed).collect()
     }
 
     /// Every prompt.
@@ -220,13 +219,12 @@ impl Prompts {
         entry: &Entry,
         arguments: Map<String, Value>,
         context: &ToolContext,
-        wording: Option<&ErrorText>,
     ) -> Result<GetPromptResult, ErrorData> {
         let output = self
             .registry
             .start_call(entry, context.clone(), Arguments::Value(Value::Object(arguments)), RunPlace::Alone)
             .await
-            .map_err(|error| failed("prompt", &error, wording))?;
+            .map_err(|error| failed("prompt", &error))?;
         let description = Some(entry.description()).filter(|text| !text.is_empty());
         let roles = output.details().and_then(|details| details.get(ROLES)).and_then(Value::as_array);
         let messages: Vec<Value> = output
@@ -271,21 +269,16 @@ fn arguments(parameters: &str) -> Vec<PromptArgument> {
 
 /// A prompt's or a resource's failure as the protocol's error: arguments the schema refuses
 /// are invalid params (-32602, each violation in `data`), anything else is the server's
-/// (-32603). The message is `wording`'s when the server has one
-/// ([`McpServer::with_error_text`](crate::mcp::McpServer::with_error_text)); else it names each
-/// argument and rule, or is the fn's own text.
-pub(in crate::mcp) fn failed(what: &str, error: &ToolError, wording: Option<&ErrorText>) -> ErrorData {
-    let worded = wording.map(|word| word(error));
+/// (-32603). The message names the prompt or resource, each argument and rule, or is the fn's
+/// own text.
+pub(in crate::mcp) fn failed(what: &str, error: &ToolError) -> ErrorData {
     match error {
         ToolError::InvalidArguments { tool, violations } => {
             let data = serde_json::to_value(violations.as_slice()).ok().map(|list| json!({ "violations": list }));
-            let message = worded.unwrap_or_else(|| format!("invalid arguments for {what} {tool:?}:\n{violations}"));
-            ErrorData::invalid_params(message, data)
+            ErrorData::invalid_params(format!("invalid arguments for {what} {tool:?}:\n{violations}"), data)
         }
-        ToolError::InvalidJson { message } => {
-            ErrorData::invalid_params(worded.unwrap_or_else(|| message.clone()), None)
-        }
-        ToolError::Failed { message, .. } => ErrorData::internal_error(worded.unwrap_or_else(|| message.clone()), None),
-        other => ErrorData::internal_error(worded.unwrap_or_else(|| other.to_string()), None),
+        ToolError::InvalidJson { message } => ErrorData::invalid_params(message.clone(), None),
+        ToolError::Failed { message, .. } => ErrorData::internal_error(message.clone(), None),
+        other => ErrorData::internal_error(other.to_string(), None),
     }
 }

@@ -41,7 +41,7 @@ impl McpServer {
             prompts.get(&request.name).filter(|entry| offered(self.shared.prompt_filter.as_ref(), entry, &caller));
         let entry = entry.ok_or_else(|| unknown("prompt", &request.name))?;
         let arguments = request.arguments.unwrap_or_default();
-        prompts.run(entry, arguments, &caller, self.error_text().as_ref()).await
+        prompts.run(entry, arguments, &caller).await
     }
 
     pub(in crate::mcp) fn list_resources_for(&self, context: RequestContext<RoleServer>) -> ListResourcesResult {
@@ -74,7 +74,7 @@ impl McpServer {
             .find(&request.uri)
             .filter(|(entry, _)| offered(self.shared.resource_filter.as_ref(), entry, &caller))
             .ok_or_else(|| not_found(&request.uri))?;
-        resources.read(&request.uri, entry, arguments, &caller, self.error_text().as_ref()).await
+        resources.read(&request.uri, entry, arguments, &caller).await
     }
 
     /// Subscribes the session to `uri` (one the server serves), or unsubscribes it.

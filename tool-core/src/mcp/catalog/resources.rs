@@ -3,6 +3,7 @@
 //! resource; a URI template's variables are the fn's parameters, typed and validated as a
 //! tool's arguments are (decoded leniently: a variable is text, `"123"` reaches a `u32`).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
@@ -14,9 +15,9 @@ use crate::context::ToolContext;
 use crate::dispatch::{Arguments, DecodeOptions};
 use crate::error::RegistryError;
 use crate::mcp::catalog::completion::{Completer, Completers};
+use crate::mcp::catalog::dynamic::DynamicResource;
 use crate::mcp::catalog::prompts::failed;
 use crate::mcp::catalog::uri_template::UriTemplate;
-use crate::mcp::server::tasks::run::ErrorText;
 use crate::output::ToolOutput;
 use crate::registry::RunPlace;
 use crate::registry::layer::ToolLayer;
@@ -70,8 +71,11 @@ pub struct Resources {
 #[derive(Clone)]
 struct Listed {
     uri: UriTemplate,
+    /// Its entry's key in the registry: a `#[resource]`'s name, a dynamic resource's URI.
     entry: String,
-    mime_type: Option<&'static str>,
+    /// The name listed, when it is not the entry's (a dynamic resource's).
+    name: Option<String>,
+    mime_type: Option<Cow<'static, str>>,
 }
 
 impl Default for Resources {
@@ -103,8 +107,44 @@ impl Resources {
     /// cannot match, or variables that are not the fn's parameters.
     pub fn add(&mut self, resource: impl ResourceFn) -> Result<&mut Self, RegistryError> {
         let def = resource.def();
-        self.insert(def, resource.uri(), resource.mime_type(), |registry| registry.add(def).map(|_| ()))?;
+        let mime_type = resource.mime_type().map(Cow::Borrowed);
+        self.insert(def.name(), None, def.parameters_json(), resource.uri(), mime_type, |registry| {
+            registry.add(def).map(|_| ())
+        })?;
         Ok(self)
+    }
+
+    /// Adds a resource made at run time (a file found at start-up, a result kept for the
+    /// session), listed under its own name; names may repeat, URIs may not.
+    ///
+    /// # Errors
+    /// [`RegistryError::InvalidSchema`] for a URI served already, or one with variables
+    /// (a template's variables are a `#[resource]` fn's parameters).
+    pub fn add_dynamic(&mut self, resource: DynamicResource) -> Result<&mut Self, RegistryError> {
+        let template = UriTemplate::parse(&resource.uri)
+            .map_err(|reason| RegistryError::InvalidSchema { name: resource.name.clone(), reason })?;
+        if template.is_template() {
+            let reason = format!("{} has variables: a dynamic resource's URI is fixed", resource.uri);
+            return Err(RegistryError::InvalidSchema { name: resource.name.clone(), reason });
+        }
+        let entry = resource.entry();
+        let parameters = entry.parameters_json.clone();
+        let mime_type = resource.mime_type.clone().map(Cow::Owned);
+        let name = Some(resource.name.clone());
+        self.insert(&resource.uri, name, &parameters, &resource.uri, mime_type, |registry| {
+            registry.add_dynamic(entry).map(|_| ())
+        })?;
+        Ok(self)
+    }
+
+    /// Removes the resource or template at `uri` (as listed); whether it was there.
+    pub fn remove(&mut self, uri: &str) -> bool {
+        let Some(position) = self.listed.iter().position(|listed| listed.uri.as_str() == uri) else {
+            return false;
+        };
+        let listed = self.listed.remove(position);
+        Arc::make_mut(&mut self.registry).remove(&listed.entry);
+        true
     }
 
     /// Adds every `#[resource]` method of a `#[tools]` block, each called on `resources`
@@ -117,27 +157,34 @@ impl Resources {
         let receiver: Arc<Receiver> = resources.into_shared();
         for method in S::Set::__resource_defs() {
             let add = |registry: &mut Registry| registry.add_method(method.def, Arc::clone(&receiver));
-            self.insert(method.def, method.uri, method.mime_type, add)?;
+            let mime_type = method.mime_type.map(Cow::Borrowed);
+            self.insert(method.def.name(), None, method.def.parameters_json(), method.uri, mime_type, add)?;
         }
         Ok(self)
     }
 
-    /// Adds the resource `def` at `uri`, its entry added to the registry by `add`.
+    /// Adds the resource whose registry entry is `entry` (taking `parameters`) at `uri`, the
+    /// entry added to the registry by `add`.
     fn insert(
         &mut self,
-        def: &'static ToolDef,
+        entry: &str,
+        name: Option<String>,
+        parameters: &str,
         uri: &str,
-        mime_type: Option<&'static str>,
+        mime_type: Option<Cow<'static, str>>,
         add: impl FnOnce(&mut Registry) -> Result<(), RegistryError>,
     ) -> Result<(), RegistryError> {
-        let invalid = |reason: String| RegistryError::InvalidSchema { name: def.name().to_owned(), reason };
+        let invalid = |reason: String| RegistryError::InvalidSchema {
+            name: name.clone().unwrap_or_else(|| entry.to_owned()),
+            reason,
+        };
         let uri = UriTemplate::parse(uri).map_err(invalid)?;
         if self.listed.iter().any(|listed| listed.uri.as_str() == uri.as_str()) {
             return Err(invalid(format!("{} is served already", uri.as_str())));
         }
-        check_variables(&uri, def.parameters_json()).map_err(invalid)?;
+        check_variables(&uri, parameters).map_err(invalid)?;
         add(Arc::make_mut(&mut self.registry))?;
-        self.listed.push(Listed { uri, entry: def.name().to_owned(), mime_type });
+        self.listed.push(Listed { uri, entry: entry.to_owned(), name, mime_type });
         Ok(())
     }
 
@@ -186,7 +233,7 @@ impl Resources {
     pub(in crate::mcp) fn list(&self, visible: impl Fn(&Entry) -> bool) -> Vec<Resource> {
         self.shown(false, visible)
             .map(|(listed, entry)| {
-                let mut resource = Resource::new(listed.uri.as_str(), entry.name());
+                let mut resource = Resource::new(listed.uri.as_str(), listed.name.as_deref().unwrap_or(entry.name()));
                 resource.title = entry.title().map(ToOwned::to_owned);
                 resource.description = Some(entry.description().to_owned()).filter(|text| !text.is_empty());
                 resource.mime_type = Some(mime_type(listed).to_owned());
@@ -199,7 +246,8 @@ impl Resources {
     pub(in crate::mcp) fn templates(&self, visible: impl Fn(&Entry) -> bool) -> Vec<ResourceTemplate> {
         self.shown(true, visible)
             .map(|(listed, entry)| {
-                let mut template = ResourceTemplate::new(listed.uri.as_str(), entry.name());
+                let mut template =
+                    ResourceTemplate::new(listed.uri.as_str(), listed.name.as_deref().unwrap_or(entry.name()));
                 template.title = entry.title().map(ToOwned::to_owned);
                 template.description = Some(entry.description().to_owned()).filter(|text| !text.is_empty());
                 template.mime_type = Some(mime_type(listed).to_owned());
@@ -246,21 +294,20 @@ impl Resources {
         entry: &Entry,
         arguments: Map<String, Value>,
         context: &ToolContext,
-        wording: Option<&ErrorText>,
     ) -> Result<ReadResourceResult, ErrorData> {
         let output = self
             .registry
             .start_call(entry, context.clone(), Arguments::Value(Value::Object(arguments)), RunPlace::Alone)
             .await
-            .map_err(|error| failed("resource", &error, wording))?;
+            .map_err(|error| failed("resource", &error))?;
         let listed = self.listed.iter().find(|listed| listed.entry == entry.name());
         let mime = listed.map_or("text/plain", mime_type);
         Ok(ReadResourceResult::new(contents(uri, mime, &output)))
     }
 }
 
-fn mime_type(listed: &Listed) -> &'static str {
-    listed.mime_type.unwrap_or("text/plain")
+fn mime_type(listed: &Listed) -> &str {
+    listed.mime_type.as_deref().unwrap_or("text/plain")
 }
 
 /// A template's variables must be its fn's parameters: each variable one the fn takes, each

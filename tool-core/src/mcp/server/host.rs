@@ -169,6 +169,10 @@ impl Host for McpHost {
         self.logging.enabled(level)
     }
 
+    fn is_closed(&self) -> bool {
+        self.peer.is_transport_closed()
+    }
+
     #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
     fn log(&self, message: LogMessage) {
         let mut params = LoggingMessageNotificationParam::new(wire::logging_level(message.level), message.data);

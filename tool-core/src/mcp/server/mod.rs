@@ -157,10 +157,10 @@ impl McpServer {
         self.with_info(info)
     }
 
-    /// Words every failure a client sees as `text` does: a call's (invalid arguments, the
-    /// tool's `Err`, its panic, an unknown tool answered as a result: the client's model
-    /// reads it, with `isError: true`), and the message of a prompt's or a resource's error.
-    /// By default it is [`ToolError`]'s `Display`, which names the tool and says what to do
+    /// Words every failure of a tool call as `text` does (invalid arguments, the tool's `Err`,
+    /// its panic, an unknown tool answered as a result: the client's model reads it, with
+    /// `isError: true`). A prompt's or a resource's error keeps its own message, which names
+    /// the prompt or resource and the rule (`invalid arguments for prompt ..`). By default it is [`ToolError`]'s `Display`, which names the tool and says what to do
     /// (`tool "convert" failed: ..`). A port of another server answers as that server did,
     /// from the parts each [`Violation`](crate::Violation) carries (`expected`, `received`,
     /// `property`) rather than from this crate's English:

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The reference MCP server `everything` (npm @modelcontextprotocol/server-everything 2026.8.31)
+# against its port, examples/everything, through the official MCP Python client (`mcp` 2.3.0
+# from PyPI): tests/everything/compare.py sends both one sequence of requests over stdio (ours
+# also over streamable HTTP on 127.0.0.1), normalises ids and times, and diffs; every
+# difference left is in tests/everything/expected.txt with the spec's verdict. Installs Node
+# 24 (PyPI) and the reference (npm) into target/everything, and `mcp` into a cached virtual
+# environment, retrying failed downloads.
+# Usage: bash tests/everything/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+. tests/node.sh
+work=$root/target/everything
+reference=$work/node_modules/@modelcontextprotocol/server-everything
+if [ ! -f "$reference/dist/index.js" ]; then
+    mkdir -p "$work"
+    [ -f "$work/package.json" ] || echo '{"private": true}' > "$work/package.json"
+    (cd "$work" && retry npm install --no-audit --no-fund --save-exact @modelcontextprotocol/server-everything@2026.8.31)
+fi
+. tests/mcp-python.sh
+cargo build --quiet -p tool-examples --bin everything
+ours=$root/target/debug/everything
+# Both serve the reference's documents, so their resources and instructions compare.
+export EVERYTHING_DOCS=$reference/dist/docs
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$ours" --http "127.0.0.1:$port" > "$work/http.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+    if (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; then break; fi
+    sleep 0.1
+done
+timeout 600 "$venv/bin/python" tests/everything/compare.py "$node" "$reference/dist/index.js" stdio -- "$ours" \
+    tests/everything/expected.txt --http "http://127.0.0.1:$port/mcp"
