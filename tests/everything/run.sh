@@ -6,7 +6,7 @@
 # difference left is in tests/everything/expected.txt with the spec's verdict. Installs Node
 # 24 (PyPI) and the reference (npm) into target/everything, and `mcp` into a cached virtual
 # environment, retrying failed downloads.
-# Usage: bash tests/everything/run.sh
+# Usage: bash tests/everything/run.sh (RELEASE=1 times the port built with --release)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -19,8 +19,13 @@ if [ ! -f "$reference/dist/index.js" ]; then
     (cd "$work" && retry npm install --no-audit --no-fund --save-exact @modelcontextprotocol/server-everything@2026.8.31)
 fi
 . tests/mcp-python.sh
-cargo build --quiet -p tool-examples --bin everything
-ours=$root/target/debug/everything
+if [ -n "${RELEASE:-}" ]; then
+    cargo build --quiet --release -p tool-examples --bin everything
+    ours=$root/target/release/everything
+else
+    cargo build --quiet -p tool-examples --bin everything
+    ours=$root/target/debug/everything
+fi
 # Both serve the reference's documents, so their resources and instructions compare.
 export EVERYTHING_DOCS=$reference/dist/docs
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
