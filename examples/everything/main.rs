@@ -22,7 +22,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tool_core::ToolError;
-use tool_core::mcp::{McpServer, serve};
+use tool_core::context::LogLevel;
+use tool_core::mcp::{McpServer, Subscription, serve};
 
 use crate::tools::Everything;
 
@@ -41,6 +42,15 @@ async fn main() -> std::io::Result<()> {
         .with_prompts(prompts::prompts())
         .with_resources(resources::resources(&docs))
         .with_tool_filter(client_tools::offered)
+        .on_subscription(|caller, change| {
+            let from = sessions::session_suffix(caller);
+            let said = match change {
+                Subscription::Subscribed(uri) => format!("Received Subscribe Resource request for URI: {uri} {from}"),
+                Subscription::Unsubscribed(uri) => format!("Received Unsubscribe Resource request: {uri} {from}"),
+                _ => return,
+            };
+            caller.log(LogLevel::Info, said);
+        })
         .unknown_tools_as_results()
         .with_error_text(|error| match error {
             // A tool's own failure is its text, as the reference throws it.

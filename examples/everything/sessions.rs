@@ -15,6 +15,14 @@ pub fn session_of(ctx: &ToolContext) -> String {
         .map_or_else(|| "stdio".to_owned(), ToOwned::to_owned)
 }
 
+/// `from session <id>` over HTTP, nothing on stdio, as the reference ends its acknowledgements.
+pub fn session_suffix(ctx: &ToolContext) -> String {
+    match session_of(ctx).as_str() {
+        "stdio" => String::new(),
+        session => format!("from session {session}"),
+    }
+}
+
 /// Stops `session`'s loop in `loops`; whether there was one.
 pub fn stop(loops: &Mutex<HashMap<String, CancellationToken>>, session: &str) -> bool {
     let stopped = loops.lock().unwrap_or_else(PoisonError::into_inner).remove(session);

@@ -113,6 +113,7 @@ def normalise(value):
         value = re.sub(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{32}", "<id>", value)
         value = re.sub(r"session (undefined|stdio|\S+)", "session <session>", value)
         value = re.sub(r" - SessionId \S+$", "", value)
+        value = re.sub(r"from session <session>$", "", value)
         if value.startswith("{\n  \"") and "PATH" in value:
             value = "<environment>"
     return value
@@ -194,7 +195,10 @@ async def sequence(session, client, timings):
 
     # Subscriptions: the updates a subscribed session hears.
     uri = "demo://resource/dynamic/text/1"
+    client.logs.clear()
     await step("resources/subscribe", "resources/subscribe", {"uri": uri})
+    await asyncio.sleep(0.3)
+    steps["subscribe acknowledged in the log"] = [normalise(log.get("data")) for log in client.logs]
     client.updates.clear()
     await call("toggle-subscriber-updates on", "toggle-subscriber-updates")
     await asyncio.sleep(0.5)

@@ -8,13 +8,14 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, FormElicitationCapability, Implementation, ReadResourceRequestParams, ResourceContents,
+    ElicitationCapability, FormElicitationCapability, Implementation, LoggingMessageNotificationParam,
+    ReadResourceRequestParams, ResourceContents, SubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt as _};
 use serde_json::{Value, json};
-use tool_core::context::ElicitationAnswer;
-use tool_core::mcp::{DynamicResource, McpServer, Resources};
+use tool_core::context::{ElicitationAnswer, LogLevel};
+use tool_core::mcp::{DynamicResource, McpServer, Resources, Subscription};
 use tool_core::{Content, Registry, RegistryError, ToolContext, tool};
 
 use crate::fixture::{eventually, text};
@@ -25,6 +26,7 @@ struct Filler {
     answer: Option<Value>,
     asked: Arc<Mutex<Vec<Value>>>,
     changed: Arc<AtomicUsize>,
+    logs: Arc<Mutex<Vec<Value>>>,
 }
 
 impl ClientHandler for Filler {
@@ -49,6 +51,10 @@ impl ClientHandler for Filler {
 
     async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
         self.changed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    async fn on_logging_message(&self, params: LoggingMessageNotificationParam, _: NotificationContext<RoleClient>) {
+        self.logs.lock().unwrap().push(params.data);
     }
 }
 
@@ -193,4 +199,21 @@ async fn a_context_kept_past_its_call_knows_when_the_session_ends() {
     assert!(!kept.connection_closed());
     connection.cancel().await.unwrap();
     assert!(eventually(Duration::from_secs(10), || kept.connection_closed()).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_subscription_hook_logs_to_the_session() {
+    let mut resources = Resources::new();
+    resources.add_dynamic(DynamicResource::text("docs://watched", "watched", "x")).unwrap();
+    let server = McpServer::new(Registry::new()).with_resources(resources).on_subscription(|caller, change| {
+        if let Subscription::Subscribed(uri) = change {
+            caller.log(LogLevel::Info, format!("watching {uri}"));
+        }
+    });
+    let filler = Filler::default();
+    let connection = connect(server, filler.clone()).await;
+    connection.subscribe(SubscribeRequestParams::new("docs://watched")).await.unwrap();
+    let logs = || filler.logs.lock().unwrap().clone();
+    assert!(eventually(Duration::from_secs(10), || logs() == [json!("watching docs://watched")]).await, "{:?}", logs());
+    connection.cancel().await.unwrap();
 }

@@ -17,6 +17,8 @@ use crate::context::ToolContext;
 use crate::mcp::McpServer;
 use crate::mcp::catalog::completion::complete;
 use crate::mcp::catalog::subscribe::Subscription;
+use crate::mcp::server::client::capabilities_of;
+use crate::mcp::server::host::{McpHost, Outbox};
 use crate::mcp::server::{ToolFilter, caller, caller_of};
 use crate::registry::Entry;
 
@@ -85,7 +87,16 @@ impl McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let peer = context.peer.clone();
-        let caller = self.content_caller(context);
+        // The hook may log to the session (subscriptions exist only in sessions).
+        let host = McpHost::new(
+            peer.clone(),
+            None,
+            self.logging(&context, false),
+            capabilities_of(context.client_capabilities().as_ref()),
+            Outbox::new(&peer, context.protocol_version()),
+            None,
+        );
+        let caller = self.content_caller(context).with_host(Arc::new(host));
         let subscriptions = &self.session.subscriptions;
         let change = if subscribe {
             let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;

@@ -270,7 +270,8 @@ impl McpServer {
         McpServer { shared: Arc::new(shared), session: self.session }
     }
 
-    /// Calls `hook` with the caller (its client, claims and HTTP request) at each accepted
+    /// Calls `hook` with the caller (its client, claims and HTTP request; its `log` reaches the
+    /// session) at each accepted
     /// `resources/subscribe` and each `resources/unsubscribe`, after the session's set
     /// changed: a server that polls a source only while someone watches starts and stops
     /// there, and tells subscribers with
