@@ -87,16 +87,19 @@ impl McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let peer = context.peer.clone();
-        // The hook may log to the session (subscriptions exist only in sessions).
-        let host = McpHost::new(
-            peer.clone(),
-            None,
-            self.logging(&context, false),
-            capabilities_of(context.client_capabilities().as_ref()),
-            Outbox::new(&peer, context.protocol_version()),
-            None,
-        );
-        let caller = self.content_caller(context).with_host(Arc::new(host));
+        // A hook may log to the session (subscriptions exist only in sessions); without one,
+        // no host is made.
+        let host = self.shared.subscription.as_ref().map(|_| {
+            let logging = self.logging(&context, false);
+            let capabilities = capabilities_of(context.client_capabilities().as_ref());
+            let outbox = Outbox::new(&peer, context.protocol_version());
+            Arc::new(McpHost::new(peer.clone(), None, logging, capabilities, outbox, None))
+        });
+        let caller = self.content_caller(context);
+        let caller = match host {
+            Some(host) => caller.with_host(host),
+            None => caller,
+        };
         let subscriptions = &self.session.subscriptions;
         let change = if subscribe {
             let resources = self.shared.served.resources().ok_or_else(|| not_found(uri))?;
