@@ -162,15 +162,7 @@ impl DynamicTool {
                 Ok(args) => args,
                 Err(error) => return crate::dispatch::ready(Err(named(error))),
             };
-            let future = handler(context, args);
-            let tool = Arc::clone(&tool);
-            Box::pin(async move {
-                match CatchUnwind::new(Box::pin(future)).await {
-                    Ok(output) => O::into_tool_output(output)
-                        .map_err(|message| ToolError::Failed { tool: tool.to_string(), message }),
-                    Err(payload) => Err(panicked(&tool, &*payload)),
-                }
-            }) as ToolFuture<'static>
+            output_of(Arc::clone(&tool), handler(context, args))
         });
         let mut made = DynamicTool::with_parts(name, description.into(), parameters_json, parameters, handler);
         made.schema = Some(A::__SCHEMA_REF);
@@ -309,6 +301,23 @@ impl DynamicTool {
 }
 
 /// `future`, with a panic in it turned into [`ToolError::Panicked`] naming `tool`.
+/// What `future` gives, as the output of the tool named `tool`: an `Err` its failure, a
+/// panic its panic.
+pub(crate) fn output_of<O, Fut>(tool: Arc<str>, future: Fut) -> ToolFuture<'static>
+where
+    O: IntoToolOutput + 'static,
+    Fut: Future<Output = O> + Send + 'static,
+{
+    Box::pin(async move {
+        match CatchUnwind::new(Box::pin(future)).await {
+            Ok(output) => {
+                O::into_tool_output(output).map_err(|message| ToolError::Failed { tool: tool.to_string(), message })
+            }
+            Err(payload) => Err(panicked(&tool, &*payload)),
+        }
+    })
+}
+
 pub(super) fn guarded<Fut>(tool: &Arc<str>, future: Fut) -> ToolFuture<'static>
 where
     Fut: Future<Output = Result<ToolOutput, ToolError>> + Send + 'static,

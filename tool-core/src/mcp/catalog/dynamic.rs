@@ -9,10 +9,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::context::ToolContext;
-use crate::dispatch::{CatchUnwind, DecodeOptions, ToolFuture, panicked};
-use crate::error::ToolError;
+use crate::dispatch::{DecodeOptions, ToolFuture};
 use crate::output::IntoToolOutput;
-use crate::tool::dynamic::DynamicTool;
+use crate::tool::dynamic::{DynamicTool, output_of};
 
 /// A resource at a fixed URI, named, described and read at run time; add it with
 /// [`Resources::add_dynamic`](crate::mcp::Resources::add_dynamic), to a running server
@@ -56,17 +55,7 @@ impl DynamicResource {
     {
         let name = name.into();
         let label: Arc<str> = Arc::from(name.as_str());
-        let read = move |context: ToolContext| -> ToolFuture<'static> {
-            let future = read(context);
-            let label = Arc::clone(&label);
-            Box::pin(async move {
-                match CatchUnwind::new(Box::pin(future)).await {
-                    Ok(output) => O::into_tool_output(output)
-                        .map_err(|message| ToolError::Failed { tool: label.to_string(), message }),
-                    Err(payload) => Err(panicked(&label, &*payload)),
-                }
-            })
-        };
+        let read = move |context: ToolContext| -> ToolFuture<'static> { output_of(Arc::clone(&label), read(context)) };
         DynamicResource {
             uri: uri.into(),
             name,
@@ -118,10 +107,7 @@ impl DynamicResource {
         const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{}}"#;
         let read = Arc::clone(&self.read);
         let handler = Arc::new(move |context, _: Map<String, Value>, _: &DecodeOptions| read(context));
-        let parameters = Value::Object(Map::from_iter([
-            ("type".to_owned(), Value::from("object")),
-            ("properties".to_owned(), Value::Object(Map::new())),
-        ]));
+        let parameters = serde_json::from_str(NO_ARGUMENTS).unwrap_or_default();
         let mut tool = DynamicTool::with_parts(
             Arc::from(self.uri.as_str()),
             self.description.clone(),
