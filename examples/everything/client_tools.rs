@@ -254,12 +254,25 @@ fn report(topic: &str, clarification: Option<&str>, stages: &[&str]) -> String {
     let titled = clarification.map_or_else(|| topic.to_owned(), |c| format!("{topic} ({c})"));
     let stages: Vec<String> = stages.iter().enumerate().map(|(i, s)| format!("- Stage {}: {s} ✓", i + 1)).collect();
     let clarified = clarification.map(|c| format!("- **Clarification**: {c}")).unwrap_or_default();
+    let asked = if clarification.is_some() { "`input_required` → `working` → " } else { "" };
+    let flow = clarification.map_or_else(String::new, |c| {
+        let outcome = if c.contains("unavailable") {
+            "**Note:** Elicitation failed and a default interpretation was used.".to_owned()
+        } else {
+            format!("After receiving clarification (\"{c}\"), the task resumed processing and completed.")
+        };
+        format!("**Elicitation Flow:**\nWhen the query was ambiguous, the server sent an `elicitation/create` request\nto the client. The task status changed to `input_required` while awaiting user input.\n{outcome}\n")
+    });
     format!(
-        "# Research Report: {titled}\n\n## Research Parameters\n- **Topic**: {topic}\n{clarified}\n\n## Synthesis\nThis research query was processed through {} stages:\n{}\n",
+        "# Research Report: {titled}\n\n## Research Parameters\n- **Topic**: {topic}\n{clarified}\n\n## Synthesis\nThis research query was processed through {} stages:\n{}\n\n---\n\n{ABOUT}\n\n**Task Lifecycle Demonstrated:**\n1. `tools/call` with `task` parameter → Server returns `CreateTaskResult` (not the final result)\n2. Client polls `tasks/get` → Server returns current status and `statusMessage`\n3. Status progressed: `working` → {asked}`completed`\n4. Client calls `tasks/result` → Server returns this final result\n\n{flow}\n{CONCEPTS}",
         stages.len(),
         stages.join("\n")
     )
 }
+
+const ABOUT: &str = "## About This Demo (SEP-1686: Tasks)\n\nThis tool demonstrates MCP's task-based execution pattern for long-running operations:";
+
+const CONCEPTS: &str = "**Key Concepts:**\n- Tasks enable \"call now, fetch later\" patterns\n- `statusMessage` provides human-readable progress updates\n- Tasks have TTL (time-to-live) for automatic cleanup\n- `pollInterval` suggests how often to check status\n- Elicitation requests use `relatedTask` to queue via tasks/result (works on all transports)\n\n*This is a simulated research report from the Everything MCP Server.*\n";
 
 fn interpretations(topic: &str) -> Value {
     if topic.to_lowercase().contains("python") {

@@ -32,6 +32,7 @@ mod served;
 #[path = "../support/task_store.rs"]
 mod task_store;
 mod tasks;
+mod tasks_2025;
 mod traces;
 mod unknown_tool;
 mod upstream;

@@ -62,13 +62,13 @@ fn meta_allowed(params: &mut Value) {
 }
 
 /// Checks messages against one revision's definitions.
-struct Revision {
+pub(crate) struct Revision {
     document: Value,
     defs: &'static str,
 }
 
 impl Revision {
-    fn load(revision: &str) -> Revision {
+    pub(crate) fn load(revision: &str) -> Revision {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp/schema").join(format!("{revision}.json"));
         let mut document: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let defs = if document.get("$defs").is_some() { "$defs" } else { "definitions" };
@@ -80,7 +80,7 @@ impl Revision {
 
     /// `message` as the definition `name` has it: with `jsonrpc` and `id` from 2025-11-25,
     /// whose definitions include them, without them before.
-    fn framed(&self, name: &str, message: &Value) -> Value {
+    pub(crate) fn framed(&self, name: &str, message: &Value) -> Value {
         let mut message = message.clone();
         if self.document[self.defs][name]["properties"].get("jsonrpc").is_none()
             && let Value::Object(map) = &mut message
@@ -92,7 +92,7 @@ impl Revision {
     }
 
     /// What is wrong with `value` as the definition `name`, one line each.
-    fn check(&self, name: &str, value: &Value) -> Vec<String> {
+    pub(crate) fn check(&self, name: &str, value: &Value) -> Vec<String> {
         let mut schema = self.document.clone();
         schema["$ref"] = json!(format!("#/{}/{name}", self.defs));
         let validator = jsonschema::validator_for(&schema).expect("the official schema compiles");

@@ -61,7 +61,7 @@ async fn approve(ctx: &ToolContext) -> Result<String, String> {
 /// concurrently, so each looks for its own).
 static STOPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
-fn stopped(tag: &str) -> bool {
+pub(crate) fn stopped(tag: &str) -> bool {
     STOPPED.lock().unwrap().iter().any(|stopped| stopped == tag)
 }
 
@@ -79,7 +79,7 @@ async fn forever(ctx: &ToolContext, args: Tag) -> Result<String, String> {
     Err("stopped".to_owned())
 }
 
-fn registry() -> Registry {
+pub(crate) fn registry() -> Registry {
     let mut registry = Registry::new();
     registry.add(CrunchTool).unwrap().add(BatchJobTool).unwrap().add(ApproveTool).unwrap().add(ForeverTool).unwrap();
     registry.add(crate::fixture::EchoTool).unwrap();
@@ -87,7 +87,7 @@ fn registry() -> Registry {
 }
 
 /// Short leases (1 s: a heartbeat every third of it), so a lapse is seen in a test's time.
-fn settings() -> TaskSettings {
+pub(crate) fn settings() -> TaskSettings {
     TaskSettings::new()
         .with_lease(Duration::from_secs(1))
         .with_input_poll(Duration::from_millis(20))

@@ -111,4 +111,11 @@ pub struct ClientCapabilities {
     pub roots_list_changed: bool,
     /// It may run a call as a task.
     pub tasks: bool,
+    /// It runs the server's sampling requests as tasks of its own (2025-11-25's
+    /// `capabilities.tasks.requests.sampling.createMessage`); the server then follows them
+    /// itself, and [`ToolContext::sample`](crate::ToolContext::sample) still returns the answer.
+    pub sampling_as_task: bool,
+    /// It runs the server's elicitation requests as tasks of its own (2025-11-25's
+    /// `capabilities.tasks.requests.elicitation.create`), followed as for sampling.
+    pub elicitation_as_task: bool,
 }

@@ -92,7 +92,12 @@ where
     use rmcp::ServiceExt as _;
     let server = server.into();
     let limit = server.registry().options().max_argument_bytes + (64 << 10);
-    let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write).with_max_line_length(limit);
+    // Lines reach rmcp through a pipe that keeps what it would drop (`transport/kept.rs`).
+    let (pumped, rmcp_end) = tokio::io::duplex(64 << 10);
+    tokio::spawn(transport::kept::pump(read, pumped, limit));
+    let transport =
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(rmcp_end, write).with_max_line_length(limit);
+    let transport = server::tasks::era::Answers::new(transport);
     let running = server.serve(transport).await.map_err(std::io::Error::other)?;
     running.waiting().await.map_err(std::io::Error::other)?;
     Ok(())

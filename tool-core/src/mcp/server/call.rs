@@ -73,7 +73,16 @@ impl McpServer {
         let declared = context.client_capabilities().is_some_and(|c| c.supports_tasks());
         match entry.task_support() {
             TaskSupport::Optional | TaskSupport::Required if declared => {
-                return self.start_task(&registry, entry, request, &context, caller).await;
+                let created = self.start_task(&registry, entry, request, &context, caller, (None, None)).await?;
+                return Ok(CallToolResponse::Task(created));
+            }
+            // 2025-11-25 tasks are asked for per call (`tasks/era.rs` starts those).
+            TaskSupport::Required if context.protocol_version() == Some(ProtocolVersion::V_2025_11_25) => {
+                return Err(ErrorData::new(
+                    rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                    format!("Tool {} runs only as a task: call it with params.task", request.name),
+                    None,
+                ));
             }
             TaskSupport::Required => {
                 return Err(ErrorData::missing_required_client_capability(
@@ -178,15 +187,17 @@ impl McpServer {
         })
     }
 
-    /// Starts a call as a task: answered at once, run in the background.
-    async fn start_task(
+    /// Starts a call as a task: answered at once, run in the background; `era_2025` is the
+    /// time to live the client asked for and its session, for a 2025-11-25 task.
+    pub(in crate::mcp) async fn start_task(
         &self,
         registry: &Arc<Registry>,
         entry: &Entry,
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
         caller: ToolContext,
-    ) -> Result<CallToolResponse, ErrorData> {
+        era_2025: (Option<core::time::Duration>, Option<rmcp::Peer<RoleServer>>),
+    ) -> Result<rmcp::model::CreateTaskResult, ErrorData> {
         let stateless = context.meta.protocol_version().is_some_and(|version| !version.has_initialize());
         let task_call = TaskCall {
             capabilities: capabilities_of(context.client_capabilities().as_ref()),
@@ -194,15 +205,15 @@ impl McpServer {
             owner: caller.claims().map(crate::mcp::server::tasks::serve::owner),
             context: caller.with_state(Arc::clone(registry.state())),
             error_text: self.error_text(),
+            ttl: era_2025.0,
+            forward: era_2025.1,
         };
         let arguments = Arguments::Value(Value::Object(request.arguments.unwrap_or_default()));
         let (registry, entry) = (Arc::clone(registry), entry.clone());
         // Not on this task: the heartbeat shares it.
-        let created = self
-            .tasks()
+        self.tasks()
             .start(task_call, move |context| registry.start_call(&entry, context, arguments, RunPlace::Pool))
-            .await?;
-        Ok(CallToolResponse::Task(created))
+            .await
     }
 }
 

@@ -46,5 +46,12 @@ pub(in crate::mcp) fn capabilities_of(declared: Option<&Declared>) -> ClientCapa
         capabilities.roots_list_changed = roots.list_changed == Some(true);
     }
     capabilities.tasks = declared.supports_tasks();
+    // 2025-11-25's `tasks`, which rmcp does not model, is kept beside (`transport/kept.rs`).
+    let requests = declared.experimental.as_ref().and_then(|kept| kept.get(crate::mcp::transport::kept::CLIENT_TASKS));
+    let requests = requests.and_then(|tasks| tasks.get("requests"));
+    let asks_for =
+        |kind: &str, method: &str| requests.and_then(|r| r.get(kind)).is_some_and(|k| k.get(method).is_some());
+    capabilities.sampling_as_task = asks_for("sampling", "createMessage");
+    capabilities.elicitation_as_task = asks_for("elicitation", "create");
     capabilities
 }

@@ -38,6 +38,7 @@ use crate::mcp::server::call::{call_span, start};
 use crate::mcp::server::caller_of;
 use crate::mcp::server::client::client_of;
 use crate::mcp::server::revision;
+use crate::mcp::server::tasks::era::Answers;
 use crate::mcp::server::traced::{Request, Target, answer_in, span_of};
 use crate::registry::{Entry, Registry};
 use crate::tool::TaskSupport;
@@ -56,10 +57,12 @@ impl Sessions {
 
 impl SessionManager for Sessions {
     type Error = <LocalSessionManager as SessionManager>::Error;
-    type Transport = <LocalSessionManager as SessionManager>::Transport;
+    /// Each session's transport speaks 2025-11-25 tasks (`tasks/era.rs`).
+    type Transport = Answers<<LocalSessionManager as SessionManager>::Transport>;
 
     fn create_session(&self) -> impl Future<Output = Result<(SessionId, Self::Transport), Self::Error>> + Send {
-        self.inner.create_session()
+        let created = self.inner.create_session();
+        async move { created.await.map(|(id, transport)| (id, Answers::new(transport))) }
     }
 
     fn initialize_session(
@@ -162,7 +165,14 @@ impl SessionManager for Sessions {
         &self,
         id: SessionId,
     ) -> impl Future<Output = Result<RestoreOutcome<Self::Transport>, Self::Error>> + Send {
-        self.inner.restore_session(id)
+        let restored = self.inner.restore_session(id);
+        async move {
+            Ok(match restored.await? {
+                RestoreOutcome::Restored(transport) => RestoreOutcome::Restored(Answers::new(transport)),
+                RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
+                _ => RestoreOutcome::NotSupported,
+            })
+        }
     }
 
     fn event_store(&self) -> Option<Arc<dyn EventStore>> {

@@ -24,7 +24,7 @@ use crate::mcp::server::{caller, revision};
 use crate::mcp::transport::malformed::misread;
 
 /// Who asks about a task: the owner its verified token makes, if it came with one.
-fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
+pub(in crate::mcp) fn task_caller(context: RequestContext<RoleServer>) -> Option<String> {
     let mut context = context;
     caller(&mut context).claims().map(crate::mcp::server::tasks::serve::owner)
 }
@@ -144,6 +144,11 @@ impl ServerHandler for McpServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        // 2025-11-25's task requests, handed over by the session's transport (`tasks/era.rs`).
+        let request = match self.answer_2025(request, context.clone()).await {
+            Ok(answer) => return answer,
+            Err(request) => request,
+        };
         let span = request_span(&request.method, Target::None, &context);
         answer_in(span, async { Err(misread(&request.method, request.params)) }).await
     }
@@ -253,7 +258,7 @@ impl ServerHandler for McpServer {
 
 impl McpServer {
     /// The tools `context`'s caller sees, with how long and how widely the list may be kept.
-    fn list_tools_for(&self, context: RequestContext<RoleServer>) -> ListToolsResult {
+    pub(in crate::mcp) fn list_tools_for(&self, context: RequestContext<RoleServer>) -> ListToolsResult {
         let catalog = self.shared.live.current();
         let revision = context.protocol_version();
         let mut result = if self.filters() {

@@ -23,6 +23,7 @@ use crate::context::{
 };
 use crate::mcp::server::revision;
 use crate::mcp::server::rounds::Rounds;
+use crate::mcp::server::tasks::asked;
 use crate::mcp::server::wire;
 
 /// The session's `logging/setLevel`, as the index of a [`LogLevel`]; [`LEVEL_UNSET`] until
@@ -193,6 +194,12 @@ impl Host for McpHost {
             // Sent as JSON of our own rather than rmcp's params, whose `f32` temperature would
             // reach the client widened.
             let params = wire::sampling_params(&request)?;
+            if self.capabilities.sampling_as_task {
+                let answer = asked::ask(&self.peer, "sampling/createMessage", params, true).await?;
+                let result = serde_json::from_value(answer)
+                    .map_err(|e| HostError::Failed { message: format!("unreadable sampling answer: {e}") })?;
+                return wire::sampling_response(&result);
+            }
             let request = ServerRequest::CustomRequest(CustomRequest::new("sampling/createMessage", Some(params)));
             let answer = self.peer.send_request(request).await;
             let result = match answer.map_err(|e| HostError::Failed { message: e.to_string() })? {
@@ -229,6 +236,14 @@ impl Host for McpHost {
                 return Ok(wire::elicitation_answer(result));
             }
             let params = wire::elicitation_params(request)?;
+            if self.capabilities.elicitation_as_task {
+                let params = serde_json::to_value(params)
+                    .map_err(|e| HostError::Failed { message: format!("the form could not be written: {e}") })?;
+                let answer = asked::ask(&self.peer, "elicitation/create", params, true).await?;
+                let result = serde_json::from_value(answer)
+                    .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?;
+                return Ok(wire::elicitation_answer(result));
+            }
             let result = self.peer.create_elicitation(params).await;
             Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
         })

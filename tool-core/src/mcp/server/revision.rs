@@ -72,7 +72,8 @@ pub(in crate::mcp) fn templates(result: &mut ListResourceTemplatesResult, revisi
 
 /// `initialize`'s answer as its negotiated revision defines it: the `completions`
 /// capability from 2025-03-26; `serverInfo.title` from 2025-06-18; its description, website
-/// and icons from 2025-11-25.
+/// and icons from 2025-11-25; `extensions` from 2026-07-28, but in 2025-11-25 the tasks
+/// extension's entry stays, for `tasks/era.rs` to state as that revision's `tasks`.
 pub(in crate::mcp) fn initialize(mut result: InitializeResult) -> InitializeResult {
     let (v03, v06, v11) = eras(Some(&result.protocol_version));
     if v03 {
@@ -84,6 +85,7 @@ pub(in crate::mcp) fn initialize(mut result: InitializeResult) -> InitializeResu
     }
     if v11 {
         (info.description, info.website_url, info.icons) = (None, None, None);
+        result.capabilities.extensions = None;
     }
     result
 }

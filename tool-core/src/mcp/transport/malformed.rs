@@ -28,7 +28,12 @@ pub(in crate::mcp) async fn answer(request: Request, next: Next, max_body: usize
         return (StatusCode::PAYLOAD_TOO_LARGE, [(header::CONTENT_TYPE, "application/json")], error.to_string())
             .into_response();
     };
-    let response = next.run(Request::from_parts(parts, Body::from(bytes.clone()))).await;
+    // What rmcp would drop of the message is kept (`kept.rs`): the body it reads may differ.
+    let passed = match crate::mcp::transport::kept::message(&bytes) {
+        std::borrow::Cow::Borrowed(_) => bytes.clone(),
+        std::borrow::Cow::Owned(moved) => Bytes::from(moved),
+    };
+    let response = next.run(Request::from_parts(parts, Body::from(passed))).await;
     if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE
         && let Some((status, error)) = refusal(&bytes)
     {

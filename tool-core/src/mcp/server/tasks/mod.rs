@@ -21,10 +21,18 @@
 //! and subject: `tasks/get`, `tasks/update` and `tasks/cancel` from any other caller read it as
 //! an unknown task, so a leaked id reveals nothing.
 //!
+//! A 2025-11-25 client that did not declare the extension gets that revision's tasks from
+//! the same runs and store (`era.rs`, `v2025.rs`): asked for per call with `params.task`,
+//! read with `tasks/result`, listed with `tasks/list`; the tool's questions go to the client
+//! tied to the task, and the server's own run as the client's tasks when it can (`asked.rs`).
+//!
 //! The tasks themselves live in the crate's [`TaskStore`](crate::tasks::TaskStore), shared
 //! with the A2A server.
 
+pub(crate) mod asked;
+pub(crate) mod era;
 pub(crate) mod run;
 pub(crate) mod serve;
+pub(crate) mod v2025;
 
 pub(crate) use serve::Tasks;

@@ -47,6 +47,9 @@ pub(crate) struct TaskHost {
     next_key: AtomicUsize,
     /// Woken when the reported state changed and should be saved.
     changed: Notify,
+    /// The client's session and the task's id, when questions go to the client directly
+    /// (2025-11-25) rather than through `tasks/update`.
+    forward: Option<(rmcp::Peer<rmcp::RoleServer>, String)>,
 }
 
 #[derive(Default)]
@@ -56,13 +59,18 @@ struct Reported {
 }
 
 impl TaskHost {
-    pub(crate) fn new(capabilities: ClientCapabilities, logging: Logging) -> Self {
+    pub(crate) fn new(
+        capabilities: ClientCapabilities,
+        logging: Logging,
+        forward: Option<(rmcp::Peer<rmcp::RoleServer>, String)>,
+    ) -> Self {
         TaskHost {
             capabilities,
             logging,
             state: Mutex::default(),
             next_key: AtomicUsize::new(0),
             changed: Notify::new(),
+            forward,
         }
     }
 
@@ -113,16 +121,29 @@ impl TaskHost {
         DetailedTask::new(task, payload)
     }
 
-    /// Asks the client `request` (`{"method":..,"params":..}`) and waits for its answer
-    /// through `tasks/update`.
+    /// Asks the client `request` (`{"method":..,"params":..}`) and waits for its answer:
+    /// through `tasks/update` (the extension), or sent to the client tied to the task
+    /// (2025-11-25). Either way the task is `input_required` meanwhile.
     async fn ask(&self, request: Value) -> Result<Value, HostError> {
-        let request: InputRequest = serde_json::from_value(request)
+        let input: InputRequest = serde_json::from_value(request.clone())
             .map_err(|e| HostError::Failed { message: format!("the input request could not be formed: {e}") })?;
         let key = format!("input-{}", self.next_key.fetch_add(1, Ordering::Relaxed));
         let (sender, answer) = oneshot::channel();
-        self.reported().pending.insert(key, (request, sender));
+        self.reported().pending.insert(key.clone(), (input, sender));
         self.changed.notify_one();
-        answer.await.map_err(|_| HostError::Failed { message: "the task ended before the client answered".into() })
+        let Some((peer, task_id)) = &self.forward else {
+            return answer
+                .await
+                .map_err(|_| HostError::Failed { message: "the task ended before the client answered".into() });
+        };
+        let method = request["method"].as_str().unwrap_or_default();
+        let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+        crate::mcp::server::tasks::asked::relate(&mut params, task_id);
+        let as_task = crate::mcp::server::tasks::asked::runs_as_task(self.capabilities, method);
+        let answered = crate::mcp::server::tasks::asked::ask(peer, method, params, as_task).await;
+        self.reported().pending.remove(&key);
+        self.changed.notify_one();
+        answered
     }
 }
 

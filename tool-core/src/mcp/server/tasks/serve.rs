@@ -21,8 +21,8 @@ use crate::tasks::{TaskRecord, TaskStore};
 
 /// A server's tasks: the store every replica shares, and the tasks running here.
 pub(crate) struct Tasks {
-    store: Arc<dyn TaskStore>,
-    settings: TaskSettings,
+    pub(super) store: Arc<dyn TaskStore>,
+    pub(super) settings: TaskSettings,
     running: Mutex<HashMap<String, (CancellationToken, Arc<TaskHost>)>>,
 }
 
@@ -36,6 +36,12 @@ pub(crate) struct TaskCall {
     pub(crate) error_text: Option<ErrorText>,
     /// Who starts it ([`owner`]), when the call came with a verified token.
     pub(crate) owner: Option<String>,
+    /// The time to live the client asked for (2025-11-25's `task.ttl`), kept within the
+    /// server's own.
+    pub(crate) ttl: Option<core::time::Duration>,
+    /// Where the tool's questions go (2025-11-25): to the client's session, tied to the
+    /// task; `None` for the extension, which asks through `tasks/get` and `tasks/update`.
+    pub(crate) forward: Option<rmcp::Peer<rmcp::RoleServer>>,
 }
 
 /// Who a verified token speaks for, as a task records its starter: the issuer and the
@@ -50,7 +56,7 @@ impl Tasks {
         Tasks { store, settings, running: Mutex::default() }
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, (CancellationToken, Arc<TaskHost>)>> {
+    pub(super) fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, (CancellationToken, Arc<TaskHost>)>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -67,16 +73,24 @@ impl Tasks {
         let id = uuid::Uuid::new_v4().to_string();
         let now = rmcp::task_manager::current_timestamp();
         let mut base = Task::new(id.clone(), TaskStatus::Working, now.clone(), now);
-        base.ttl_ms = self.settings.ttl.map(|ttl| u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
+        // A client may ask for less time than the server keeps tasks, never for more; a
+        // second at least, so that the task can be read once.
+        let ttl = match (task_call.ttl, self.settings.ttl) {
+            (Some(asked), Some(kept)) => Some(asked.clamp(core::time::Duration::from_secs(1), kept)),
+            (Some(asked), None) => Some(asked.max(core::time::Duration::from_secs(1))),
+            (None, kept) => kept,
+        };
+        base.ttl_ms = ttl.map(|ttl| u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX));
         base.poll_interval_ms = Some(u64::try_from(self.settings.poll_interval.as_millis()).unwrap_or(u64::MAX));
         let mut record =
             first_record(&base, &self.settings).map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         record.owner.clone_from(&task_call.owner);
         self.store
-            .create(&id, record, self.settings.ttl)
+            .create(&id, record, ttl)
             .await
             .map_err(|error| ErrorData::internal_error(format!("the task could not be created: {error}"), None))?;
-        let host = Arc::new(TaskHost::new(task_call.capabilities, task_call.logging));
+        let forward = task_call.forward.map(|peer| (peer, id.clone()));
+        let host = Arc::new(TaskHost::new(task_call.capabilities, task_call.logging, forward));
         let cancellation = CancellationToken::new();
         let context = task_call
             .context
@@ -153,7 +167,7 @@ impl Tasks {
 impl Tasks {
     /// The task `id`, when `caller` may see it: a task started with a verified token is
     /// another caller's unknown task (its existence is not revealed).
-    async fn owned(&self, id: &str, caller: Option<&str>) -> Result<TaskRecord, ErrorData> {
+    pub(super) async fn owned(&self, id: &str, caller: Option<&str>) -> Result<TaskRecord, ErrorData> {
         let record = self.store.load(id).await.map_err(unavailable)?.ok_or_else(|| unknown(id))?;
         match &record.owner {
             Some(owner) if Some(owner.as_str()) != caller => Err(unknown(id)),
@@ -169,10 +183,10 @@ fn object(value: serde_json::Value) -> JsonObject {
     }
 }
 
-fn unknown(id: &str) -> ErrorData {
+pub(super) fn unknown(id: &str) -> ErrorData {
     ErrorData::invalid_params(format!("Unknown task: {id} (it never existed, or its time to live ran out)"), None)
 }
 
-fn unavailable(error: crate::tasks::StoreError) -> ErrorData {
+pub(super) fn unavailable(error: crate::tasks::StoreError) -> ErrorData {
     ErrorData::internal_error(error.to_string(), None)
 }
