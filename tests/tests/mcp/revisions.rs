@@ -1,5 +1,6 @@
 //! No field outside the negotiated revision: every message the server sends, in each
-//! revision it speaks with `initialize`, is checked against that revision's official
+//! revision it speaks (with `initialize` up to 2025-11-25, with each request's `_meta` from
+//! 2026-07-28), is checked against that revision's official
 //! `schema.json` (the MCP specification repository's `schema/<revision>/schema.json`,
 //! committed under `tests/mcp/schema/`), made strict: an object that lists its properties
 //! takes no others unless the schema leaves it open (`_meta`, `Result`, a tool's JSON Schema).
@@ -15,7 +16,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_core::mcp::McpServer;
 
-const REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const REVISIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /// Properties whose value is a JSON Schema of the tool's (any keyword goes there).
 const OPEN: [&str; 2] = ["inputSchema", "outputSchema"];
@@ -91,6 +92,11 @@ impl Revision {
         message
     }
 
+    /// Whether the revision defines `name`.
+    fn has(&self, name: &str) -> bool {
+        self.document[self.defs].get(name).is_some()
+    }
+
     /// What is wrong with `value` as the definition `name`, one line each.
     pub(crate) fn check(&self, name: &str, value: &Value) -> Vec<String> {
         let mut schema = self.document.clone();
@@ -100,10 +106,15 @@ impl Revision {
     }
 }
 
-/// The result definition of each request this test sends.
-fn result_of(method: &str) -> &'static str {
+/// The result definition of each request this test sends; from 2026-07-28 a request may be
+/// answered with the input it needs instead (`resultType`).
+fn result_of(method: &str, result: &Value) -> &'static str {
+    if result.get("resultType") == Some(&json!("input_required")) {
+        return "InputRequiredResult";
+    }
     match method {
         "initialize" => "InitializeResult",
+        "server/discover" => "DiscoverResult",
         "tools/list" => "ListToolsResult",
         "tools/call" => "CallToolResult",
         "prompts/list" => "ListPromptsResult",
@@ -182,12 +193,27 @@ async fn violations(revision: &str) -> Vec<String> {
     let mut lines = BufReader::new(read).lines();
     let mut found = Vec::new();
     let capabilities = json!({"sampling": {}, "elicitation": {}, "roots": {"listChanged": true}});
-    let initialize = json!({"method": "initialize", "params": {"protocolVersion": revision, "capabilities": capabilities, "clientInfo": {"name": "strict", "version": "1"}}});
+    let client = json!({"name": "strict", "version": "1"});
+    // Up to 2025-11-25 a session starts with `initialize`; from 2026-07-28 each request names
+    // its revision, client and capabilities in `_meta`, and `server/discover` says what the
+    // server speaks.
+    let sessionless = revision >= "2026-07-28";
+    let first = if sessionless {
+        json!({"method": "server/discover", "params": {}})
+    } else {
+        json!({"method": "initialize", "params": {"protocolVersion": revision, "capabilities": capabilities, "clientInfo": client}})
+    };
     let mut requests = requests(revision);
-    requests.insert(0, initialize);
+    requests.insert(0, first);
     for (id, request) in requests.into_iter().enumerate() {
         let method = request["method"].as_str().unwrap().to_owned();
         let mut message = request;
+        if sessionless {
+            let meta = json!({"io.modelcontextprotocol/protocolVersion": revision, "io.modelcontextprotocol/clientCapabilities": capabilities, "io.modelcontextprotocol/clientInfo": client});
+            let params = message.as_object_mut().unwrap().entry("params").or_insert_with(|| json!({}));
+            let own = params.as_object_mut().unwrap().entry("_meta").or_insert_with(|| json!({}));
+            own.as_object_mut().unwrap().extend(meta.as_object().unwrap().clone());
+        }
         message["jsonrpc"] = json!("2.0");
         message["id"] = json!(id);
         write.write_all(format!("{message}\n").as_bytes()).await.unwrap();
@@ -209,12 +235,13 @@ async fn violations(revision: &str) -> Vec<String> {
                 continue;
             }
             match sent.get("result") {
-                Some(result) => found.extend(schema.check(result_of(&method), result)),
+                Some(result) => found.extend(schema.check(result_of(&method, result), result)),
+                None if schema.has("JSONRPCErrorResponse") => found.extend(schema.check("JSONRPCErrorResponse", &sent)),
                 None => found.extend(schema.check("JSONRPCError", &sent)),
             }
             break;
         }
-        if id == 0 {
+        if id == 0 && !sessionless {
             let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
             write.write_all(format!("{initialized}\n").as_bytes()).await.unwrap();
         }

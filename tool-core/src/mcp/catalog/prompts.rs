@@ -236,7 +236,8 @@ impl Prompts {
                 json!({"role": role, "content": crate::provider::mcp_json::content_block(block)})
             })
             .collect();
-        let result = json!({"description": description, "messages": messages});
+        // 2026-07-28 requires the discriminator; rmcp drops it for the revisions before.
+        let result = json!({"resultType": "complete", "description": description, "messages": messages});
         serde_json::from_value(result).map_err(|error| ErrorData::internal_error(error.to_string(), None))
     }
 }
