@@ -62,7 +62,7 @@ pub fn field(f: &ParamField) -> Result {
     {
         errors.push(error(factor.span, format!("`multiple_of` must be greater than 0, found {factor}")));
     }
-    let pattern = f.keywords.text(Key::Pattern).and_then(|pattern| match regex::Regex::new(pattern) {
+    let pattern = f.keywords.text(Key::Pattern).and_then(|pattern| match ecma_pattern(pattern) {
         Ok(regex) => Some(regex),
         Err(e) => {
             errors.push(error(pattern.span(), format!("`pattern` is not a valid regular expression:\n{e}")));
@@ -305,7 +305,7 @@ type BoundRule = (Key, fn(f64, f64) -> bool);
 
 /// A `default` the schema itself rejects would be sent back as an error the first time it
 /// is used, so it is refused here, naming the keyword it breaks.
-fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex>) -> Result {
+fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&fancy_regex::Regex>) -> Result {
     let mut errors = darling::Error::accumulator();
     let mut breaks = |key: &str, bound: &str| {
         errors.push(error(default.span, format!("`default` ({default}) breaks `{key}` ({bound})")));
@@ -342,7 +342,7 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
                 breaks("max_length", &max.value.to_string());
             }
             if let (Some(regex), Some(source)) = (pattern, f.keywords.text(Key::Pattern))
-                && !regex.is_match(text)
+                && !regex.is_match(text).unwrap_or(false)
             {
                 breaks("pattern", &crate::literal::json_string(source));
             }
@@ -368,3 +368,21 @@ fn default_fits(f: &ParamField, default: &JsonLit, pattern: Option<&regex::Regex
 
 #[cfg(test)]
 mod tests;
+
+/// `source` as JSON Schema reads a pattern: an ECMA-262 regular expression, translated and
+/// run as `tool_core`'s validator does (`validate/pattern.rs`), so that a pattern the macro
+/// accepts is one the tool can check.
+fn ecma_pattern(source: &str) -> core::result::Result<fancy_regex::Regex, String> {
+    if !jsonschema_regex::is_valid_ecma_regex(source) {
+        // The parser's own words say where, when it refuses the pattern too.
+        return Err(match fancy_regex::Regex::new(source) {
+            Err(error) => error.to_string(),
+            Ok(_) => format!(
+                "{source:?} is not ECMA-262, the dialect of JSON Schema's patterns (though Rust's `regex` reads it)"
+            ),
+        });
+    }
+    let translated = jsonschema_regex::to_rust_regex(source)
+        .map_err(|()| format!("{source:?} uses ECMA-262 syntax the validator cannot run"))?;
+    fancy_regex::Regex::new(&translated).map_err(|e| e.to_string())
+}

@@ -24,6 +24,22 @@ fn a_100_mb_argument_is_refused_before_parsing() {
     assert!(message.contains("more than the 1048576 bytes"), "{message}");
 }
 
+/// A value handed over already parsed is held to the same limit as text: a 5 MB value is
+/// refused, for a `#[tool]` and for a tool with a run-time schema, before it is validated.
+#[tokio::test]
+async fn a_5_mb_value_is_refused_as_text_would_be() {
+    let value = serde_json::json!({"name": "x".repeat(5 << 20), "stops": []});
+    let registry = registry();
+    let message = invalid_json(registry.call_async(&registry.context(), "plan_trip", value.clone()).await);
+    assert!(message.contains("more than the 1048576 bytes"), "{message}");
+    let mut dynamic = Registry::new();
+    let schema = r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#;
+    let tool = tool_core::DynamicTool::new("big", "", schema, |_, _| async { Ok(tool_core::ToolOutput::text("ran")) });
+    dynamic.add_dynamic(tool.unwrap()).unwrap();
+    let message = invalid_json(dynamic.call_async(&dynamic.context(), "big", value).await);
+    assert!(message.contains("more than the 1048576 bytes"), "{message}");
+}
+
 #[test]
 fn a_large_argument_within_a_raised_limit_is_validated() {
     let registry = registry().with_options(DecodeOptions::default().max_argument_bytes(200 << 20));

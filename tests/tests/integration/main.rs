@@ -18,6 +18,7 @@ mod forms;
 mod gemini;
 mod hostile;
 mod output_checks;
+mod patterns;
 mod plain_decoding;
 mod reference;
 mod registry;

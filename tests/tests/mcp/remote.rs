@@ -212,3 +212,42 @@ mod checked {
         let _ = (halt.send(()), stop.send(()));
     }
 }
+
+/// A server that lists one tool whose schema cannot be used (a pattern that is not a regular
+/// expression) still serves its others; a lookahead, which ECMA-262 has, is usable.
+#[tokio::test]
+async fn a_remote_tool_with_an_unusable_schema_is_left_out_and_the_others_serve() {
+    use axum::http::header;
+    let tools = json!([
+        {"name": "good", "inputSchema": {"type": "object", "properties": {"user": {"type": "string", "pattern": "^(?!admin$)[a-z]+$"}}}},
+        {"name": "broken", "inputSchema": {"type": "object", "properties": {"n": {"type": "string", "pattern": "(unclosed"}}}},
+    ]);
+    let app = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(move |body: String| {
+            let tools = tools.clone();
+            async move {
+                let request: serde_json::Value = serde_json::from_str(&body).unwrap();
+                let Some(id) = request.get("id").cloned() else {
+                    return (axum::http::StatusCode::ACCEPTED, [(header::CONTENT_TYPE, "application/json")], String::new());
+                };
+                let result = match request["method"].as_str().unwrap() {
+                    "initialize" => json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "fake", "version": "1"}}),
+                    "tools/list" => json!({"tools": tools}),
+                    _ => json!({}),
+                };
+                let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                (axum::http::StatusCode::OK, [(header::CONTENT_TYPE, "application/json")], answer.to_string())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let remote = RemoteServer::http("fake", format!("http://{address}/mcp")).await.unwrap();
+    let registry = remote.registry().await.unwrap();
+    assert_eq!(registry.names(), ["mcp_fake_good"]);
+    let context = registry.context();
+    let refused = registry.call_async(&context, "mcp_fake_good", json!({"user": "admin"})).await.unwrap_err();
+    assert!(refused.to_string().contains("/user: must match the pattern"), "{refused}");
+}

@@ -41,13 +41,15 @@ impl Arguments<'_> {
         }
     }
 
-    /// The arguments as a parsed value: text within `options.max_argument_bytes` is parsed.
+    /// The arguments as a parsed value: text within `options.max_argument_bytes` is parsed,
+    /// a value whose JSON text would be within it passes.
     ///
     /// # Errors
-    /// [`ToolError::InvalidJson`] for text that is not JSON or is longer than the limit.
+    /// [`ToolError::InvalidJson`] for text that is not JSON, or text or a value longer than
+    /// the limit.
     pub(crate) fn into_value(self, options: &DecodeOptions) -> Result<Value, ToolError> {
         match self {
-            Arguments::Value(value) => Ok(value),
+            Arguments::Value(value) => within(value, options),
             Arguments::Text(text) => parse(&text, options),
         }
     }
@@ -113,6 +115,35 @@ impl Default for DecodeOptions {
     fn default() -> Self {
         DecodeOptions { lenient: false, max_argument_bytes: Self::DEFAULT_MAX_ARGUMENT_BYTES }
     }
+}
+
+/// `value`, when its JSON text is no longer than the limit: a value handed over already
+/// parsed is held to the same size as text, counted by writing it out (to nothing) and
+/// stopping at the limit.
+fn within(value: Value, options: &DecodeOptions) -> Result<Value, ToolError> {
+    struct Counter {
+        written: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.written += bytes.len();
+            if self.written > self.limit { Err(std::io::Error::other("over the limit")) } else { Ok(bytes.len()) }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { written: 0, limit: options.max_argument_bytes };
+    if serde_json::to_writer(&mut counter, &value).is_ok() {
+        return Ok(value);
+    }
+    Err(ToolError::InvalidJson {
+        message: format!(
+            "the arguments are more than the {} bytes this registry accepts (as JSON text)",
+            options.max_argument_bytes
+        ),
+    })
 }
 
 /// Parses argument text no longer than the limit.

@@ -7,7 +7,8 @@
 
 use core::cmp::Ordering;
 use core::fmt;
-use std::sync::OnceLock;
+
+pub use crate::validate::pattern::Pattern;
 
 use serde_json::{Number, Value};
 
@@ -141,42 +142,6 @@ pub fn max_length(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
 
 fn characters(count: u64) -> &'static str {
     if count == 1 { "character" } else { "characters" }
-}
-
-/// A `pattern`, compiled on first use and shared by every call after it.
-#[derive(Debug)]
-pub struct Pattern {
-    source: &'static str,
-    compiled: OnceLock<Result<regex::Regex, String>>,
-}
-
-impl Pattern {
-    /// A pattern from its source; `#[param(pattern)]` has already checked that it compiles.
-    #[must_use]
-    pub const fn new(source: &'static str) -> Self {
-        Pattern { source, compiled: OnceLock::new() }
-    }
-
-    /// Whether the regex matches somewhere in `text` (never, if it does not compile).
-    pub fn is_match(&self, text: &str) -> bool {
-        matches!(self.compiled(), Ok(regex) if regex.is_match(text))
-    }
-
-    fn compiled(&self) -> &Result<regex::Regex, String> {
-        self.compiled.get_or_init(|| regex::Regex::new(self.source).map_err(|e| e.to_string()))
-    }
-
-    /// `pattern`: the regex matches somewhere in the string.
-    pub fn validate(&self, value: &Value, at: &Pointer, out: &mut Violations) {
-        let Value::String(text) = value else { return };
-        match self.compiled() {
-            Ok(regex) if regex.is_match(text) => {}
-            Ok(_) => {
-                out.push(at, "pattern", format!("must match the pattern {:?}, got {}", self.source, preview(value)));
-            }
-            Err(error) => out.push(at, "pattern", format!("the pattern {:?} does not compile: {error}", self.source)),
-        }
-    }
 }
 
 /// An `enum` list, as the macro wrote it: its literals, compared with the value as they are.

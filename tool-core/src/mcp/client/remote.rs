@@ -127,7 +127,10 @@ impl RemoteServer {
     }
 
     /// The server's tools, each as `mcp_<server>_<tool>` (characters providers refuse become
-    /// `_`), ready to merge into another registry or to use alone.
+    /// `_`), ready to merge into another registry or to use alone. A tool whose input or
+    /// output schema is not usable (not JSON Schema, a pattern that is not ECMA-262, a
+    /// reference outside it) is left out with a warning naming it and why (`tracing`), so
+    /// that the server's other tools still serve.
     ///
     /// # Errors
     /// [`RemoteError::List`] when the listing fails; [`RemoteError::Registry`] when two
@@ -137,7 +140,14 @@ impl RemoteServer {
         let mut registry = Registry::new();
         for tool in tools {
             let local = local_name(&self.name, &tool.name);
-            registry.add_dynamic(self.forwarding(&local, tool)?).map_err(RemoteError::Registry)?;
+            match self.forwarding(&local, tool) {
+                Ok(dynamic) => {
+                    registry.add_dynamic(dynamic).map_err(RemoteError::Registry)?;
+                }
+                Err(error) => {
+                    tracing::warn!(server = %self.name, tool = %local, %error, "a tool of an MCP server is left out");
+                }
+            }
         }
         Ok(registry)
     }

@@ -6,13 +6,15 @@
 //! The deciding is the `jsonschema` crate's (draft 2020-12, the draft every tool schema here
 //! is written in); this module only translates its errors into [`Violation`]s (`report`) and
 //! applies lenient coercion where the schema names one scalar type (`coerce`). Formats use
-//! the compile-time validator's checks and patterns the same `regex` engine, so that a schema
-//! accepts the same values whether a derive or a configuration file wrote it. References
+//! the compile-time validator's checks and patterns the same ECMA-262 engine (its
+//! translation, `fancy-regex`, the same bound on backtracking: `validate/pattern.rs`), so
+//! that a schema accepts the same values whether a derive or a configuration file wrote it. References
 //! resolve only inside the schema: nothing is fetched from a URL a remote server chose.
 //!
 //! [`Violation`]: crate::Violation
 
 mod alternatives;
+mod checks;
 mod coerce;
 mod report;
 mod words;
@@ -71,13 +73,14 @@ impl RuntimeSchema {
     /// [`SchemaError`] when `schema` is not a valid draft 2020-12 schema (checked against the
     /// meta-schema), a `pattern` does not compile, or a `$ref` points outside the schema.
     pub fn new(schema: Value) -> Result<Self, SchemaError> {
-        let mut options = jsonschema::draft202012::options()
-            .should_validate_formats(true)
-            .with_pattern_options(jsonschema::PatternOptions::regex());
+        let mut options = jsonschema::draft202012::options().should_validate_formats(true).with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex().backtrack_limit(crate::validate::pattern::BACKTRACK_LIMIT),
+        );
         for name in FORMATS {
             options = options.with_format(*name, |text: &str| crate::validate::format::is_valid(name, text));
         }
-        let validator = options.build(&schema).map_err(|error| SchemaError { message: error.to_string() })?;
+        checks::before_compiling(&schema).map_err(|message| SchemaError { message })?;
+        let validator = options.build(&schema).map_err(|error| SchemaError { message: checks::worded(&error) })?;
         Ok(RuntimeSchema { compiled: Arc::new(Compiled { value: schema, validator }) })
     }
 

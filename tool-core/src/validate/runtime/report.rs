@@ -81,6 +81,10 @@ pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Vi
         ValidationErrorKind::Format { format } => {
             out.push(&at, "format", format!("must be a valid {format}, got {}", preview(value)));
         }
+        ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. } => {
+            let pattern = root.pointer(schema_path).and_then(Value::as_str).unwrap_or_default();
+            out.push(&at, "pattern", crate::validate::pattern::too_costly(pattern));
+        }
         ValidationErrorKind::AnyOf { .. }
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. }
