@@ -6,6 +6,7 @@
 # Usage: bash tests/a2a/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/port.sh
 cache=${TOOL_A2A_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tool-core-a2a}
 venv=$cache/venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import a2a, uvicorn' 2>/dev/null; then
@@ -18,7 +19,6 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import a2a, uvicorn' 
         sleep 5
     done
 fi
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null' EXIT
 url=

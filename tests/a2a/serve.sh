@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+. tests/port.sh
 cache=${TOOL_A2A_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tool-core-a2a}
 tck_source=${TOOL_A2A_TCK:-$root/../shared/a2a-tck}
 pip_install() { # pip_install VENV PACKAGES...: retried, as downloads fail now and then
@@ -36,7 +37,7 @@ if [ ! -x "$tck_venv/bin/python" ] || ! "$tck_venv/bin/python" -c 'import pytest
         proto-plus protobuf googleapis-common-protos pyOpenSSL aiohttp pytest-html
 fi
 cargo build -q -p tool-examples --bin a2a_agent
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 work=$(mktemp -d)
 target/debug/a2a_agent "$port" > "$work/agent.log" 2>&1 &
 agent=$!

@@ -10,12 +10,12 @@
 # Not part of CI. Needs the virtual environment tests/a2a/run.sh makes.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/port.sh
 calls=${CALLS:-200}
 venv=${TOOL_A2A_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tool-core-a2a}/venv
 [ -x "$venv/bin/python" ] || { echo "run bash tests/a2a/run.sh once first (it makes $venv)" >&2; exit 1; }
 cargo build -q --release -p tool-examples --bin a2a_agent
 cargo bench -q -p tool-tests --bench a2a --no-run
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 python_port=$(free_port)
 "$venv/bin/python" tests/a2a/peer.py "$python_port" > /dev/null 2>&1 &
 python_server=$!

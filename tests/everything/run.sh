@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 . tests/node.sh
+. tests/port.sh
 work=$root/target/everything
 reference=$work/node_modules/@modelcontextprotocol/server-everything
 if [ ! -f "$reference/dist/index.js" ]; then
@@ -28,13 +29,10 @@ else
 fi
 # Both serve the reference's documents, so their resources and instructions compare.
 export EVERYTHING_DOCS=$reference/dist/docs
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 "$ours" --http "127.0.0.1:$port" > "$work/http.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    if (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; then break; fi
-    sleep 0.1
-done
+wait_port "$port"
 timeout 600 "$venv/bin/python" tests/everything/compare.py "$node" "$reference/dist/index.js" stdio -- "$ours" \
     tests/everything/expected.txt --http "http://127.0.0.1:$port/mcp"

@@ -6,9 +6,10 @@
 # Usage: bash tests/llm/serve.sh COMMAND [ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tests/port.sh
 here=tests/llm
 { read -r server; read -r model; } < <(bash "$here/setup.sh")
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 log=$(mktemp)
 # One slot (requests queue), an 8k context, the chat template that makes this model's tool
 # calls parse (see the template's header), the API alone.

@@ -15,6 +15,7 @@ work=$root/target/mcp-conformance
 mkdir -p "$work"
 
 . "$root/tests/node.sh"
+. tests/port.sh
 
 suite=$work/suite
 if [ ! -x "$suite/node_modules/.bin/conformance" ]; then
@@ -24,15 +25,12 @@ if [ ! -x "$suite/node_modules/.bin/conformance" ]; then
 fi
 
 cargo build --quiet -p tool-examples --bin mcp_conformance
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 log=$work/server.log
 "$root/target/debug/mcp_conformance" "127.0.0.1:$port" > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    if (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; then break; fi
-    sleep 0.1
-done
+wait_port "$port"
 
 url=http://localhost:$port/mcp
 run() { PATH="$node_home/bin:$PATH" "$node" "$suite/node_modules/.bin/conformance" server --url "$url" "$@"; }
