@@ -9,9 +9,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 #[expect(deprecated, reason = "SEP-2577 deprecates sampling and logging; 2025 clients use both")]
 use rmcp::model::{
-    ClientResult, CustomNotification, CustomRequest, CustomResult, ElicitRequestParams,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion, ServerNotification,
-    ServerRequest,
+    CustomNotification, ElicitRequestParams, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion, ServerNotification,
 };
 use rmcp::{Peer, RoleServer};
 use serde_json::json;
@@ -194,21 +193,9 @@ impl Host for McpHost {
             // Sent as JSON of our own rather than rmcp's params, whose `f32` temperature would
             // reach the client widened.
             let params = wire::sampling_params(&request)?;
-            if self.capabilities.sampling_as_task {
-                let answer = asked::ask(&self.peer, "sampling/createMessage", params, true).await?;
-                let result = serde_json::from_value(answer)
-                    .map_err(|e| HostError::Failed { message: format!("unreadable sampling answer: {e}") })?;
-                return wire::sampling_response(&result);
-            }
-            let request = ServerRequest::CustomRequest(CustomRequest::new("sampling/createMessage", Some(params)));
-            let answer = self.peer.send_request(request).await;
-            let result = match answer.map_err(|e| HostError::Failed { message: e.to_string() })? {
-                ClientResult::CreateMessageResult(result) => result,
-                ClientResult::CustomResult(CustomResult(value)) => serde_json::from_value(value)
-                    .map_err(|e| HostError::Failed { message: format!("unreadable sampling answer: {e}") })?,
-                other => return Err(HostError::Failed { message: format!("not a sampling answer: {other:?}") }),
-            };
-            wire::sampling_response(&result)
+            let method = "sampling/createMessage";
+            let answer = asked::ask(&self.peer, method, params, self.capabilities.sampling_as_task).await?;
+            wire::sampling_response(&asked::read(answer, "sampling")?)
         })
     }
 
@@ -220,32 +207,16 @@ impl Host for McpHost {
             if let Some(rounds) = &self.rounds {
                 return rounds.elicit(request).await;
             }
-            if revision::before(self.outbox.revision.as_ref(), &ProtocolVersion::V_2025_11_25) {
+            let (params, as_task) = if revision::before(self.outbox.revision.as_ref(), &ProtocolVersion::V_2025_11_25) {
                 // 2025-06-18's form has no `mode`, which rmcp's params always carry.
-                let params = json!({"message": request.message, "requestedSchema": request.requested_schema});
-                let request = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", Some(params)));
-                let answer = self.peer.send_request(request).await;
-                let result = match answer.map_err(|e| HostError::Failed { message: e.to_string() })? {
-                    ClientResult::ElicitResult(result) => result,
-                    ClientResult::CustomResult(CustomResult(value)) => serde_json::from_value(value)
-                        .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?,
-                    other => {
-                        return Err(HostError::Failed { message: format!("not an elicitation answer: {other:?}") });
-                    }
-                };
-                return Ok(wire::elicitation_answer(result));
-            }
-            let params = wire::elicitation_params(request)?;
-            if self.capabilities.elicitation_as_task {
-                let params = serde_json::to_value(params)
+                (json!({"message": request.message, "requestedSchema": request.requested_schema}), false)
+            } else {
+                let params = serde_json::to_value(wire::elicitation_params(request)?)
                     .map_err(|e| HostError::Failed { message: format!("the form could not be written: {e}") })?;
-                let answer = asked::ask(&self.peer, "elicitation/create", params, true).await?;
-                let result = serde_json::from_value(answer)
-                    .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?;
-                return Ok(wire::elicitation_answer(result));
-            }
-            let result = self.peer.create_elicitation(params).await;
-            Ok(wire::elicitation_answer(result.map_err(|e| HostError::Failed { message: e.to_string() })?))
+                (params, self.capabilities.elicitation_as_task)
+            };
+            let answer = asked::ask(&self.peer, "elicitation/create", params, as_task).await?;
+            Ok(wire::elicitation_answer(asked::read(answer, "elicitation")?))
         })
     }
 

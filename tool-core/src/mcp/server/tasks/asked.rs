@@ -1,5 +1,5 @@
-//! The server asking the client (sampling, elicitation) in 2025-11-25 terms: a request tied
-//! to the task it serves (`io.modelcontextprotocol/related-task`), and run by the client as a
+//! The server asking the client (sampling, elicitation): [`ask`] sends the request as JSON of
+//! the server's own, and in 2025-11-25 terms ties it to the task it serves (`io.modelcontextprotocol/related-task`), and run by the client as a
 //! task of its own when it declared it can (`capabilities.tasks.requests`): the client
 //! answers at once with a task, which the server follows with `tasks/get` at the client's
 //! pace until it ends, then reads its answer with `tasks/result`. The tool sees only the
@@ -69,6 +69,11 @@ pub(in crate::mcp) async fn ask(
         task = send(peer, "tasks/get", json!({"taskId": id})).await?;
     }
     send(peer, "tasks/result", json!({"taskId": id})).await
+}
+
+/// The client's `answer` to a request of `kind` (`sampling`, `elicitation`), read as `T`.
+pub(in crate::mcp) fn read<T: serde::de::DeserializeOwned>(answer: Value, kind: &str) -> Result<T, HostError> {
+    serde_json::from_value(answer).map_err(|e| HostError::Failed { message: format!("unreadable {kind} answer: {e}") })
 }
 
 /// Whether a 2025-11-25 task is in a terminal status (or names none: nothing to wait for).

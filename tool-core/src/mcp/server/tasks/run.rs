@@ -23,6 +23,7 @@ use crate::context::{
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
 use crate::mcp::server::host::Logging;
+use crate::mcp::server::tasks::asked;
 use crate::mcp::server::wire;
 use crate::output::ToolOutput;
 use crate::tasks::TaskRecord;
@@ -138,9 +139,8 @@ impl TaskHost {
         };
         let method = request["method"].as_str().unwrap_or_default();
         let mut params = request.get("params").cloned().unwrap_or_else(|| json!({}));
-        crate::mcp::server::tasks::asked::relate(&mut params, task_id);
-        let as_task = crate::mcp::server::tasks::asked::runs_as_task(self.capabilities, method);
-        let answered = crate::mcp::server::tasks::asked::ask(peer, method, params, as_task).await;
+        asked::relate(&mut params, task_id);
+        let answered = asked::ask(peer, method, params, asked::runs_as_task(self.capabilities, method)).await;
         self.reported().pending.remove(&key);
         self.changed.notify_one();
         answered
@@ -178,9 +178,7 @@ impl Host for TaskHost {
             }
             let params = wire::sampling_params(&request)?;
             let answer = self.ask(json!({"method": "sampling/createMessage", "params": params})).await?;
-            let result: CreateMessageResult = serde_json::from_value(answer)
-                .map_err(|e| HostError::Failed { message: format!("unreadable sampling answer: {e}") })?;
-            wire::sampling_response(&result)
+            wire::sampling_response(&asked::read::<CreateMessageResult>(answer, "sampling")?)
         })
     }
 
@@ -191,9 +189,7 @@ impl Host for TaskHost {
             }
             let params = wire::elicitation_params(request)?;
             let answer = self.ask(json!({"method": "elicitation/create", "params": params})).await?;
-            let result: ElicitResult = serde_json::from_value(answer)
-                .map_err(|e| HostError::Failed { message: format!("unreadable elicitation answer: {e}") })?;
-            Ok(wire::elicitation_answer(result))
+            Ok(wire::elicitation_answer(asked::read::<ElicitResult>(answer, "elicitation")?))
         })
     }
 }
