@@ -15,6 +15,7 @@ use tool_core::dispatch::DecodeOptions;
 
 use super::dispatch::TripArgs;
 use super::enums::{HasAdjacent, HasExternal, HasInternal, HasUntagged, WithUnit};
+use super::rich::Rich;
 use super::schema::{Keywords, Types};
 use super::serde_attrs::{AllDefault, Search};
 
@@ -284,6 +285,15 @@ pub(crate) fn samples() -> Vec<Sample> {
         sample!(WithUnit, json!({"unit": "F"})),
         sample!(Search, json!({"query": "q", "page": 2, "per_page": 10})),
         sample!(AllDefault, json!({"verbose": true, "level": 1})),
+        sample!(
+            Rich,
+            json!({
+                "tags": ["a", "bc"], "scores": {"ann": 3}, "switches": ["on"], "pair": [1, "x"],
+                "two": [true, false], "when": "2024-02-29T12:00:00Z", "host": "10.0.0.1", "small": -3,
+                "count": 7, "wide": 9, "signed": -9, "level": 2, "inner": {"label": "ab", "ids": [1, 2]},
+                "either": {"x": 1, "y": 2}, "page": 1
+            })
+        ),
     ]
 }
 

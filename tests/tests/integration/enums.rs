@@ -215,10 +215,10 @@ pub(crate) struct HasUntagged {
 #[test]
 fn untagged() {
     let schema = schema_of::<Untagged>();
-    assert_eq!(schema["anyOf"][0], json!({"type": "number"}));
+    assert_eq!(schema["anyOf"][0], json!({"type": "number", "title": "Number"}));
     assert_eq!(
         schema["anyOf"][1],
-        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "additionalProperties": false})
+        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"], "additionalProperties": false, "title": "Named"})
     );
     assert_eq!(paths::<HasUntagged>(json!({"value": 2.5})).expect("number").value, Untagged::Number(2.5));
     assert_eq!(

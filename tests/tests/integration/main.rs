@@ -23,6 +23,7 @@ mod plain_decoding;
 mod reference;
 mod registry;
 mod retrieval;
+mod rich;
 mod runtime_schema;
 mod schema;
 mod serde_attrs;

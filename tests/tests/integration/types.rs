@@ -74,7 +74,7 @@ fn std_types_are_checked_by_their_own_parsers() {
             ("/ip".to_owned(), "format"),
             ("/socket".to_owned(), "format"),
             ("/count".to_owned(), "minimum"),
-            ("/point".to_owned(), "items"),
+            ("/point".to_owned(), "maxItems"),
             ("/point/1".to_owned(), "type"),
             ("/pair".to_owned(), "minItems"),
         ]

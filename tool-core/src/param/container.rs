@@ -79,12 +79,14 @@ fn validate_array(
             out.push(at, "maxItems", format!("must have exactly {length} items, got {}", items.len()));
         }
     }
+    let before = out.total();
     for (index, item) in items.iter_mut().enumerate() {
         let mark = at.push_index(index);
         check.validate(item, at, out);
         at.truncate(mark);
     }
-    if unique_items {
+    // Items compare once each is valid, as the decoded set would.
+    if unique_items && out.total() == before {
         keywords::unique_items_in(items, at, out);
     }
 }

@@ -12,7 +12,7 @@ fn validate_length(items: &[Value], length: usize, at: &Pointer, out: &mut Viola
     if items.len() < length {
         out.push(at, "minItems", format!("must have exactly {length} items, got {}", items.len()));
     } else if items.len() > length {
-        out.push(at, "items", format!("must have exactly {length} items, got {}", items.len()));
+        out.push(at, "maxItems", format!("must have exactly {length} items, got {}", items.len()));
     }
 }
 

@@ -44,6 +44,16 @@ pub fn apply(
                 with(bound(typed), |bound| keywords::exclusive_maximum(value, bound, at, out));
             }
             KeywordKind::MultipleOf => with(bound(typed), |bound| keywords::multiple_of(value, bound, at, out)),
+            KeywordKind::MinItems | KeywordKind::MaxItems
+                if exact(keywords, KeywordKind::MinItems, KeywordKind::MaxItems) =>
+            {
+                with(count(typed), |n| keywords::exact_items(value, n, keyword_name(keyword.kind), at, out));
+            }
+            KeywordKind::MinLength | KeywordKind::MaxLength
+                if exact(keywords, KeywordKind::MinLength, KeywordKind::MaxLength) && count(typed) == Some(1) =>
+            {
+                keywords::one_character(value, keyword_name(keyword.kind), at, out);
+            }
             KeywordKind::MinLength => with(count(typed), |n| keywords::min_length(value, n, at, out)),
             KeywordKind::MaxLength => with(count(typed), |n| keywords::max_length(value, n, at, out)),
             KeywordKind::MinItems => with(count(typed), |n| keywords::min_items(value, n, at, out)),
@@ -121,6 +131,23 @@ fn container(schema: &Schema) -> Option<&Schema> {
     match schema.peel().0 {
         inner @ (Schema::Array { .. } | Schema::Map { .. }) => Some(inner),
         _ => None,
+    }
+}
+
+/// Whether `keywords` state both `low` and `high`, as one count (a size the schema pins,
+/// which messages state as exact).
+fn exact(keywords: &[Keyword], low: KeywordKind, high: KeywordKind) -> bool {
+    let find = |kind: KeywordKind| keywords.iter().find(|k| k.kind == kind).and_then(|k| count(k.value));
+    find(low).is_some() && find(low) == find(high)
+}
+
+/// The keyword a count's violation reports.
+fn keyword_name(kind: KeywordKind) -> &'static str {
+    match kind {
+        KeywordKind::MinItems => "minItems",
+        KeywordKind::MaxItems => "maxItems",
+        KeywordKind::MinLength => "minLength",
+        _ => "maxLength",
     }
 }
 

@@ -6,7 +6,8 @@
 use serde_json::{Map, Value};
 
 use crate::schema::{Keyword, ObjectSchema, Schema};
-use crate::validate::apply::{PatternCheck, apply};
+use crate::validate::apply::PatternCheck;
+use crate::validate::checked::{Mark, then_keywords};
 use crate::validate::keys::{missing, reject_unknown, validate_unit_variant};
 use crate::validate::violation::{Pointer, Violations, wrong_type};
 
@@ -244,10 +245,7 @@ pub fn validate_constrained(
     }
 }
 
-/// The type's check of `value`, then its keywords. A value of the wrong type reports that
-/// alone, not its keywords too; a number beyond its Rust type's range reports the bound the
-/// schema states when that one is broken too (the model read `maximum: 50`, not the 255 of a
-/// `u8`).
+/// The type's check of `value`, then its keywords (`validate/checked.rs` says which).
 fn checked(
     check: &Check,
     keywords: &[Keyword],
@@ -257,21 +255,7 @@ fn checked(
     at: &mut Pointer,
     out: &mut Violations,
 ) {
-    let (before, kept) = (out.total(), out.as_slice().len());
+    let mark = Mark::new(out);
     check.validate(value, at, out);
-    if out.total() == before {
-        return apply(keywords, schema, patterns, value, at, out);
-    }
-    let new = &out.as_slice()[kept..];
-    let range = |v: &crate::validate::violation::Violation| {
-        matches!(&*v.keyword, "minimum" | "maximum") && v.path == at.as_str()
-    };
-    if out.total() - before == new.len() && new.iter().all(range) {
-        let mut stated = Violations::new();
-        apply(keywords, schema, patterns, value, at, &mut stated);
-        if new.iter().all(|v| stated.iter().any(|s| s.keyword == v.keyword)) {
-            out.truncate(kept);
-            stated.iter().for_each(|violation| out.push_violation(violation.clone()));
-        }
-    }
+    then_keywords(mark, keywords, schema, patterns, value, at, out);
 }

@@ -73,13 +73,27 @@ pub fn expect_null(value: &Value, at: &Pointer, out: &mut Violations) {
 pub struct Closest {
     best: Option<(&'static str, Violations)>,
     tried: Vec<&'static str>,
+    /// What each variant tried expected, while every one refused the value's very type.
+    types: Option<Vec<String>>,
 }
 
 impl Closest {
     /// A variant's violations; kept if they are fewer than the best so far. A variant whose
     /// very type differs from the value's is the farthest of all.
     pub fn offer(&mut self, variant: &'static str, violations: Violations, at: &Pointer) {
+        let mismatch = violations.iter().find(|violation| violation.keyword == "type" && violation.path == at.as_str());
+        // `wrong_type`'s words: "expected {what}, got {found}".
+        let expected = mismatch
+            .and_then(|violation| violation.message.strip_prefix("expected "))
+            .and_then(|rest| rest.find(", got ").map(|end| rest[..end].to_owned()));
+        let first = self.tried.is_empty();
         self.tried.push(variant);
+        match (expected, &mut self.types) {
+            (Some(expected), Some(types)) if !types.contains(&expected) => types.push(expected),
+            (Some(expected), None) if first => self.types = Some(vec![expected]),
+            (Some(_), _) => {}
+            (None, _) => self.types = None,
+        }
         let distance = |v: &Violations| {
             if v.iter().any(|violation| violation.keyword == "type" && violation.path == at.as_str()) {
                 usize::MAX
@@ -92,8 +106,12 @@ impl Closest {
         }
     }
 
-    /// Reports that no variant matched, then the closest one's violations.
-    pub fn report(self, at: &Pointer, out: &mut Violations) {
+    /// Reports that no variant matched, then the closest one's violations; or, when every
+    /// variant refuses the value's type, the types they take (as a run-time `anyOf` says).
+    pub fn report(self, value: &Value, at: &Pointer, out: &mut Violations) {
+        if let Some(types) = self.types.filter(|types| !types.is_empty()) {
+            return wrong_type(value, &types.join(" or "), at, out);
+        }
         let closest = self.best.as_ref().map_or("none", |(name, _)| name);
         out.push(
             at,

@@ -250,6 +250,26 @@ pub fn min_items(value: &Value, min: u64, at: &Pointer, out: &mut Violations) {
     }
 }
 
+/// `minItems` or `maxItems` (`keyword`) where both pin one count `n`: worded as exact.
+pub fn exact_items(value: &Value, n: u64, keyword: &'static str, at: &Pointer, out: &mut Violations) {
+    if let Value::Array(items) = value {
+        let count = items.len() as u64;
+        if (keyword == "minItems" && count < n) || (keyword == "maxItems" && count > n) {
+            out.push(at, keyword, format!("must have exactly {n} items, got {count}"));
+        }
+    }
+}
+
+/// `minLength` or `maxLength` (`keyword`) where both are 1 (a `char`'s).
+pub fn one_character(value: &Value, keyword: &'static str, at: &Pointer, out: &mut Violations) {
+    if let Value::String(text) = value {
+        let count = text.chars().count();
+        if (keyword == "minLength" && count < 1) || (keyword == "maxLength" && count > 1) {
+            out.push(at, keyword, format!("must be exactly 1 character long, got {count}"));
+        }
+    }
+}
+
 /// `maxItems`: the array has at most `max` elements.
 pub fn max_items(value: &Value, max: u64, at: &Pointer, out: &mut Violations) {
     if let Value::Array(items) = value

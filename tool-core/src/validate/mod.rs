@@ -6,6 +6,7 @@
 //! keywords on decoded Rust values, for the fast path, are `param::satisfies`.
 
 pub(crate) mod apply;
+pub(crate) mod checked;
 pub(crate) mod coerce;
 pub(crate) mod explain;
 pub mod fields;

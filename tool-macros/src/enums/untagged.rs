@@ -4,26 +4,32 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::schema::{content_schema, description_tokens, object_schema};
+use super::schema::{content_schema, object_schema};
 use super::variant::{Variant, VariantShape, content};
 
-/// The variant's branch of the `anyOf`: its content's schema, carrying its description.
+/// The variant's branch of the `anyOf`: its content's schema, titled with the variant's
+/// name (what a refusal names it by, whichever validator refuses) and carrying its
+/// description.
 pub fn branch(variant: &Variant) -> TokenStream {
-    let description = description_tokens(variant.description.as_ref());
-    match (&variant.shape, &variant.description) {
-        (VariantShape::Struct(object), _) => {
-            object_schema(&description, &object.property_list(), &object.flatten_list())
+    let inner = match &variant.shape {
+        VariantShape::Struct(object) => {
+            object_schema(&quote!(__tc_None), &object.property_list(), &object.flatten_list())
         }
-        (VariantShape::Newtype(ty), Some(doc)) => quote! {
-            __tc_Schema::Constrained(&_tool_core::schema::Constrained {
-                schema: <#ty as __tc_ToolParam>::__SCHEMA_REF,
-                keywords: &[__tc_Keyword {
-                    kind: __tc_KeywordKind::Description,
-                    value: __tc_KeywordValue::Text(#doc),
-                }],
-            })
-        },
-        (shape, _) => content_schema(shape).unwrap_or_else(|| quote!(__tc_Schema::Any)),
+        shape => content_schema(shape).unwrap_or_else(|| quote!(__tc_Schema::Any)),
+    };
+    let name = &variant.name;
+    let description = variant
+        .description
+        .as_ref()
+        .map(|doc| quote!(__tc_Keyword { kind: __tc_KeywordKind::Description, value: __tc_KeywordValue::Text(#doc) }));
+    quote! {
+        __tc_Schema::Constrained(&_tool_core::schema::Constrained {
+            schema: &#inner,
+            keywords: &[
+                __tc_Keyword { kind: __tc_KeywordKind::Title, value: __tc_KeywordValue::Text(#name) },
+                #description
+            ],
+        })
     }
 }
 
@@ -51,6 +57,6 @@ pub fn validate(variants: &[Variant]) -> TokenStream {
     quote! {
         let mut __tool_closest = _tool_core::__private::Closest::default();
         #(#trials)*
-        __tool_closest.report(at, out);
+        __tool_closest.report(value, at, out);
     }
 }

@@ -16,6 +16,7 @@
 mod alternatives;
 mod checks;
 mod coerce;
+mod order;
 mod report;
 mod words;
 
@@ -42,10 +43,12 @@ use crate::validate::violation::Violations;
 ///
 /// let violations = schema.validate(&json!({"days": 12, "unit": "C"})).unwrap_err();
 /// let lines: Vec<String> = violations.iter().map(ToString::to_string).collect();
+/// // In the order a `#[tool]` reports them: the properties as declared, a missing one in
+/// // its place, then the keys the schema does not know.
 /// assert_eq!(lines, [
+///     "(root): missing required property \"city\"",
 ///     "/days: must be <= 10, got 12",
 ///     "/unit: unknown property \"unit\"; the properties are \"city\", \"days\"",
-///     "(root): missing required property \"city\"",
 /// ]);
 ///
 /// // Lenient coercion rewrites what the schema's scalar types allow, as dispatch's does.
@@ -116,7 +119,7 @@ impl RuntimeSchema {
         }
         let mut out = Violations::new();
         let errors: Vec<_> = self.compiled.validator.iter_errors(instance).collect();
-        report::all(&errors, &self.compiled.value, &mut out);
+        report::all(&errors, &words::Whole { schema: &self.compiled.value, instance }, &mut out);
         if out.is_empty() {
             // `is_valid` and `iter_errors` disagreeing would be the crate's bug; refuse
             // rather than let the value through unexplained.

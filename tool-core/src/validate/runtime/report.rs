@@ -6,7 +6,7 @@
 use jsonschema::ValidationError;
 use jsonschema::error::ValidationErrorKind;
 
-use super::words::{expected, extend, types};
+use super::words::{Whole, expected, extend, types};
 use serde_json::Value;
 
 use crate::validate::keys;
@@ -17,7 +17,7 @@ use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 /// wrong type, that alone (the keywords of its type say nothing more), unless an `enum` of
 /// names or a `const` name there already says all the `type` would; `uniqueItems` only
 /// among valid items.
-pub(super) fn all(errors: &[ValidationError<'_>], root: &Value, out: &mut Violations) {
+pub(super) fn all(errors: &[ValidationError<'_>], whole: &Whole<'_>, out: &mut Violations) {
     let is_type = |error: &ValidationError<'_>| matches!(error.kind(), ValidationErrorKind::Type { .. });
     // A list of names reads as a unit enum's variants, which are named in place of the type.
     let is_listing = |error: &ValidationError<'_>| match error.kind() {
@@ -28,9 +28,16 @@ pub(super) fn all(errors: &[ValidationError<'_>], root: &Value, out: &mut Violat
     let at = |error: &ValidationError<'_>, test: &dyn Fn(&ValidationError<'_>) -> bool| {
         errors.iter().any(|other| test(other) && other.instance_path() == error.instance_path())
     };
-    for error in errors {
+    for error in super::order::sorted(errors, whole) {
         let keep = if is_type(error) {
             !at(error, &is_listing)
+        } else if matches!(error.kind(), ValidationErrorKind::FalseSchema) {
+            // An item past a tuple's last: its array's count already says so.
+            let path = error.instance_path().as_str();
+            let array = path.rfind('/').map_or("", |end| &path[..end]);
+            !errors.iter().any(|other| {
+                matches!(other.kind(), ValidationErrorKind::MaxItems { .. }) && other.instance_path().as_str() == array
+            })
         } else if matches!(error.kind(), ValidationErrorKind::UniqueItems) {
             // Items compare once each is valid, as decoded values do.
             let below = format!("{}/", error.instance_path().as_str());
@@ -39,26 +46,35 @@ pub(super) fn all(errors: &[ValidationError<'_>], root: &Value, out: &mut Violat
             is_listing(error) || !at(error, &is_type)
         };
         if keep {
-            violations(error, root, out);
+            violations(error, whole, out);
         }
     }
 }
 
-/// Adds the violations `error` stands for (one per unknown key, say) to `out`; `root` is the
-/// whole schema, read for the names a message lists.
-pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Violations) {
+/// Adds the violations `error` stands for (one per unknown key, say) to `out`; `whole`'s
+/// schema is read for the names a message lists.
+pub(super) fn violations(error: &ValidationError<'_>, whole: &Whole<'_>, out: &mut Violations) {
+    let root = whole.schema;
     let at = pointer(error.instance_path().as_str());
     let value = error.instance().as_ref();
     let schema_path = error.schema_path().as_str();
     match error.kind() {
-        ValidationErrorKind::Type { kind } => wrong_type(value, &expected(&types(kind)), &at, out),
+        ValidationErrorKind::Type { kind } => {
+            // A `char`'s schema: a string pinned to one character, named as its check names it.
+            let one = parent(schema_path).and_then(|path| root.pointer(path)).is_some_and(|schema| {
+                schema.get("minLength") == Some(&Value::from(1)) && schema.get("maxLength") == Some(&Value::from(1))
+            });
+            let expected = if one { "a string of one character".to_owned() } else { expected(&types(kind)) };
+            wrong_type(value, &expected, &at, out);
+        }
         ValidationErrorKind::Required { property } => keys::missing(property.as_str().unwrap_or_default(), &at, out),
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             unknown_keys(unexpected, &at, parent(schema_path).and_then(|path| root.pointer(path)), out);
         }
         ValidationErrorKind::Enum { options } => {
-            out.push(&at, "enum", format!("must be one of {}, got {}", keywords::listed(options), preview(value)));
+            let found = integral(value, root, schema_path);
+            out.push(&at, "enum", format!("must be one of {}, got {}", keywords::listed(options), preview(&found)));
         }
         ValidationErrorKind::Constant { expected_value } => {
             out.push(&at, "const", format!("must be {expected_value}, got {}", preview(value)));
@@ -88,7 +104,7 @@ pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Vi
         ValidationErrorKind::AnyOf { .. }
         | ValidationErrorKind::OneOfNotValid { .. }
         | ValidationErrorKind::OneOfMultipleValid { .. }
-        | ValidationErrorKind::Not { .. } => combinator_violation(error, root, &at, out),
+        | ValidationErrorKind::Not { .. } => combinator_violation(error, whole, &at, out),
         ValidationErrorKind::FalseSchema => out.push(&at, "false", "no value is allowed here".to_owned()),
         ValidationErrorKind::Contains => {
             out.push(&at, "contains", "must contain at least one item matching the `contains` schema".to_owned());
@@ -96,7 +112,7 @@ pub(super) fn violations(error: &ValidationError<'_>, root: &Value, out: &mut Vi
         ValidationErrorKind::PropertyNames { error } => {
             let name = preview(error.instance().as_ref());
             let mut inner = Violations::new();
-            violations(error, root, &mut inner);
+            violations(error, whole, &mut inner);
             for violation in &inner {
                 out.push(&at, "propertyNames", format!("the property name {name} {}", violation.message));
             }
@@ -146,14 +162,12 @@ fn size_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: 
         ValidationErrorKind::MinLength { limit } | ValidationErrorKind::MaxLength { limit }
             if *limit == 1 && exact_count(root, schema_path, "minLength", "maxLength") =>
         {
-            let count = value.as_str().map_or(0, |text| text.chars().count());
-            out.push(at, keyword_of(error), format!("must be exactly 1 character long, got {count}"));
+            keywords::one_character(value, keyword_of(error), at, out);
         }
         ValidationErrorKind::MinItems { limit } | ValidationErrorKind::MaxItems { limit }
             if exact_count(root, schema_path, "minItems", "maxItems") =>
         {
-            let count = value.as_array().map_or(0, Vec::len);
-            out.push(at, keyword_of(error), format!("must have exactly {limit} items, got {count}"));
+            keywords::exact_items(value, *limit, keyword_of(error), at, out);
         }
         ValidationErrorKind::MinLength { limit } => keywords::min_length(value, *limit, at, out),
         ValidationErrorKind::MaxLength { limit } => keywords::max_length(value, *limit, at, out),
@@ -168,7 +182,8 @@ fn size_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: 
 
 /// A value that fails `anyOf`, `oneOf` or `not`; an optional field's `T | null` reports
 /// `T`'s violations alone.
-fn combinator_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer, out: &mut Violations) {
+fn combinator_violation(error: &ValidationError<'_>, whole: &Whole<'_>, at: &Pointer, out: &mut Violations) {
+    let root = whole.schema;
     let value = error.instance().as_ref();
     let schema_path = error.schema_path().as_str();
     match error.kind() {
@@ -178,11 +193,11 @@ fn combinator_violation(error: &ValidationError<'_>, root: &Value, at: &Pointer,
             // `T` or `null` (an optional field), and the value is not null: `T`'s violations
             // alone, as for a `#[tool]`'s `Option<T>`.
             let index = nullable(root.pointer(schema_path), value).unwrap_or_default();
-            all(context.get(index).map_or(&[][..], Vec::as_slice), root, out);
+            all(context.get(index).map_or(&[][..], Vec::as_slice), whole, out);
         }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             let keyword = if matches!(error.kind(), ValidationErrorKind::AnyOf { .. }) { "anyOf" } else { "oneOf" };
-            super::alternatives::report(keyword, context, at, root.pointer(schema_path), root, all, out);
+            super::alternatives::report(keyword, context, at, root.pointer(schema_path), whole, all, out);
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => {
             out.push(

@@ -3,7 +3,18 @@
 
 use jsonschema::JsonType;
 
+use serde_json::Value;
+
 use crate::validate::violation::Pointer;
+
+/// What a report reads besides the errors: the whole schema (for the names a message lists)
+/// and the whole value checked (for the order of its keys).
+pub(super) struct Whole<'a> {
+    /// The schema, as given.
+    pub(super) schema: &'a Value,
+    /// The value checked.
+    pub(super) instance: &'a Value,
+}
 
 /// Appends the segments of the JSON pointer `text` to `at`.
 pub(super) fn extend(at: &mut Pointer, text: &str) {
@@ -38,4 +49,11 @@ pub(super) fn article(kind: JsonType) -> &'static str {
         JsonType::Object => "an object",
         JsonType::String => "a string",
     }
+}
+
+/// The schema a local `$ref` in `schema` stands for (inside the root schema only: nothing
+/// else is resolved); `schema` itself when it has none.
+pub(super) fn resolved<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
+    let target = schema.get("$ref").and_then(Value::as_str).and_then(|reference| reference.strip_prefix('#'));
+    target.and_then(|pointer| root.pointer(pointer)).unwrap_or(schema)
 }
