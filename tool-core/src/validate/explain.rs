@@ -30,12 +30,20 @@ pub(crate) fn explain(violations: &mut Violations, arguments: &Value, schema: &V
     }
 }
 
-/// The JSON type of `value`, as JSON Schema names it.
+/// The JSON type of `value`, as JSON Schema names it: a number without a fraction is an
+/// integer however it is written (`3.0`), so the type does not depend on which validator
+/// read it or whether it was normalized.
 fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
-        Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
+        Value::Number(number)
+            if number.is_i64()
+                || number.is_u64()
+                || number.as_f64().is_some_and(|x| x.is_finite() && x.fract() == 0.0) =>
+        {
+            "integer"
+        }
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",

@@ -35,7 +35,9 @@ pub fn branch(variant: &Variant) -> TokenStream {
 
 /// The validator's body. serde tries the variants in order and takes the first that
 /// deserializes; the validator does the same, and when none fits it reports the closest
-/// variant's violations.
+/// variant's violations. Each variant is tried on a copy (a check may normalize what it
+/// reads, `3.0` into `3`), kept only for the variant that fits: a refused call is reported on
+/// the value as it was sent.
 pub fn validate(variants: &[Variant]) -> TokenStream {
     let trials = variants.iter().map(|v| {
         let check = content(&v.shape, &[]);
@@ -43,11 +45,14 @@ pub fn validate(variants: &[Variant]) -> TokenStream {
         quote! {
             {
                 let mut __tool_trial = _tool_core::Violations::new();
+                let mut __tool_copy = ::core::clone::Clone::clone(&*value);
                 {
                     let out = &mut __tool_trial;
+                    let value = &mut __tool_copy;
                     #check
                 }
                 if __tool_trial.is_empty() {
+                    *value = __tool_copy;
                     return;
                 }
                 __tool_closest.offer(#name, __tool_trial, at);
