@@ -334,3 +334,87 @@ fn deprecated_is_placed_in_every_dialect() {
     let refusal = tool_core::context::elicitation_problem(&<SearchArgs as tool_core::ToolParam>::SCHEMA);
     assert!(refusal.is_some_and(|why| why.contains("`deprecated`")), "{refusal:?}");
 }
+
+/// Integers of every width, for what each dialect says of their ranges.
+#[derive(Debug, ToolArgs)]
+#[allow(dead_code)]
+struct Widths {
+    small: u8,
+    count: u32,
+    offset: i32,
+    id: u64,
+    at: i64,
+}
+
+/// Where a schema's readers enforce bounds (an MCP client or a run-time twin reading the
+/// plain schema, OpenAI's strict decoding), every width's full range is stated; where they
+/// do not (Anthropic's strict tools move bounds into the description, Gemini may ignore them
+/// and reads them as doubles), only the ranges that inform a model (8 and 16 bits, an
+/// unsigned type's 0).
+#[test]
+fn integer_widths_are_stated_where_readers_enforce_them() {
+    let schema = <Widths as tool_core::ToolParam>::SCHEMA;
+    let bounds = |dialect: Dialect| {
+        let rendered = parse(&tool_core::render::to_json_in(&schema, dialect));
+        let properties = rendered["properties"].as_object().expect("properties").clone();
+        properties
+            .into_iter()
+            .map(|(name, property)| {
+                let bound = |key: &str| property.get(key).and_then(Value::as_number).map(ToString::to_string);
+                (name, bound("minimum"), bound("maximum"))
+            })
+            .collect::<Vec<_>>()
+    };
+    let some = |text: &str| Some(text.to_owned());
+    let full = vec![
+        ("small".to_owned(), some("0"), some("255")),
+        ("count".to_owned(), some("0"), some("4294967295")),
+        ("offset".to_owned(), some("-2147483648"), some("2147483647")),
+        ("id".to_owned(), some("0"), some("18446744073709551615")),
+        ("at".to_owned(), some("-9223372036854775808"), some("9223372036854775807")),
+    ];
+    assert_eq!(bounds(Dialect::JsonSchema), full);
+    assert_eq!(bounds(Dialect::OpenAiStrict), full);
+    let informing = vec![
+        ("small".to_owned(), some("0"), some("255")),
+        ("count".to_owned(), some("0"), None),
+        ("offset".to_owned(), None, None),
+        ("id".to_owned(), some("0"), None),
+        ("at".to_owned(), None, None),
+    ];
+    assert_eq!(bounds(Dialect::GeminiParameters), informing);
+    // Anthropic's strict tools take no bounds in the schema: they are in the description.
+    let anthropic = parse(&tool_core::render::to_json_in(&schema, Dialect::AnthropicStrict));
+    assert_eq!(anthropic["properties"]["count"]["description"], json!("{minimum: 0}"));
+    assert_eq!(anthropic["properties"]["offset"].get("description"), None);
+}
+
+/// A run-time twin built from the schema a tool publishes (what a remote MCP server's client
+/// builds) refuses exactly the integers the tool refuses.
+#[test]
+fn a_run_time_twin_refuses_what_the_integer_types_refuse() {
+    let published: Value = parse(&tool_core::render::json_schema::<Widths>());
+    let twin = tool_core::schema::RuntimeSchema::new(published).expect("a valid schema");
+    let base = json!({"small": 1, "count": 1, "offset": 1, "id": 1, "at": 1});
+    for (field, value) in [
+        ("count", json!(4_294_967_296_u64)),
+        ("offset", json!(2_147_483_648_u64)),
+        ("offset", json!(-2_147_483_649_i64)),
+        ("at", json!(3.5e39)),
+        ("at", json!(-1e300)),
+        ("id", json!(-1)),
+    ] {
+        let mut sent = base.clone();
+        sent[field] = value.clone();
+        let compiled =
+            tool_core::dispatch::decode::<Widths>(sent.clone(), &tool_core::dispatch::DecodeOptions::default());
+        let Err(tool_core::ToolError::InvalidArguments { violations, .. }) = compiled else {
+            panic!("{field} = {value}: the tool accepted it");
+        };
+        assert_eq!(
+            twin.validate(&sent).expect_err("the twin refuses it").as_slice(),
+            violations.as_slice(),
+            "{field} = {value}"
+        );
+    }
+}

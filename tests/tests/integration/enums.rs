@@ -133,7 +133,7 @@ fn internally_tagged() {
         schema_of::<Internal>(),
         json!({"anyOf": [
             {"type": "object", "properties": {"kind": tag("ping")}, "required": ["kind"], "additionalProperties": false},
-            {"type": "object", "properties": {"kind": tag("move"), "steps": {"type": "integer", "minimum": 0}},
+            {"type": "object", "properties": {"kind": tag("move"), "steps": {"type": "integer", "maximum": 2_147_483_647, "minimum": 0}},
              "required": ["kind", "steps"], "additionalProperties": false},
             {"type": "object", "properties": {"kind": tag("goto"), "x": point["properties"]["x"], "y": point["properties"]["y"]},
              "required": ["kind", "x", "y"], "additionalProperties": false},

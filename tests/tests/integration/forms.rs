@@ -248,7 +248,7 @@ fn serde_with_and_alias_work_on_a_parameter() {
     let schema: serde_json::Value = serde_json::from_str(StampTool.def().parameters_json()).unwrap();
     assert_eq!(
         schema["properties"]["at"],
-        json!({"description": "seconds since the epoch", "type": "integer", "minimum": 0})
+        json!({"description": "seconds since the epoch", "type": "integer", "maximum": i64::MAX, "minimum": 0})
     );
     assert_eq!(
         registry.call("forms_stamp", r#"{"at": 0, "label": "start"}"#).unwrap().to_text(),

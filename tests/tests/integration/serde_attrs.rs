@@ -104,8 +104,8 @@ fn flatten_merges_properties() {
             "type": "object",
             "properties": {
                 "query": {"type": "string"},
-                "page": {"type": "integer", "minimum": 1},
-                "per_page": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
+                "page": {"type": "integer", "maximum": 4_294_967_295_u32, "minimum": 1},
+                "per_page": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 4_294_967_295_u32}, {"type": "null"}]}
             },
             "required": ["query", "page"],
             "additionalProperties": false

@@ -36,7 +36,7 @@ fn a_stand_in_type_gives_the_schema_and_the_checks() {
     assert_eq!(
         schema_of::<Event>()["properties"],
         json!({
-            "at": {"description": "When it happens, in seconds since the epoch.", "type": "integer", "minimum": 0},
+            "at": {"description": "When it happens, in seconds since the epoch.", "type": "integer", "maximum": i64::MAX, "minimum": 0},
             "written": {"description": "When it was written, RFC 3339.", "type": "string", "format": "date-time"},
             "label": {"type": "string", "minLength": 2, "maxLength": 8},
             "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
@@ -116,7 +116,7 @@ fn a_newtype_carries_its_keywords_and_doc_wherever_it_is_used() {
             },
             "share": {"description": "A percentage.", "type": "integer", "minimum": 0, "maximum": 100},
             "others": {"type": "array", "items": {"description": "A user's id, as the directory stores it.", "type": "string", "minLength": 3, "pattern": "^u[0-9]+$"}},
-            "since": {"description": "An instant.", "type": "integer"},
+            "since": {"description": "An instant.", "type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
             "name": {"type": "string"},
         })
     );

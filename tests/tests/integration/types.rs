@@ -45,7 +45,7 @@ fn std_types_state_their_form() {
             "v4": {"type": "string", "format": "ipv4"},
             "ip": {"description": "an IPv4 or IPv6 address, such as 192.168.0.1 or ::1", "type": "string"},
             "socket": {"description": "an IP address and a port, such as 127.0.0.1:8080 or [::1]:8080", "type": "string"},
-            "count": {"type": "integer", "minimum": 1},
+            "count": {"type": "integer", "minimum": 1, "maximum": u32::MAX},
             "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false, "minItems": 2, "maxItems": 2},
             "pair": {"anyOf": [
                 {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 255}], "items": false, "minItems": 2, "maxItems": 2},

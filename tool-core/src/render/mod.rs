@@ -20,14 +20,11 @@ pub fn json_schema<T: ToolParam + ?Sized>() -> String {
     to_json(&T::SCHEMA)
 }
 
-/// The JSON Schema of `T` with every rule dispatch enforces, the integer types' full ranges
-/// included ([`to_json_exact`]).
-#[must_use]
-pub fn json_schema_exact<T: ToolParam + ?Sized>() -> String {
-    to_json_exact(&T::SCHEMA)
-}
-
-/// Renders `schema` as JSON Schema. Walks the constant tree, not types.
+/// Renders `schema` as JSON Schema. Walks the constant tree, not types. It states every rule
+/// dispatch enforces, the integer types' full ranges included (`"maximum":18446744073709551615`
+/// for a `u64`), so a validator outside this crate accepts exactly what dispatch accepts. One
+/// kind of rule no schema states: a text form described rather than named by a `format` (a
+/// socket address, a semantic version) is its type's parser's to decide.
 #[must_use]
 pub fn to_json(schema: &Schema) -> String {
     to_json_in(schema, Dialect::JsonSchema)
@@ -71,19 +68,6 @@ pub(crate) fn definition_in_place(name: &str, description: &str, schema: &Schema
 #[must_use]
 pub fn to_json_in(schema: &Schema, dialect: Dialect) -> String {
     let mut writer = Writer::new(dialect);
-    writer.schema(schema, &[], false);
-    writer.finish()
-}
-
-/// [`to_json`] stating every rule dispatch enforces, the integer types' full ranges included
-/// (`"maximum":18446744073709551615` for a `u64`), for a validator outside this crate that
-/// must accept exactly what dispatch accepts. Models get [`to_json`], which leaves out the
-/// bounds that only cost tokens. One kind of rule no schema states: a text form described
-/// rather than named by a `format` (a socket address, a semantic version) is its type's
-/// parser's to decide.
-#[must_use]
-pub fn to_json_exact(schema: &Schema) -> String {
-    let mut writer = Writer::new(Dialect::JsonSchema).with_full_ranges();
     writer.schema(schema, &[], false);
     writer.finish()
 }

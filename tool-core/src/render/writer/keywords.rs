@@ -14,9 +14,11 @@ struct TypeBound {
     value: TypeValue,
 }
 
-/// Whether an integer type's own bound tells the model something: `0` for unsigned types
-/// and the bounds of 8- and 16-bit types do; `u64::MAX` (which a double cannot even hold),
-/// `i32::MIN` and the like only cost tokens. Dispatch enforces the full range either way.
+/// Whether an integer type's own bound tells a model something in a dialect whose readers
+/// do not enforce bounds (Anthropic's strict tools write them into the description; Gemini
+/// may ignore them and reads them as doubles): `0` for unsigned types and the bounds of 8-
+/// and 16-bit types do; `u64::MAX`, `i32::MIN` and the like only cost tokens there. Dispatch
+/// enforces the full range either way; the other dialects state it (`Writer::new`).
 fn informs(bound: i128) -> bool {
     bound.unsigned_abs() <= u128::from(u16::MAX)
 }

@@ -32,7 +32,10 @@ impl<'a> Writer<'a> {
         Writer {
             out: String::with_capacity(256),
             dialect,
-            full_ranges: false,
+            // Where the schema's readers enforce bounds (a validator reading an MCP
+            // `inputSchema` or a run-time twin; OpenAI's strict decoding), every integer
+            // type's range is stated, so none of them accepts a value the tool refuses.
+            full_ranges: matches!(dialect, Dialect::JsonSchema | Dialect::OpenAiStrict),
             closed: false,
             arguments: &[],
             depth: 0,
@@ -51,12 +54,6 @@ impl<'a> Writer<'a> {
     /// A writer that appends to `out`.
     pub(crate) fn with_buffer(mut self, out: String) -> Self {
         self.out = out;
-        self
-    }
-
-    /// A writer that states every integer type's full range ([`super::to_json_exact`]).
-    pub(crate) fn with_full_ranges(mut self) -> Self {
-        self.full_ranges = true;
         self
     }
 
