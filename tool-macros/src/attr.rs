@@ -49,6 +49,9 @@ pub struct ToolAttr {
     /// `sequential`: a batch of calls holding this tool runs one call at a time (an agent
     /// loop runs the calls of one turn concurrently otherwise).
     pub sequential: darling::util::Flag,
+    /// `early`: an agent loop may start a call before the model's turn has ended well, as it
+    /// does a `read_only` or `idempotent` tool's.
+    pub early: darling::util::Flag,
     /// `inline`: a plain fn that never blocks, called on the caller's task rather than
     /// handed to tokio's blocking pool.
     pub inline: darling::util::Flag,

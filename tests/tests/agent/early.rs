@@ -11,7 +11,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::time::Instant;
 use tool_core::agent::{
-    Agent, Api, Conversation, DeltaSink, Event, Hooks, Model, ModelError, ModelFuture, ModelRequest, RunError, ToolRun,
+    Agent, Api, Conversation, DeltaSink, EarlyCalls, Event, Hooks, Model, ModelError, ModelFuture, ModelRequest,
+    RunError, ToolRun,
 };
 use tool_core::context::CancellationToken;
 use tool_core::provider::ToolCall;
@@ -50,8 +51,8 @@ struct Weather {
     days: u8,
 }
 
-/// Takes 2 s, or stops when cancelled
-#[tool]
+/// Takes 2 s, or stops when cancelled; changes nothing, so it may start before its turn ends
+#[tool(read_only)]
 async fn get_weather(ctx: &ToolContext, args: Weather) -> String {
     let log = ctx.state::<Arc<Log>>().expect("the log");
     log.note(format!("start {}", args.city));
@@ -63,6 +64,15 @@ async fn get_weather(ctx: &ToolContext, args: Weather) -> String {
         }
     }
     format!("{} days of sun in {}", args.days, args.city)
+}
+
+/// Takes 2 s and acts on the world (no annotation says a call is safe before the turn ends)
+#[tool]
+async fn book_hotel(ctx: &ToolContext, args: Weather) -> String {
+    let log = ctx.state::<Arc<Log>>().expect("the log");
+    log.note(format!("book {}", args.city));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    format!("booked {} nights in {}", args.days, args.city)
 }
 
 /// Answers at once; a call to it makes its whole turn run one call at a time
@@ -117,15 +127,22 @@ fn two_calls() -> Vec<String> {
     recorded("04b-parallel-stream.sse.txt")
 }
 
-/// A Chat Completions stream of `calls` (id, arguments), each in two pieces, ended by
-/// `finish_reason`.
+/// A Chat Completions stream of `get_weather` calls (id, arguments), each in two pieces,
+/// ended by `finish_reason`.
 fn chat_stream(calls: &[(&str, &str)], finish_reason: &str) -> Vec<String> {
+    let named: Vec<(&str, &str, &str)> = calls.iter().map(|(id, arguments)| (*id, "get_weather", *arguments)).collect();
+    chat_stream_of(&named, finish_reason)
+}
+
+/// A Chat Completions stream of `calls` (id, tool, arguments), each in two pieces, ended by
+/// `finish_reason`.
+fn chat_stream_of(calls: &[(&str, &str, &str)], finish_reason: &str) -> Vec<String> {
     let mut events = Vec::new();
-    for (index, (id, arguments)) in calls.iter().enumerate() {
+    for (index, (id, name, arguments)) in calls.iter().enumerate() {
         let (head, tail) = arguments.split_at(arguments.len() / 2);
         events.push(
             json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "id": id, "type": "function",
-            "function": {"name": "get_weather", "arguments": head}}]}}]}),
+            "function": {"name": name, "arguments": head}}]}}]}),
         );
         events.push(json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": index, "function": {"arguments": tail}}]}}]}));
     }
@@ -151,6 +168,7 @@ type Timed = Arc<Mutex<Vec<(u64, Event)>>>;
 fn paced_agent(log: &Arc<Log>, turns: Vec<Vec<String>>, sequential_tool: bool) -> (Agent, Timed) {
     let mut registry = Registry::new().with_state(Arc::clone(log));
     registry.add(GetWeatherTool).unwrap();
+    registry.add(BookHotelTool).unwrap();
     if sequential_tool {
         registry.add(OneAtATimeTool).unwrap();
     }
@@ -211,7 +229,7 @@ async fn each_call_starts_when_the_stream_closes_it_and_events_and_results_keep_
 async fn without_early_calls_every_call_waits_for_the_whole_turn() {
     let log = Log::new();
     let (agent, events) = paced_agent(&log, vec![two_calls(), answer()], false);
-    agent.early_calls(false).run(&mut Conversation::new(Api::OpenAiChat), "weather").await.unwrap();
+    agent.early_calls(EarlyCalls::Never).run(&mut Conversation::new(Api::OpenAiChat), "weather").await.unwrap();
     assert_eq!((log.at("start Paris"), log.at("start Tokyo"), log.at("end Tokyo")), (2_800, 2_800, 4_800));
     let started = times(&events.lock().unwrap(), "started");
     assert_eq!(started, [(2_800, PARIS.to_owned()), (2_800, TOKYO.to_owned())]);
@@ -221,7 +239,7 @@ async fn without_early_calls_every_call_waits_for_the_whole_turn() {
 async fn one_call_at_a_time_the_first_runs_while_the_second_is_written() {
     // Round time, early against late: 5.4 s against 6.8 s with one call at a time.
     let mut ends = Vec::new();
-    for early in [true, false] {
+    for early in [EarlyCalls::SafeTools, EarlyCalls::Never] {
         let log = Log::new();
         let (agent, _) = paced_agent(&log, vec![two_calls(), answer()], false);
         let agent = agent.max_concurrency(1).early_calls(early);
@@ -317,7 +335,7 @@ async fn a_turn_cut_off_after_a_call_started_keeps_it_and_answers_the_cut_call()
     let log = Log::new();
     let (agent, _) = paced_agent(&log, vec![cut, answer()], false);
     let mut conversation = Conversation::new(Api::OpenAiChat);
-    let outcome = agent.early_calls(false).run(&mut conversation, "weather").await.unwrap();
+    let outcome = agent.early_calls(EarlyCalls::Never).run(&mut conversation, "weather").await.unwrap();
     assert!(outcome.tool_runs.is_empty());
     assert!(conversation.items()[1]["content"].as_str().unwrap().starts_with("Your last reply was cut off"));
 }
@@ -375,4 +393,84 @@ async fn a_stream_that_fails_after_a_call_started_cancels_it_and_says_so() {
     assert_eq!((log.at("start Paris"), log.at("cancelled Paris")), (1_400, 2_000));
     let finished = times(&events.lock().unwrap(), "finished");
     assert_eq!(finished, [(2_000, PARIS.to_owned())]);
+}
+
+/// The turn: weather for Paris (safe), a booking in Rome (acts), weather for Oslo (safe, but
+/// after the booking).
+fn weather_booking_weather() -> Vec<String> {
+    chat_stream_of(
+        &[
+            ("a", "get_weather", r#"{"city": "Paris", "days": 2}"#),
+            ("b", "book_hotel", r#"{"city": "Rome", "days": 3}"#),
+            ("c", "get_weather", r#"{"city": "Oslo", "days": 1}"#),
+        ],
+        "tool_calls",
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn by_default_a_call_that_acts_waits_for_the_whole_turn_and_so_does_every_call_after_it() {
+    let log = Log::new();
+    let (agent, _) = paced_agent(&log, vec![weather_booking_weather(), answer()], false);
+    let outcome = agent.run(&mut Conversation::new(Api::OpenAiChat), "plan").await.unwrap();
+    // The stream: a closes at 300 ms, b at 500, c at 700 (`finish_reason`), the turn ends at 800.
+    assert_eq!(log.at("start Paris"), 300, "a read-only call starts as the stream closes it");
+    assert_eq!((log.at("book Rome"), log.at("start Oslo"), log.at("stream end")), (800, 800, 800));
+    let ran: Vec<&str> = outcome.tool_runs.iter().map(|run| run.call.id.as_str()).collect();
+    assert_eq!(ran, ["a", "b", "c"]);
+
+    // Opted in for every tool, the booking starts as soon as it is written.
+    let log = Log::new();
+    let (agent, _) = paced_agent(&log, vec![weather_booking_weather(), answer()], false);
+    agent.early_calls(EarlyCalls::Every).run(&mut Conversation::new(Api::OpenAiChat), "plan").await.unwrap();
+    assert_eq!((log.at("start Paris"), log.at("book Rome"), log.at("start Oslo")), (300, 500, 700));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_turn_that_fails_never_runs_a_call_that_acts() {
+    // The stream breaks at 600 ms, after the booking was written whole (500), before the turn
+    // ended well.
+    let mut broken = weather_booking_weather();
+    broken.truncate(6);
+    let log = Log::new();
+    let (agent, _) = paced_agent(&log, vec![broken], false);
+    let error = agent.run(&mut Conversation::new(Api::OpenAiChat), "plan").await.unwrap_err();
+    assert!(matches!(error, RunError::Model(_)), "{error:?}");
+    assert_eq!(log.at("start Paris"), 300, "the read-only call had started");
+    assert!(!log.lines().iter().any(|(_, line)| line.starts_with("book")), "{:?}", log.lines());
+
+    // The same failure with every tool opted in: the booking had started (and acted).
+    let mut broken = weather_booking_weather();
+    broken.truncate(6);
+    let log = Log::new();
+    let (agent, _) = paced_agent(&log, vec![broken], false);
+    let error = agent.early_calls(EarlyCalls::Every).run(&mut Conversation::new(Api::OpenAiChat), "plan").await;
+    assert!(error.is_err());
+    assert_eq!(log.at("book Rome"), 500);
+}
+
+#[test]
+fn a_tool_says_a_call_may_start_early_by_its_annotations_or_its_key() {
+    let mut registry = Registry::new();
+    registry.add(GetWeatherTool).unwrap();
+    registry.add(BookHotelTool).unwrap();
+    let dynamic = |name: &str| {
+        tool_core::DynamicTool::new(name, "d", r#"{"type":"object"}"#, |_, _| async {
+            Ok(tool_core::ToolOutput::text("ok"))
+        })
+        .unwrap()
+    };
+    registry.add_dynamic(dynamic("plain")).unwrap();
+    registry.add_dynamic(dynamic("keyed").early()).unwrap();
+    registry
+        .add_dynamic(dynamic("idempotent").with_annotations(tool_core::Annotations::new().idempotent(true)))
+        .unwrap();
+    let early: Vec<(&str, bool)> = ["get_weather", "book_hotel", "plain", "keyed", "idempotent"]
+        .into_iter()
+        .map(|name| (name, registry.get(name).unwrap().starts_early()))
+        .collect();
+    assert_eq!(
+        early,
+        [("get_weather", true), ("book_hotel", false), ("plain", false), ("keyed", true), ("idempotent", true)]
+    );
 }

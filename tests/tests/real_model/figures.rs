@@ -98,7 +98,7 @@ struct SlowWeather {
 }
 
 /// Get the weather forecast for a city
-#[tool_core::tool(name = "get_weather")]
+#[tool_core::tool(name = "get_weather", read_only)]
 async fn slow_weather(args: SlowWeather) -> String {
     // A tool that takes seconds, as a fetch or a query does.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -128,7 +128,7 @@ async fn first_round(api: Api, early: bool, one_at_a_time: bool) -> Option<Round
         // `llama.cpp` lets a turn hold one call unless asked for more.
         .sampling(Sampling::new().temperature(0.0).seed(42).max_tokens(300).extra("parallel_tool_calls", true))
         .max_concurrency(if one_at_a_time { 1 } else { 8 })
-        .early_calls(early)
+        .early_calls(if early { tool_core::agent::EarlyCalls::SafeTools } else { tool_core::agent::EarlyCalls::Never })
         .on_event(move |event| {
             let mark = match event {
                 Event::ModelRequest { round: 1, .. } => "request",

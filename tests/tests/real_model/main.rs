@@ -40,7 +40,7 @@ struct Weather {
 }
 
 /// Get the weather forecast for a city
-#[tool]
+#[tool(read_only)]
 fn get_weather(args: Weather) -> String {
     format!("{}: sunny, 21 °C, every one of the next {} day(s)", args.city, args.days)
 }

@@ -26,7 +26,7 @@ impl Agent {
             settings: Settings {
                 max_concurrency: 8,
                 sequential: false,
-                early_calls: true,
+                early_calls: EarlyCalls::SafeTools,
                 call_timeout: Duration::from_mins(1),
                 cancel_grace: Duration::from_secs(1),
                 approval: ApprovalPolicy::PerTool,
@@ -82,9 +82,13 @@ impl Agent {
 
     /// Whether a call may start while the model is still writing its turn: as soon as the
     /// stream closes the call's arguments ([`Delta::ToolCallDone`](super::Delta::ToolCallDone))
-    /// and it has been through its hooks and approval, rather than once the turn is whole.
-    /// On by default; a round then takes about the longer of the stream and the calls rather
-    /// than their sum. Every rule of a batch holds either way:
+    /// and it has been through its hooks and approval, rather than once the turn is whole; a
+    /// round then takes about the longer of the stream and the calls rather than their sum.
+    /// Which calls may ([`EarlyCalls`]): by default only those of tools that say a call is
+    /// safe to make before the turn is known to end well ([`Entry::starts_early`]: read-only,
+    /// idempotent, or `#[tool(early)]`), and a call to any other tool waits for the whole
+    /// turn, with every call after it, so that a turn that fails runs none of them.
+    /// Every rule of a batch holds either way:
     ///
     /// - phase 1 (`prepare`, `authorize`, approval, `before_call`) and
     ///   [`Event::ToolStarted`] go one call at a time, in call order, each before its call runs;
@@ -102,7 +106,9 @@ impl Agent {
     ///   ([`Event::ToolFinished`]) before the run's error;
     /// - durable runs journal a whole turn, then its calls: they never start calls early.
     #[must_use]
-    pub fn early_calls(mut self, early: bool) -> Self {
+    ///
+    /// [`Entry::starts_early`]: crate::registry::Entry::starts_early
+    pub fn early_calls(mut self, early: EarlyCalls) -> Self {
         self.settings.early_calls = early;
         self
     }
@@ -255,4 +261,22 @@ impl Agent {
         self.tools = Tools::Sources(sources);
         self
     }
+}
+
+/// Which calls an agent loop starts while the model still writes its turn
+/// ([`Agent::early_calls`](super::Agent::early_calls)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum EarlyCalls {
+    /// None: every call waits for the whole turn.
+    Never,
+    /// Calls to the tools that say a call is safe before the turn is known to end well
+    /// ([`Entry::starts_early`](crate::registry::Entry::starts_early)); the first call to any
+    /// other tool, and every call after it, waits for the whole turn. A turn that then fails
+    /// has run only calls that change nothing, or nothing a repeat would not.
+    #[default]
+    SafeTools,
+    /// Every call, whatever its tool does: a turn that fails after a call started leaves
+    /// that call's effects (it is cancelled and answered, but may have acted).
+    Every,
 }

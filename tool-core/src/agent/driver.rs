@@ -22,10 +22,10 @@ use std::time::Duration;
 use futures_util::stream::{FuturesOrdered, StreamExt};
 use tokio::sync::Semaphore;
 
-use super::Settings;
 use super::background::Pending;
 use super::batch::{self, Gate, Moved, Screened};
 use super::hooks::ToolRun;
+use super::{EarlyCalls, Settings};
 use crate::context::CancellationToken;
 use crate::provider::{Delta, ToolCall};
 use crate::registry::Registry;
@@ -38,6 +38,10 @@ pub(super) struct Closed {
     /// The run's answer tool: its call and every call after it wait for the whole turn (an
     /// answer is refused beside other calls, which only the whole turn tells).
     answer_tool: Option<String>,
+    /// The tools the turn's calls run against, asked whether a call may start early.
+    registry: Arc<Registry>,
+    /// Which calls may.
+    policy: EarlyCalls,
 }
 
 #[derive(Default)]
@@ -58,7 +62,9 @@ impl Closed {
         if queue.stopped || index != queue.next {
             return;
         }
-        if self.answer_tool.as_deref() == Some(name) {
+        let unsafe_early = self.policy != EarlyCalls::Every
+            && !self.registry.get(name).is_some_and(crate::registry::Entry::starts_early);
+        if self.answer_tool.as_deref() == Some(name) || unsafe_early {
             queue.stopped = true;
             return;
         }
@@ -124,7 +130,12 @@ impl<'a> Driver<'a> {
             registry,
             run_cancel,
             cancel,
-            closed: Arc::new(Closed { state: Mutex::default(), answer_tool: answer_tool.map(str::to_owned) }),
+            closed: Arc::new(Closed {
+                state: Mutex::default(),
+                answer_tool: answer_tool.map(str::to_owned),
+                registry: Arc::clone(registry),
+                policy: settings.early_calls,
+            }),
             permits: Arc::new(Semaphore::new(bound)),
             bound,
             held: None,
@@ -151,7 +162,12 @@ impl<'a> Driver<'a> {
             registry,
             run_cancel: cancel,
             cancel,
-            closed: Arc::new(Closed { state: Mutex::new(queue), answer_tool: None }),
+            closed: Arc::new(Closed {
+                state: Mutex::new(queue),
+                answer_tool: None,
+                registry: Arc::clone(registry),
+                policy: EarlyCalls::Never,
+            }),
             // Permits come once every call is through phase 1 and its tools are known.
             permits: Arc::new(Semaphore::new(0)),
             bound: 0,

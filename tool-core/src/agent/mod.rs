@@ -30,6 +30,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use builder::EarlyCalls;
 pub use events::Event;
 pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
@@ -180,7 +181,7 @@ type SnapshotSink = Arc<dyn Fn(&RunSnapshot) + Send + Sync>;
 pub(crate) struct Settings {
     max_concurrency: usize,
     sequential: bool,
-    early_calls: bool,
+    early_calls: EarlyCalls,
     call_timeout: Duration,
     cancel_grace: Duration,
     approval: ApprovalPolicy,

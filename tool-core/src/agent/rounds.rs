@@ -34,7 +34,8 @@ impl Agent {
                 // Calls may start while the model writes, but not in a last round (its calls
                 // are denied, or run against the answer tool alone).
                 let turn_cancel = CancellationToken::new();
-                let mut early = (settings.early_calls && run.steps.starts_early() && !last_answer).then(|| {
+                let starts_early = settings.early_calls != super::EarlyCalls::Never;
+                let mut early = (starts_early && run.steps.starts_early() && !last_answer).then(|| {
                     Driver::streaming(settings, &offered.registry, run.cancel, &turn_cancel, plan.answer_tool)
                 });
                 let step =

@@ -173,6 +173,18 @@ impl Entry {
         self.options().sequential
     }
 
+    /// Whether an agent loop may start a call to it before the model's turn is known to end
+    /// well (the agent's `EarlyCalls::SafeTools`, its default): it
+    /// says so (`#[tool(early)]`, [`DynamicTool::early`](crate::DynamicTool::early)), or its
+    /// annotations say a call changes nothing (`read_only`) or nothing more when repeated
+    /// (`idempotent`). Any other call waits for the whole turn: a turn that then fails runs
+    /// none of its calls.
+    #[must_use]
+    pub fn starts_early(&self) -> bool {
+        let options = self.options();
+        options.early || options.annotations.read_only == Some(true) || options.annotations.idempotent == Some(true)
+    }
+
     /// Whether an agent loop asks its approver before every call.
     #[must_use]
     pub fn requires_approval(&self) -> bool {

@@ -229,6 +229,15 @@ impl DynamicTool {
         self
     }
 
+    /// An agent loop may start a call to it while the model still writes its turn, before
+    /// the turn is known to end well, as it does a read-only or idempotent tool's
+    /// ([`Entry::starts_early`](crate::registry::Entry::starts_early)).
+    #[must_use]
+    pub fn early(mut self) -> Self {
+        self.options.early = true;
+        self
+    }
+
     /// An agent loop asks its approver before every call.
     #[must_use]
     pub fn requires_approval(mut self) -> Self {

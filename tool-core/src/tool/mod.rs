@@ -72,11 +72,13 @@ pub struct ToolDefParts {
 /// own, owned, text).
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
+#[expect(clippy::struct_excessive_bools, reason = "independent keys of `#[tool]`, each a flag, not states")]
 pub struct ToolOptions {
     pub strict: Option<bool>,
     pub title: Option<&'static str>,
     pub annotations: Annotations,
     pub sequential: bool,
+    pub early: bool,
     pub inline: bool,
     pub requires_approval: bool,
     pub group: Option<&'static str>,
@@ -91,6 +93,7 @@ impl ToolOptions {
         title: None,
         annotations: Annotations::new(),
         sequential: false,
+        early: false,
         inline: false,
         requires_approval: false,
         group: None,

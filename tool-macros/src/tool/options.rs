@@ -35,6 +35,9 @@ pub fn options(attr: &ToolAttr) -> TokenStream {
     if attr.sequential.is_present() {
         members.push(quote!(sequential: true));
     }
+    if attr.early.is_present() {
+        members.push(quote!(early: true));
+    }
     if attr.inline.is_present() {
         members.push(quote!(inline: true));
     }
