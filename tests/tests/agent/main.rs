@@ -13,6 +13,7 @@ mod loop_semantics;
 mod output_modes;
 #[path = "../support/traces.rs"]
 mod recorder;
+mod refusals;
 mod replay;
 mod requests;
 mod results;

@@ -122,6 +122,13 @@ pub enum RunError {
     /// The tool choice asks for a call ([`ToolChoice::Required`], a tool, a list of tools)
     /// but the agent has no tools to offer.
     ToolChoiceWithoutTools,
+    /// The model refused, or a content filter stopped its turn, before a typed run
+    /// ([`Agent::run_for`]) got its answer; none of that turn's calls ran (but those that
+    /// started early). A plain run ends `Ok` with [`StopReason::Refusal`] as its `stop`.
+    Refused {
+        /// What the model wrote, if anything.
+        text: String,
+    },
     /// A typed run ([`Agent::run_for`]) never got a valid answer.
     InvalidOutput {
         /// Answers checked.
@@ -134,7 +141,7 @@ pub enum RunError {
 
 impl RunError {
     /// The variant's name in `snake_case` (`model`, `tools`, `round_limit`, `cancelled`,
-    /// `invalid_tool_choice`, `tool_choice_without_tools`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
+    /// `invalid_tool_choice`, `tool_choice_without_tools`, `refused`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
@@ -144,6 +151,7 @@ impl RunError {
             RunError::Cancelled => "cancelled",
             RunError::InvalidToolChoice(_) => "invalid_tool_choice",
             RunError::ToolChoiceWithoutTools => "tool_choice_without_tools",
+            RunError::Refused { .. } => "refused",
             RunError::InvalidOutput { .. } => "invalid_output",
         }
     }
@@ -160,6 +168,15 @@ impl core::fmt::Display for RunError {
             RunError::ToolChoiceWithoutTools => {
                 f.write_str("the tool choice asks for a tool call, but there are no tools")
             }
+            RunError::Refused { text } if text.is_empty() => {
+                f.write_str("the model refused, or a content filter stopped it, before answering")
+            }
+            // The model's words are data: quoted, not followed.
+            RunError::Refused { text } => write!(
+                f,
+                "the model refused, or a content filter stopped it, before answering; it wrote {}",
+                crate::validate::violation::preview(&Value::from(text.as_str()))
+            ),
             // An answer's violations, not a tool call's: no tool name, no "call it again".
             RunError::InvalidOutput { attempts, error: crate::ToolError::InvalidArguments { violations, .. } } => {
                 write!(f, "the model gave no valid answer in {attempts} attempt(s); the last:\n{violations}")

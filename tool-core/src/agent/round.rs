@@ -170,6 +170,11 @@ impl Agent {
         if !taken.calls.is_empty() {
             return Judged::Run(taken);
         }
+        if taken.refused {
+            // Refused, or stopped by a filter: the run ends with the turn's stop reason, not
+            // an answer checked or asked again.
+            return Judged::Done;
+        }
         if !last_answer && !run.pending.is_empty() {
             // An answer while results are still to come: the model hears of the next one.
             if !run.pending.any_ended(run.cancel).await {

@@ -70,6 +70,7 @@ impl Agent {
                         Judged::Done => return Ok(progress),
                         Judged::Failed(error) => return Err(error),
                     };
+                let refused = taken.refused;
                 let beside_others = plan.beside_others(&taken.calls, only_answer);
                 if let Some(expected) = run.expected {
                     expected.alone.store(!beside_others, core::sync::atomic::Ordering::Relaxed);
@@ -80,6 +81,8 @@ impl Agent {
                 batch.items.extend(taken.cut_off);
                 let asked = Asked { last: last_answer, only_answer, beside_others };
                 match self.conclude(&plan, &mut run, &mut progress, batch, asked, &mut answers_checked) {
+                    // A refused turn's early calls are answered; nothing more is asked.
+                    Next::Round if refused => return Ok(progress),
                     Next::Round => {}
                     Next::Done => return Ok(progress),
                     Next::Failed(error) => return Err(error),

@@ -1,5 +1,6 @@
 //! Taking a model's turn into the run ([`Settings::take_turn`]), and what of it is not sent
-//! back as it came. A turn cut off at the output limit
+//! back as it came. A turn refused or stopped by a content filter runs none of its calls
+//! (but those started early) and ends the run. A turn cut off at the output limit
 //! runs none of its calls, is not kept, and the model is told why; but when some of its calls
 //! started while the model wrote (`driver.rs`), it is kept: those run to their end, and each
 //! call that had not started is answered with an error saying it was cut off. A call whose arguments
@@ -50,6 +51,9 @@ pub(super) struct Taken {
     /// The history items that answer the turn's other calls (cut off after them), to follow
     /// their results.
     pub(super) cut_off: Vec<serde_json::Value>,
+    /// The turn was refused or stopped by a filter: the run ends once the calls that had
+    /// started are answered.
+    pub(super) refused: bool,
 }
 
 impl Settings {
@@ -84,18 +88,33 @@ impl Settings {
         }
         conversation.items.extend(turn.items);
         let mut calls = turn.calls;
+        if turn.stop == StopReason::Refusal {
+            // A refused or filtered turn's calls never run (those started early, which say
+            // they are safe to, have): each is answered, and the run ends.
+            let refused: Vec<_> = calls.split_off(started.min(calls.len())).iter().map(not_run).collect();
+            let mut cut_off = if refused.is_empty() { Vec::new() } else { api.results(&refused) };
+            if calls.is_empty() {
+                // No batch follows to carry them.
+                conversation.items.append(&mut cut_off);
+            }
+            return Some(Taken { calls, cut_off, refused: true });
+        }
         if turn.stop == StopReason::MaxTokens {
             let cut: Vec<_> = calls.split_off(started.min(calls.len())).iter().map(cut_off).collect();
-            return Some(Taken { calls, cut_off: if cut.is_empty() { Vec::new() } else { api.results(&cut) } });
+            return Some(Taken {
+                calls,
+                cut_off: if cut.is_empty() { Vec::new() } else { api.results(&cut) },
+                refused: false,
+            });
         }
         if !last_answer {
-            return Some(Taken { calls, cut_off: Vec::new() });
+            return Some(Taken { calls, cut_off: Vec::new(), refused: false });
         }
         if !calls.is_empty() {
             let denied: Vec<_> = calls.iter().map(round_limit_denial).collect();
             conversation.items.extend(api.results(&denied));
         }
-        Some(Taken { calls: Vec::new(), cut_off: Vec::new() })
+        Some(Taken { calls: Vec::new(), cut_off: Vec::new(), refused: false })
     }
 }
 
@@ -105,6 +124,13 @@ fn cut_off(call: &ToolCall) -> CallResult {
     let reason = "your reply was cut off at the output limit while you were writing this call, so it did not \
                   run; make it again with shorter arguments"
         .to_owned();
+    let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
+    CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
+}
+
+/// The result of a call of a turn the provider marked refused or stopped by a content filter.
+fn not_run(call: &ToolCall) -> CallResult {
+    let reason = "not run: the turn that made this call was refused or stopped by a content filter".to_owned();
     let outcome = Err(crate::ToolError::Denied { tool: call.name.clone(), reason });
     CallResult { id: call.id.clone(), name: call.name.clone(), outcome }
 }

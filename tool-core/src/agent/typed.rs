@@ -179,6 +179,7 @@ impl Agent {
         }
         let value = match given.lock().unwrap_or_else(PoisonError::into_inner).take() {
             Some(value) => value,
+            None if run.stop == super::StopReason::Refusal => return Err(RunError::Refused { text: run.text }),
             None => read_answer::<T>(&run.text, &options)
                 .map_err(|error| RunError::InvalidOutput { attempts: retries + 1, error })?,
         };

@@ -130,20 +130,39 @@ pub enum StopReason {
 }
 
 impl StopReason {
-    /// The reason a provider gave (`finish_reason`, `stop_reason`, `status`, `finishReason`);
-    /// a turn with calls stopped for them, whatever it says, unless it was cut off at the
-    /// output limit (its last call may be incomplete).
+    /// The reason a provider gave (`finish_reason`, `stop_reason`, the Responses API's
+    /// `incomplete_details.reason` or `status`, `finishReason`); a turn with calls stopped for
+    /// them, whatever it says, unless it was cut off at the output limit (its last call may be
+    /// incomplete) or refused or stopped by a filter (its calls must not run).
     pub(crate) fn of(reason: Option<&str>, calls: bool) -> StopReason {
         match reason {
-            Some("length" | "max_tokens" | "MAX_TOKENS" | "incomplete") => StopReason::MaxTokens,
+            Some(reason) if REFUSALS.contains(&reason) => StopReason::Refusal,
+            Some("length" | "max_tokens" | "MAX_TOKENS" | "max_output_tokens" | "incomplete") => StopReason::MaxTokens,
             _ if calls => StopReason::ToolUse,
             None | Some("stop" | "end_turn" | "STOP" | "completed" | "stop_sequence") => StopReason::EndTurn,
             Some("tool_calls" | "tool_use") => StopReason::ToolUse,
-            Some("content_filter" | "refusal" | "SAFETY") => StopReason::Refusal,
             Some(other) => StopReason::Other(other.to_owned()),
         }
     }
 }
+
+/// The reasons the four APIs give for a turn refused or stopped by a content filter: Chat
+/// Completions' and Responses' `content_filter` (and a `refusal` in the message), Anthropic's
+/// `refusal`, Gemini's safety, recitation and blocklist stops.
+const REFUSALS: &[&str] = &[
+    "content_filter",
+    "refusal",
+    "SAFETY",
+    "RECITATION",
+    "BLOCKLIST",
+    "PROHIBITED_CONTENT",
+    "SPII",
+    "IMAGE_SAFETY",
+    "IMAGE_PROHIBITED_CONTENT",
+    "IMAGE_RECITATION",
+];
+
+impl StopReason {}
 
 /// Tokens used by one or more model calls.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

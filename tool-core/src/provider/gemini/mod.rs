@@ -122,7 +122,14 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
     content["role"] = json!("model");
     Ok(ModelTurn {
         text,
-        stop: StopReason::of(response.pointer("/candidates/0/finishReason").and_then(Value::as_str), !calls.is_empty()),
+        stop: StopReason::of(
+            // A prompt blocked outright has no candidate's reason, only `promptFeedback`'s.
+            response
+                .pointer("/candidates/0/finishReason")
+                .and_then(Value::as_str)
+                .or_else(|| response.pointer("/promptFeedback/blockReason").map(|_| "SAFETY")),
+            !calls.is_empty(),
+        ),
         usage: Usage::at(response, "/usageMetadata/promptTokenCount", "/usageMetadata/candidatesTokenCount"),
         calls,
         items: vec![content],

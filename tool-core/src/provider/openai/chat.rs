@@ -65,7 +65,15 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
     let message = response.pointer("/choices/0/message").cloned().ok_or_else(|| malformed("no /choices/0/message"))?;
     Ok(ModelTurn {
         text: message.get("content").and_then(Value::as_str).unwrap_or_default().to_owned(),
-        stop: StopReason::of(response.pointer("/choices/0/finish_reason").and_then(Value::as_str), !calls.is_empty()),
+        stop: StopReason::of(
+            // A structured-output refusal comes as the message's `refusal`, its finish `stop`.
+            if message.get("refusal").and_then(Value::as_str).is_some_and(|text| !text.is_empty()) {
+                Some("refusal")
+            } else {
+                response.pointer("/choices/0/finish_reason").and_then(Value::as_str)
+            },
+            !calls.is_empty(),
+        ),
         usage: Usage::at(response, "/usage/prompt_tokens", "/usage/completion_tokens"),
         calls,
         items: vec![message],

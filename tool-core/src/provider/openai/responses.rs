@@ -57,6 +57,24 @@ pub fn parse_responses_output(response: &Value) -> Result<Vec<ToolCall>, Respons
         .collect()
 }
 
+/// Why a response ended: a `refusal` part in a message; why it is `incomplete`
+/// (`max_output_tokens`, `content_filter`); else its `status`.
+fn responses_reason<'r>(response: &'r Value, output: &[Value]) -> Option<&'r str> {
+    let refused = output
+        .iter()
+        .filter_map(|item| item.get("content").and_then(Value::as_array))
+        .flatten()
+        .any(|part| part.get("type").and_then(Value::as_str) == Some("refusal"));
+    let status = response.get("status").and_then(Value::as_str);
+    if refused {
+        Some("refusal")
+    } else if status == Some("incomplete") {
+        response.pointer("/incomplete_details/reason").and_then(Value::as_str).or(status)
+    } else {
+        status
+    }
+}
+
 /// A response as a turn: the text of its `message` items, its calls, `status`, `usage`, and
 /// every output item for the history.
 fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
@@ -70,7 +88,7 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
         .collect();
     Ok(ModelTurn {
         text,
-        stop: StopReason::of(response.get("status").and_then(Value::as_str), !calls.is_empty()),
+        stop: StopReason::of(responses_reason(response, &output), !calls.is_empty()),
         usage: Usage::at(response, "/usage/input_tokens", "/usage/output_tokens"),
         calls,
         items: output,
