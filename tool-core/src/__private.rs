@@ -52,12 +52,14 @@ pub struct ArgsParts<A> {
     pub schema: &'static crate::schema::Schema,
     /// Decodes them.
     pub decode: for<'a> fn(&'static str, Arguments<'a>, &DecodeOptions) -> Result<A, crate::error::ToolError>,
+    /// Checks them, without decoding (`Registry::validate`).
+    pub check: Check,
 }
 
 /// The [`ArgsParts`] of `A`.
 #[must_use]
 pub const fn args_parts<A: ToolObject + serde::de::DeserializeOwned>() -> ArgsParts<A> {
-    ArgsParts { schema: A::__SCHEMA_REF, decode: crate::dispatch::decoder::<A>() }
+    ArgsParts { schema: A::__SCHEMA_REF, decode: crate::dispatch::decoder::<A>(), check: A::__CHECK }
 }
 
 /// What a `#[tool]` needs of its return type, reached through one call ([`output_parts`]) so

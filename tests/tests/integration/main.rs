@@ -31,3 +31,4 @@ mod stand_in;
 mod support;
 mod toolbox;
 mod types;
+mod validate_only;

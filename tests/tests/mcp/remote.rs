@@ -26,6 +26,10 @@ async fn remote_tools_are_listed_and_called() {
     // Validated before it leaves the process, worded as for a `#[tool]`.
     let invalid = registry.call_async(&context, "mcp_fixture_echo", json!({"zebra": ""})).await.unwrap_err();
     assert!(invalid.to_string().contains("/zebra: must be at least 1 character long"), "{invalid}");
+    // Checked without calling the server at all, alike.
+    assert_eq!(registry.validate("mcp_fixture_echo", json!({"zebra": ""})).unwrap_err(), invalid);
+    let valid = json!({"zebra": "hi", "apple": 2});
+    assert_eq!(registry.validate("mcp_fixture_echo", valid.clone()).unwrap(), valid);
     let counted = registry.call_async(&context, "mcp_fixture_count", json!({})).await.unwrap();
     assert_eq!(counted.structured(), Some(&json!({"count": 3})));
 

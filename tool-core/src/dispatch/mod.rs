@@ -148,24 +148,31 @@ fn validated(
     check: Check,
     schema: &'static Schema,
 ) -> Result<String, ToolError> {
+    checked_value(tool, arguments, options, check, schema).map(|value| value.to_string())
+}
+
+/// Parses, coerces when lenient, and validates `arguments` of the tool `tool` (its `check`
+/// and `schema`): the arguments as the tool would decode them, or every violation.
+pub(crate) fn checked_value(
+    tool: &str,
+    arguments: Arguments<'_>,
+    options: &DecodeOptions,
+    check: Check,
+    schema: &'static Schema,
+) -> Result<serde_json::Value, ToolError> {
     let mut value = arguments.into_value(options)?;
     if options.lenient {
         check.coerce(&mut value);
     }
     let mut violations = Violations::new();
     check.validate(&mut value, &mut Pointer::root(), &mut violations);
-    if violations.is_empty() { Ok(value.to_string()) } else { Err(refused(tool, violations, &value, schema)) }
+    if violations.is_empty() { Ok(value) } else { Err(refused(tool, violations, &value, schema)) }
 }
 
 /// The error for arguments `value` that break `schema`, each violation told what it expected
 /// and received. Cold: the schema is read as JSON only here, rendered once per type.
 #[cold]
-fn refused(
-    tool: &'static str,
-    violations: Violations,
-    value: &serde_json::Value,
-    schema: &'static Schema,
-) -> ToolError {
+fn refused(tool: &str, violations: Violations, value: &serde_json::Value, schema: &'static Schema) -> ToolError {
     let mut violations = violations;
     crate::validate::explain::explain(&mut violations, value, &rendered(schema));
     ToolError::InvalidArguments { tool: tool.to_owned(), violations }

@@ -11,6 +11,7 @@ mod name_hash;
 mod output_check;
 mod select;
 mod sources;
+mod validate;
 
 use std::sync::Arc;
 

@@ -32,6 +32,7 @@ use crate::param::ToolArgs;
 use crate::schema::Schema;
 use crate::tool::name::is_valid_tool_name;
 use crate::tool::{Annotations, TaskSupport, ToolOptions};
+use crate::validate::fields::{Check, Fields};
 
 pub(super) type DynHandler =
     dyn Fn(ToolContext, Map<String, Value>, &DecodeOptions) -> ToolFuture<'static> + Send + Sync;
@@ -53,6 +54,9 @@ pub struct DynamicTool {
     pub(crate) handler: Arc<DynHandler>,
     /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
     pub(crate) schema: Option<&'static Schema>,
+    /// How its arguments are checked without running it, where a compile-time check does
+    /// (a typed tool's, one without arguments); a tool from a JSON Schema has `checked`.
+    pub(crate) check: Option<(Check, &'static Schema)>,
     /// The output schema's text, when the handler's return type states one.
     pub(crate) output_schema: Option<String>,
     /// The parameters compiled, for a tool made with [`DynamicTool::new`].
@@ -94,7 +98,9 @@ impl DynamicTool {
             guarded(&tool, future)
         });
         let parameters = serde_json::from_str(NO_ARGUMENTS).unwrap_or_default();
-        Ok(DynamicTool::with_parts(name, description.into(), NO_ARGUMENTS.to_owned(), parameters, handler))
+        let mut made = DynamicTool::with_parts(name, description.into(), NO_ARGUMENTS.to_owned(), parameters, handler);
+        made.check = Some((Check::Object(&Fields::EMPTY), &Schema::EMPTY_OBJECT));
+        Ok(made)
     }
 
     /// A tool named `name` and described at run time, whose arguments are `A` (a type
@@ -166,6 +172,7 @@ impl DynamicTool {
         });
         let mut made = DynamicTool::with_parts(name, description.into(), parameters_json, parameters, handler);
         made.schema = Some(A::__SCHEMA_REF);
+        made.check = Some((A::__CHECK, A::__SCHEMA_REF));
         made.output_schema = O::OUTPUT_SCHEMA.map(crate::render::to_json_output);
         Ok(made)
     }
@@ -187,6 +194,7 @@ impl DynamicTool {
             options: ToolOptions::DEFAULT,
             handler,
             schema: None,
+            check: None,
             output_schema: None,
             #[cfg(feature = "runtime-schema")]
             checked: None,
@@ -271,6 +279,30 @@ impl DynamicTool {
     #[must_use]
     pub fn parameters(&self) -> &Value {
         &self.parameters
+    }
+
+    /// `arguments` checked (and coerced, when lenient) as a call would check them, without
+    /// running the handler ([`Registry::validate`](crate::Registry::validate)).
+    pub(crate) fn validate(
+        &self,
+        arguments: crate::dispatch::Arguments<'_>,
+        options: &DecodeOptions,
+    ) -> Result<Value, ToolError> {
+        if let Some((check, schema)) = self.check {
+            return crate::dispatch::checked_value(&self.name, arguments, options, check, schema);
+        }
+        let arguments = arguments.into_value(options)?;
+        #[cfg(feature = "runtime-schema")]
+        let arguments = self
+            .checked_arguments(arguments, options)
+            .map_err(|violations| ToolError::InvalidArguments { tool: self.name.to_string(), violations })?;
+        if arguments.is_object() {
+            return Ok(arguments);
+        }
+        let mut violations = crate::validate::violation::Violations::new();
+        let at = crate::validate::violation::Pointer::root();
+        crate::validate::violation::wrong_type(&arguments, "an object", &at, &mut violations);
+        Err(ToolError::InvalidArguments { tool: self.name.to_string(), violations })
     }
 
     /// Runs the handler with already parsed arguments, once they satisfy the run-time schema

@@ -31,6 +31,8 @@ pub struct ToolDef {
     name: &'static str,
     description: &'static str,
     schema: &'static Schema,
+    /// How its arguments are checked, without decoding them.
+    check: crate::validate::fields::Check,
     /// The definition, with the parameters in place from the offset on (to its last byte).
     texts: OnceLock<(Box<str>, usize)>,
     rust_path: &'static str,
@@ -58,6 +60,7 @@ pub struct ToolDefParts {
     pub name: &'static str,
     pub description: &'static str,
     pub schema: &'static Schema,
+    pub check: crate::validate::fields::Check,
     pub rust_path: &'static str,
     pub output: Option<&'static Schema>,
     pub handler: Handler,
@@ -107,11 +110,12 @@ impl ToolDef {
     #[doc(hidden)]
     #[must_use]
     pub const fn __new(parts: ToolDefParts) -> Self {
-        let ToolDefParts { name, description, schema, rust_path, output, handler, context, options } = parts;
+        let ToolDefParts { name, description, schema, check, rust_path, output, handler, context, options } = parts;
         ToolDef {
             name,
             description,
             schema,
+            check,
             texts: OnceLock::new(),
             rust_path,
             output,
@@ -146,6 +150,11 @@ impl ToolDef {
     #[must_use]
     pub const fn schema(&self) -> &'static Schema {
         self.schema
+    }
+
+    /// How its arguments are checked without decoding them (`Registry::validate`).
+    pub(crate) const fn check(&self) -> crate::validate::fields::Check {
+        self.check
     }
 
     /// [`ToolDef::schema`] as JSON Schema text, written on first use.

@@ -50,6 +50,7 @@ impl ToolFn {
                 name: #name_const,
                 description: #description,
                 schema: #args_const.schema,
+                check: #args_const.check,
                 rust_path: #rust_path,
                 output: #output_const.schema,
                 handler: _tool_core::__private::Handler::#handler(#shim_ident),
