@@ -371,3 +371,28 @@ fn tool_choice_in_every_vocabulary_checks_names() {
         .is_err()
     );
 }
+
+#[test]
+fn a_tool_choice_that_asks_for_a_call_needs_a_tool_in_every_vocabulary() {
+    let empty = Registry::new();
+    let asking = [
+        ToolChoice::Required,
+        ToolChoice::Tool("get_weather".to_owned()),
+        ToolChoice::Allowed { tools: vec!["get_weather".to_owned()], required: false },
+    ];
+    for choice in &asking {
+        for api in
+            [provider::Api::OpenAiChat, provider::Api::OpenAiResponses, provider::Api::Anthropic, provider::Api::Gemini]
+        {
+            assert_eq!(api.tool_choice(choice, &empty), Err(ToolError::NoTools), "{api:?} {choice:?}");
+        }
+        assert_eq!(openai::chat_tool_choice(choice, &empty), Err(ToolError::NoTools));
+        assert_eq!(openai::responses_tool_choice(choice, &empty), Err(ToolError::NoTools));
+        assert_eq!(anthropic::tool_choice(choice, &empty, false), Err(ToolError::NoTools));
+        assert_eq!(gemini::tool_config(choice, &empty), Err(ToolError::NoTools));
+    }
+    // Letting the model decide, or asking for no call, needs no tool.
+    assert_eq!(openai::chat_tool_choice(&ToolChoice::Auto, &empty), Ok(json!("auto")));
+    assert!(gemini::tool_config(&ToolChoice::None, &empty).is_ok());
+    assert_eq!(ToolError::NoTools.kind(), "no_tools");
+}

@@ -23,6 +23,9 @@ pub enum ToolError {
         /// Every registered name, sorted.
         available: Vec<String>,
     },
+    /// A tool choice asks for a call ([`ToolChoice::Required`](crate::provider::ToolChoice::Required),
+    /// a tool, a list of tools) and no tool is offered: no provider can honour it.
+    NoTools,
     /// The arguments are not JSON (or are larger than the registry accepts).
     InvalidJson {
         /// The parser's message, with line and column.
@@ -91,6 +94,7 @@ impl ToolError {
     pub fn kind(&self) -> &'static str {
         match self {
             ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::NoTools => "no_tools",
             ToolError::InvalidJson { .. } => "invalid_json",
             ToolError::InvalidArguments { .. } => "invalid_arguments",
             ToolError::Failed { .. } => "failed",
@@ -117,6 +121,7 @@ impl fmt::Display for ToolError {
                 }
                 Ok(())
             }
+            ToolError::NoTools => f.write_str("the tool choice asks for a tool call, but no tool is offered"),
             ToolError::InvalidJson { message } => {
                 write!(f, "the arguments are not valid JSON ({message}); send a JSON object")
             }

@@ -92,7 +92,8 @@ impl Api {
     /// The tool choice for a request.
     ///
     /// # Errors
-    /// [`ToolError::UnknownTool`] when the choice names a tool the registry lacks.
+    /// [`ToolError::UnknownTool`] when the choice names a tool the registry lacks;
+    /// [`ToolError::NoTools`] when it asks for a call and the registry is empty.
     pub fn tool_choice(self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
         self.wire().tool_choice(choice, registry)
     }

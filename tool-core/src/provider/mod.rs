@@ -319,11 +319,17 @@ pub enum ToolChoice {
 }
 
 impl ToolChoice {
-    /// Checks that every tool it names is in `registry`.
+    /// Checks that every tool it names is in `registry`, and that a choice that asks for a
+    /// call has a tool to call.
     ///
     /// # Errors
-    /// [`ToolError::UnknownTool`] for the first name that is not.
+    /// [`ToolError::NoTools`] for [`ToolChoice::Required`], a tool or a list of tools with an
+    /// empty `registry`; [`ToolError::UnknownTool`] for the first name it lacks.
     pub fn ensure_known(&self, registry: &Registry) -> Result<(), ToolError> {
+        let asks_for_a_call = !matches!(self, ToolChoice::Auto | ToolChoice::None);
+        if asks_for_a_call && registry.is_empty() {
+            return Err(ToolError::NoTools);
+        }
         match self {
             ToolChoice::Tool(name) => require_tool(registry, name),
             ToolChoice::Allowed { tools, .. } => tools.iter().try_for_each(|name| require_tool(registry, name)),
