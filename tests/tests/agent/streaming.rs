@@ -186,3 +186,31 @@ async fn a_stream_cut_mid_argument_shows_what_was_written_and_calls_nothing() {
     let (deltas, outcome) = run(Api::Gemini, call_stream(Api::Gemini, true), None).await;
     assert!(deltas.is_empty() && outcome.is_err(), "{deltas:?} {outcome:?}");
 }
+
+/// Every subscriber gets every event, in the order they were added; a turn's reasoning comes
+/// as `Event::Reasoning`, apart from its answer.
+#[tokio::test]
+async fn several_subscribers_each_hear_the_reasoning_and_every_event() {
+    use tool_core::agent::ScriptedModel;
+    let response = json!({"stop_reason": "end_turn", "content": [
+        {"type": "thinking", "thinking": "The user greets me.", "signature": "sig=="},
+        {"type": "text", "text": "Hello!"}]});
+    let heard: Arc<Mutex<Vec<(u8, String)>>> = Arc::default();
+    let (first, second) = (Arc::clone(&heard), Arc::clone(&heard));
+    let name = |event: &Event| match event {
+        Event::Reasoning { round, text } => format!("reasoning {round}: {text}"),
+        Event::RunFinished { .. } => "finished".to_owned(),
+        _ => "other".to_owned(),
+    };
+    let agent = Agent::new(ScriptedModel::new(Api::Anthropic, [response]), tool_core::Registry::new())
+        .on_event(move |event| first.lock().unwrap().push((1, name(event))))
+        .on_event(move |event| second.lock().unwrap().push((2, name(event))));
+    let outcome = agent.run(&mut Conversation::new(Api::Anthropic), "hi").await.unwrap();
+    assert_eq!(outcome.text, "Hello!");
+    let heard = heard.lock().unwrap().clone();
+    let of = |who: u8| heard.iter().filter(|(by, _)| *by == who).map(|(_, what)| what.clone()).collect::<Vec<_>>();
+    assert_eq!(of(1), of(2), "both hear everything");
+    assert!(of(1).contains(&"reasoning 1: The user greets me.".to_owned()), "{heard:?}");
+    // In the order they were added, event by event.
+    assert!(heard.chunks(2).all(|pair| pair[0].0 == 1 && pair[1].0 == 2 && pair[0].1 == pair[1].1), "{heard:?}");
+}

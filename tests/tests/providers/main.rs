@@ -14,6 +14,7 @@ use tool_core::{Registry, ToolArgs, ToolError, tool};
 use tool_tests::block_on;
 
 mod llama_server;
+mod reasoning;
 mod streams;
 
 /// How many times `record` ran; only `partial_or_invalid_arguments_are_never_run` calls it.

@@ -221,10 +221,17 @@ impl Agent {
         self
     }
 
-    /// Receives every [`Event`] as it happens.
+    /// Receives every [`Event`] as it happens. Each call adds a subscriber (a UI, a log, a
+    /// metrics sink): every one receives every event, in the order they were added.
     #[must_use]
     pub fn on_event(mut self, sink: impl Fn(&Event) + Send + Sync + 'static) -> Self {
-        self.settings.events = Some(Arc::new(sink));
+        self.settings.events = Some(match self.settings.events.take() {
+            None => Arc::new(sink),
+            Some(earlier) => Arc::new(move |event: &Event| {
+                earlier(event);
+                sink(event);
+            }),
+        });
         self
     }
 

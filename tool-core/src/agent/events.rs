@@ -33,6 +33,17 @@ pub enum Event {
     },
     /// Text as the model streams it.
     TextDelta(String),
+    /// What the model writes while it reasons, as it streams it (Anthropic's thinking, the
+    /// Responses API's reasoning summaries, Gemini's thoughts, `reasoning_content`).
+    ReasoningDelta(String),
+    /// What the model wrote while it reasoned in a turn, whole, once the turn is in
+    /// ([`ModelTurn::reasoning`](crate::provider::ModelTurn::reasoning)); streamed or not.
+    Reasoning {
+        /// The round (1 for the first).
+        round: usize,
+        /// The reasoning's text.
+        text: String,
+    },
     /// A tool call as the model streams it (for a UI showing `get_weather(city: "Par…`):
     /// everything known of it so far. The call may start once the stream closes it
     /// ([`Agent::early_calls`](super::Agent::early_calls)), or else once the turn is whole.
@@ -126,6 +137,7 @@ impl Event {
     pub(super) fn from_delta(delta: Delta<'_>) -> Option<Event> {
         Some(match delta {
             Delta::Text(text) => Event::TextDelta(text.to_owned()),
+            Delta::Reasoning(text) => Event::ReasoningDelta(text.to_owned()),
             Delta::ToolCall { index, id, name, arguments } => {
                 let partial = crate::provider::parse_arguments(arguments).value;
                 Event::ToolCallDelta {

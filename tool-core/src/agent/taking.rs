@@ -74,6 +74,9 @@ impl Settings {
         last_answer: bool,
         started: usize,
     ) -> Option<Taken> {
+        if !turn.reasoning.is_empty() {
+            self.emit(Event::Reasoning { round, text: turn.reasoning.clone() });
+        }
         self.emit(Event::ModelResponse { round, stop: turn.stop.clone(), usage: turn.usage, calls: turn.calls.len() });
         progress.stop = turn.stop.clone();
         let mut turn = turn;

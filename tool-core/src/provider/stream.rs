@@ -16,6 +16,8 @@ use super::{ModelTurn, ResponseError, malformed};
 pub enum Delta<'a> {
     /// More text.
     Text(&'a str),
+    /// More of what the model writes while it reasons (see [`ModelTurn::reasoning`]).
+    Reasoning(&'a str),
     /// A tool call as it is being written: everything known of it so far.
     ToolCall {
         /// Its place among the turn's calls, as the stream numbers them.

@@ -80,6 +80,12 @@ pub struct ModelTurn {
     /// Its turn as history items, in the [`Api`](super::Api) shape (the assistant message
     /// with its tool calls).
     pub items: Vec<Value>,
+    /// What it wrote while it reasoned, where the API shows it: Anthropic's thinking blocks,
+    /// the Responses API's reasoning summaries, Gemini's thought parts, the
+    /// `reasoning_content` of Chat Completions servers that send it (`llama.cpp`, vLLM,
+    /// `DeepSeek`). Empty otherwise; never part of [`ModelTurn::text`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reasoning: String,
 }
 
 impl ModelTurn {
@@ -87,13 +93,27 @@ impl ModelTurn {
     /// and usage are added with the `with_*` methods.
     #[must_use]
     pub fn new(stop: StopReason, items: Vec<Value>) -> Self {
-        ModelTurn { text: String::new(), calls: Vec::new(), stop, usage: Usage::default(), items }
+        ModelTurn {
+            text: String::new(),
+            calls: Vec::new(),
+            stop,
+            usage: Usage::default(),
+            items,
+            reasoning: String::new(),
+        }
     }
 
     /// Its text.
     #[must_use]
     pub fn with_text(mut self, text: impl Into<String>) -> Self {
         self.text = text.into();
+        self
+    }
+
+    /// What it wrote while it reasoned.
+    #[must_use]
+    pub fn with_reasoning(mut self, reasoning: impl Into<String>) -> Self {
+        self.reasoning = reasoning.into();
         self
     }
 

@@ -96,6 +96,7 @@ mod tests {
             stop: StopReason::Other("pause_turn".into()),
             usage: Usage { input_tokens: 7, output_tokens: 9 },
             items: vec![json!({"role": "assistant", "content": "calling"})],
+            reasoning: "the user wants a call".into(),
         };
         let journaled = serde_json::to_string(&turn).unwrap();
         assert_eq!(serde_json::from_str::<ModelTurn>(&journaled).unwrap(), turn);

@@ -82,8 +82,16 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
         .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
         .filter_map(|block| block.get("text").and_then(Value::as_str))
         .collect();
+    let reasoning = content
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("thinking"))
+        .filter_map(|block| block.get("thinking").and_then(Value::as_str))
+        .collect();
     Ok(ModelTurn {
         text,
+        reasoning,
         stop: StopReason::of(response.get("stop_reason").and_then(Value::as_str), !calls.is_empty()),
         usage: Usage::at(response, "/usage/input_tokens", "/usage/output_tokens"),
         calls,

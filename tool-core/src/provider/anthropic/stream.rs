@@ -28,6 +28,12 @@ pub struct MessageStream {
 #[derive(Debug, Clone)]
 enum Block {
     Text(String),
+    /// A `thinking` block: its text and signature, both streamed (the signature must go
+    /// back with the block when the turn carries on after tool use).
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
     /// A `tool_use` block, whose fields are in `MessageStream::calls`.
     ToolUse,
     /// Any other block (`thinking`, a server tool's), kept as it started.
@@ -63,6 +69,10 @@ impl StreamReader for MessageStream {
                         self.calls.hand_on(key, on_delta);
                         Block::ToolUse
                     }
+                    Some("thinking") => Block::Thinking {
+                        thinking: block.get("thinking").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        signature: block.get("signature").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    },
                     _ => Block::Other(block.clone()),
                 };
                 self.blocks.insert(key, block);
@@ -77,6 +87,21 @@ impl StreamReader for MessageStream {
                             _ => return Err(malformed("a text_delta for a block that is not text")),
                         }
                         on_delta(Delta::Text(text));
+                    }
+                    Some("thinking_delta") => {
+                        let text = string_at(&event, "/delta/thinking")?;
+                        match self.blocks.get_mut(&key) {
+                            Some(Block::Thinking { thinking, .. }) => thinking.push_str(text),
+                            _ => return Err(malformed("a thinking_delta for a block that is not thinking")),
+                        }
+                        on_delta(Delta::Reasoning(text));
+                    }
+                    Some("signature_delta") => {
+                        let part = string_at(&event, "/delta/signature")?;
+                        match self.blocks.get_mut(&key) {
+                            Some(Block::Thinking { signature, .. }) => signature.push_str(part),
+                            _ => return Err(malformed("a signature_delta for a block that is not thinking")),
+                        }
                     }
                     Some("input_json_delta") => {
                         let part = string_at(&event, "/delta/partial_json")?;
@@ -120,6 +145,9 @@ impl StreamReader for MessageStream {
         for (key, block) in stream.blocks {
             content.push(match block {
                 Block::Text(text) => json!({"type": "text", "text": text}),
+                Block::Thinking { thinking, signature } => {
+                    json!({"type": "thinking", "thinking": thinking, "signature": signature})
+                }
                 Block::Other(value) => value,
                 Block::ToolUse => {
                     let call = calls.remove(&key).unwrap_or_default();

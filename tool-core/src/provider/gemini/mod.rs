@@ -112,16 +112,17 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
     let calls = parse_candidate(response)?;
     let mut content =
         response.pointer("/candidates/0/content").cloned().ok_or_else(|| malformed("no /candidates/0/content"))?;
-    let text = content
-        .get("parts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|part| part.get("text").and_then(Value::as_str))
-        .collect();
+    // A part marked `thought` is the model's reasoning, not its answer.
+    let parts = || content.get("parts").and_then(Value::as_array).into_iter().flatten();
+    let thought = |part: &&Value| part.get("thought").and_then(Value::as_bool) == Some(true);
+    let text =
+        parts().filter(|part| !thought(part)).filter_map(|part| part.get("text").and_then(Value::as_str)).collect();
+    let reasoning =
+        parts().filter(|part| thought(part)).filter_map(|part| part.get("text").and_then(Value::as_str)).collect();
     content["role"] = json!("model");
     Ok(ModelTurn {
         text,
+        reasoning,
         stop: StopReason::of(
             // A prompt blocked outright has no candidate's reason, only `promptFeedback`'s.
             response

@@ -42,11 +42,17 @@ impl StreamReader for GenerateStream {
         let Some(candidate) = event.pointer("/candidates/0") else { return Ok(()) };
         for part in candidate.pointer("/content/parts").and_then(Value::as_array).into_iter().flatten() {
             if let Some(text) = part.get("text").and_then(Value::as_str) {
+                // Text joins the part before it only when both are thoughts or neither is.
+                let thought = part.get("thought").and_then(Value::as_bool) == Some(true);
                 match self.parts.last_mut() {
-                    Some(Part::Text(_, all)) => all.push_str(text),
+                    Some(Part::Text(last, all))
+                        if (last.get("thought").and_then(Value::as_bool) == Some(true)) == thought =>
+                    {
+                        all.push_str(text);
+                    }
                     _ => self.parts.push(Part::Text(part.clone(), text.to_owned())),
                 }
-                on_delta(Delta::Text(text));
+                on_delta(if thought { Delta::Reasoning(text) } else { Delta::Text(text) });
                 continue;
             }
             let position = self.parts.len();

@@ -58,13 +58,27 @@ pub fn parse_chat_completion(response: &Value) -> Result<Vec<ToolCall>, Response
         .collect()
 }
 
+/// What a message or a delta holds of the model's reasoning: `reasoning_content`
+/// (`llama.cpp`, vLLM, `DeepSeek`) or `reasoning` (Ollama, `OpenRouter`).
+fn reasoning_of(message: &Value) -> Option<&str> {
+    message.get("reasoning_content").or_else(|| message.get("reasoning")).and_then(Value::as_str)
+}
+
 /// A chat completion as a turn: the message's text and calls, `finish_reason`, `usage`, and
 /// the message itself as the history item.
 fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
     let calls = parse_chat_completion(response)?;
-    let message = response.pointer("/choices/0/message").cloned().ok_or_else(|| malformed("no /choices/0/message"))?;
+    let mut message =
+        response.pointer("/choices/0/message").cloned().ok_or_else(|| malformed("no /choices/0/message"))?;
+    let reasoning = reasoning_of(&message).unwrap_or_default().to_owned();
+    // Kept in the turn, not in the history: servers that send it refuse it back (`DeepSeek`).
+    if let Some(fields) = message.as_object_mut() {
+        fields.remove("reasoning_content");
+        fields.remove("reasoning");
+    }
     Ok(ModelTurn {
         text: message.get("content").and_then(Value::as_str).unwrap_or_default().to_owned(),
+        reasoning,
         stop: StopReason::of(
             // A structured-output refusal comes as the message's `refusal`, its finish `stop`.
             if message.get("refusal").and_then(Value::as_str).is_some_and(|text| !text.is_empty()) {
@@ -90,6 +104,7 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
 #[derive(Debug, Default, Clone)]
 pub struct ChatStream {
     text: String,
+    reasoning: String,
     calls: PartialCalls,
     stop: Option<Value>,
     usage: Value,
@@ -130,6 +145,10 @@ impl StreamReader for ChatStream {
         let finished = choice.get("finish_reason").filter(|r| !r.is_null());
         if let Some(reason) = finished {
             self.stop = Some(reason.clone());
+        }
+        if let Some(text) = choice.get("delta").and_then(reasoning_of).filter(|t| !t.is_empty()) {
+            self.reasoning.push_str(text);
+            on_delta(Delta::Reasoning(text));
         }
         if let Some(text) = choice.pointer("/delta/content").and_then(Value::as_str).filter(|t| !t.is_empty()) {
             self.text.push_str(text);
@@ -181,9 +200,10 @@ impl StreamReader for ChatStream {
         if !tool_calls.is_empty() {
             message["tool_calls"] = Value::Array(tool_calls);
         }
-        turn(
+        let turn = turn(
             &json!({"choices": [{"index": 0, "message": message, "finish_reason": stream.stop}], "usage": stream.usage}),
-        )
+        )?;
+        Ok(turn.with_reasoning(stream.reasoning))
     }
 }
 

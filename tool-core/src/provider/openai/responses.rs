@@ -86,8 +86,19 @@ fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
         .flat_map(|item| item.get("content").and_then(Value::as_array).into_iter().flatten())
         .filter_map(|part| part.get("text").and_then(Value::as_str))
         .collect();
+    // Reasoning items: their summaries (and, where a server sends it, the reasoning text).
+    let reasoning = output
+        .iter()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("reasoning"))
+        .flat_map(|item| {
+            let summary = item.get("summary").and_then(Value::as_array).into_iter().flatten();
+            summary.chain(item.get("content").and_then(Value::as_array).into_iter().flatten())
+        })
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
     Ok(ModelTurn {
         text,
+        reasoning,
         stop: StopReason::of(responses_reason(response, &output), !calls.is_empty()),
         usage: Usage::at(response, "/usage/input_tokens", "/usage/output_tokens"),
         calls,
@@ -182,6 +193,9 @@ impl StreamReader for ResponsesStream {
                 self.calls.close(key, on_delta);
             }
             Some("response.output_text.delta") => on_delta(Delta::Text(string_at(&event, "/delta")?)),
+            Some("response.reasoning_summary_text.delta" | "response.reasoning_text.delta") => {
+                on_delta(Delta::Reasoning(string_at(&event, "/delta")?));
+            }
             _ => {}
         }
         Ok(())
