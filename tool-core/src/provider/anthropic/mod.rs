@@ -70,25 +70,22 @@ pub fn parse_message(message: &Value) -> Result<Vec<ToolCall>, ResponseError> {
         .collect()
 }
 
+/// The `field` of every block of type `kind` in `content`, joined.
+fn joined(content: &Value, kind: &str, field: &str) -> String {
+    let blocks = content.as_array().into_iter().flatten();
+    blocks
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some(kind))
+        .filter_map(|block| block.get(field).and_then(Value::as_str))
+        .collect()
+}
+
 /// A message as a turn: its text blocks joined, its `tool_use` blocks, `stop_reason`,
 /// `usage`, and the assistant message (every block) for the history.
 fn turn(response: &Value) -> Result<ModelTurn, ResponseError> {
     let calls = parse_message(response)?;
     let content = response.get("content").cloned().unwrap_or_else(|| json!([]));
-    let text = content
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|block| block.get("text").and_then(Value::as_str))
-        .collect();
-    let reasoning = content
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|block| block.get("type").and_then(Value::as_str) == Some("thinking"))
-        .filter_map(|block| block.get("thinking").and_then(Value::as_str))
-        .collect();
+    let text = joined(&content, "text", "text");
+    let reasoning = joined(&content, "thinking", "thinking");
     Ok(ModelTurn {
         text,
         reasoning,
