@@ -156,3 +156,37 @@ fn dynamic_tools_follow_the_same_rules() {
         [("mapped".to_owned(), gemini::schema_loss::MAP_VALUES), ("untyped".to_owned(), gemini::schema_loss::UNTYPED)]
     );
 }
+
+/// A forecast, as structured output.
+#[derive(serde::Serialize, tool_core::ToolSchema)]
+struct Forecast {
+    city: String,
+    #[param(minimum = -90, maximum = 60)]
+    celsius: i8,
+}
+
+/// Forecasts, with a structured result
+#[tool]
+fn gemini_forecast(city: String) -> tool_core::Structured<Forecast> {
+    tool_core::Structured(Forecast { city, celsius: 21 })
+}
+
+#[test]
+fn a_tool_with_an_output_schema_declares_its_response_in_the_parameters_form() {
+    let mut registry = Registry::new();
+    registry.add(GeminiForecastTool).unwrap();
+    registry.add(GeminiHelloTool).unwrap();
+    let (json_form, _) = declarations(&registry, SchemaField::ParametersJsonSchema);
+    let output: Value =
+        serde_json::from_str(registry.get("gemini_forecast").unwrap().output_schema().unwrap()).unwrap();
+    assert_eq!(json_form["gemini_forecast"]["responseJsonSchema"], output);
+    assert_eq!(json_form["gemini_forecast"].get("response"), None);
+    let (gemini_form, _) = declarations(&registry, SchemaField::Parameters);
+    let response = &gemini_form["gemini_forecast"]["response"];
+    assert_eq!(response["type"], "OBJECT");
+    assert_eq!(response["properties"]["celsius"], json!({"type": "INTEGER", "minimum": -90, "maximum": 60}));
+    assert_eq!(gemini_form["gemini_forecast"].get("responseJsonSchema"), None);
+    // A tool without an output schema declares none.
+    assert_eq!(gemini_form["gemini_hello"].get("response"), None);
+    assert_eq!(json_form["gemini_hello"].get("responseJsonSchema"), None);
+}

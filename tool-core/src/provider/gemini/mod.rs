@@ -45,7 +45,8 @@ pub enum SchemaField {
     ParametersJsonSchema,
 }
 
-/// `tools`: `[{"functionDeclarations":[{"name":…,"description":…,"parameters":…}]}]`.
+/// `tools`: `[{"functionDeclarations":[{"name":…,"description":…,"parameters":…}]}]`; a tool
+/// with an output schema also gets `response` (or `responseJsonSchema`).
 ///
 /// A tool without arguments is declared without `parameters`: the API reference documents
 /// the field as optional (`FunctionDeclaration`, ai.google.dev/api/caching), and an `OBJECT`
@@ -67,6 +68,20 @@ pub fn tools<'e>(tools: impl IntoIterator<Item = &'e Entry>, field: SchemaField)
                 }
                 SchemaField::ParametersJsonSchema => {
                     declaration.raw("parametersJsonSchema", entry.parameters_json());
+                }
+            }
+        }
+        // A tool that states its output's schema declares it too, in the same form as its
+        // parameters (`response` beside `parameters`, `responseJsonSchema` beside the other).
+        if let Some(output) = entry.output_schema() {
+            match field {
+                SchemaField::Parameters => {
+                    if let Ok(schema) = serde_json::from_str::<Value>(output) {
+                        declaration.raw("response", &parameters_from(&schema).to_string());
+                    }
+                }
+                SchemaField::ParametersJsonSchema => {
+                    declaration.raw("responseJsonSchema", output);
                 }
             }
         }
