@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use tool_core::provider::{anthropic, gemini, mcp_json, openai};
-use tool_core::{DynamicTool, Registry, RegistryError, ToolContext, ToolError, ToolOutput};
+use tool_core::{DynamicTool, Registry, RegistryError, ToolArgs, ToolContext, ToolError, ToolOutput};
 use tool_tests::block_on;
 
 const SCHEMA: &str = r#"{"type":"object","properties":{"city":{"type":"string","minLength":1},"days":{"type":["integer","null"],"exclusiveMinimum":0}},"required":["city"],"additionalProperties":false}"#;
@@ -212,4 +212,58 @@ mod typed {
             matches!(&failed, ToolError::Failed { tool, message } if tool == "convert_eur" && message == "no rate for XXX")
         );
     }
+}
+
+/// The arguments a derive describes, for the builder to match.
+#[derive(Debug, ToolArgs)]
+#[allow(dead_code)]
+struct Planned {
+    /// City name
+    #[param(min_length = 1)]
+    city: String,
+    #[param(minimum = 1, maximum = 10)]
+    days: u8,
+    tags: Vec<String>,
+    #[serde(default)]
+    units: Option<PlannedUnits>,
+}
+
+#[derive(Debug, ToolArgs)]
+#[allow(dead_code)]
+#[serde(rename_all = "lowercase")]
+enum PlannedUnits {
+    Celsius,
+    Fahrenheit,
+}
+
+#[test]
+fn a_schema_built_in_code_is_the_one_the_derive_writes_and_checks_alike() {
+    use tool_core::schema::Spec;
+    let built = Spec::object()
+        .description("The arguments a derive describes, for the builder to match.")
+        .property("city", Spec::string().description("City name").min_length(1))
+        .property("days", Spec::integer().minimum(1).maximum(10))
+        .property("tags", Spec::array(Spec::string()))
+        .optional("units", Spec::one_of(["celsius", "fahrenheit"]));
+    let derived: Value = serde_json::from_str(&tool_core::render::json_schema::<Planned>()).unwrap();
+    // The derive writes an optional enum as `anyOf` with `null`; the builder, as a plain
+    // optional property. Everything else is the same schema.
+    let mut expected = derived.clone();
+    expected["properties"]["units"] = json!({"type": "string", "enum": ["celsius", "fahrenheit"]});
+    assert_eq!(built.to_value(), expected);
+    // A tool from it refuses what the `#[tool]` refuses, worded alike.
+    let tool =
+        DynamicTool::new("plan", "Plans", &built.to_string(), |_, _| async { Ok(ToolOutput::text("ok")) }).unwrap();
+    let mut registry = Registry::new();
+    registry.add_dynamic(tool).unwrap();
+    let bad = json!({"city": "", "days": 11, "tags": [1], "extra": 0});
+    let theirs = registry.validate("plan", bad.clone()).unwrap_err();
+    let ours = tool_core::dispatch::decode::<Planned>(bad, &tool_core::dispatch::DecodeOptions::default()).unwrap_err();
+    let lines = |error: &ToolError| match error {
+        ToolError::InvalidArguments { violations, .. } => {
+            violations.iter().map(ToString::to_string).collect::<Vec<_>>()
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(lines(&theirs), lines(&ours));
 }
