@@ -102,3 +102,22 @@ async fn the_agent_forgives_a_number_written_as_text_unless_told_not_to() {
         outcome.tool_runs[0].result.text()
     );
 }
+
+#[tokio::test]
+async fn instructions_are_written_for_each_round_from_the_run_s_state() {
+    let model =
+        Arc::new(ScriptedModel::new(Api::OpenAiChat, [calls(&[("nap", r#"{"seconds": 0}"#)]), answer("rested")]));
+    let agent = Agent::new(SharedModel(Arc::clone(&model)), registry()).system("You rest.").instructions(|turn| {
+        let results = turn.history.iter().filter(|item| item["role"] == "tool").count();
+        (turn.round > 1).then(|| format!("Round {}: {results} result(s) in; answer if they are enough.", turn.round))
+    });
+    agent.run(&mut Conversation::new(Api::OpenAiChat), "rest").await.unwrap();
+    let systems: Vec<Option<String>> = model.seen().into_iter().map(|seen| seen.system).collect();
+    assert_eq!(
+        systems,
+        [
+            Some("You rest.".to_owned()),
+            Some("You rest.\n\nRound 2: 1 result(s) in; answer if they are enough.".to_owned())
+        ]
+    );
+}

@@ -16,6 +16,7 @@ impl Agent {
             model: Arc::new(model),
             tools: Tools::Fixed(registry.into()),
             system: None,
+            instructions: None,
             max_rounds: 10,
             round_limit: RoundLimit::Fail,
             strict: true,
@@ -49,6 +50,27 @@ impl Agent {
     #[must_use]
     pub fn system(mut self, text: impl Into<String>) -> Self {
         self.system = Some(text.into());
+        self
+    }
+
+    /// Instructions written for each round from the run's state ([`TurnState`](super::TurnState): the round,
+    /// the conversation so far), sent after the [`Agent::system`] prompt for that round alone
+    /// (`None`: the system prompt alone). A step-by-step procedure, a reminder once some tool
+    /// has answered, the date: what a fixed prompt cannot know when the agent is made.
+    ///
+    /// ```
+    /// # use tool_core::agent::{Agent, Api, Conversation, ScriptedModel};
+    /// let agent = Agent::new(ScriptedModel::new(Api::OpenAiChat, []), tool_core::Registry::new())
+    ///     .system("You plan trips.")
+    ///     .instructions(|turn| (turn.round > 1).then(|| "Answer now if the tools said enough.".to_owned()));
+    /// # let _ = agent;
+    /// ```
+    #[must_use]
+    pub fn instructions(
+        mut self,
+        write: impl Fn(&super::TurnState<'_>) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.instructions = Some(Arc::new(write));
         self
     }
 

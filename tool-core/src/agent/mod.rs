@@ -249,6 +249,8 @@ pub struct Agent {
     model: Arc<dyn Model>,
     tools: Tools,
     system: Option<String>,
+    /// Instructions written for each round from the run's state.
+    instructions: Option<Instructions>,
     max_rounds: usize,
     round_limit: RoundLimit,
     strict: bool,
@@ -259,6 +261,20 @@ pub struct Agent {
     settings: Settings,
     /// The agents the model may hand the conversation to, each with its tool.
     handoffs: Arc<Vec<handoff::Handoff>>,
+}
+
+/// Writes a round's instructions from the run's state ([`Agent::instructions`]).
+type Instructions = Arc<dyn Fn(&TurnState<'_>) -> Option<String> + Send + Sync>;
+
+/// What a round's instructions are written from ([`Agent::instructions`]).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct TurnState<'a> {
+    /// The round about to be asked (1 for the first).
+    pub round: usize,
+    /// The conversation so far, in the model's [`Api`] shape: the user's message, and every
+    /// turn and result before this round.
+    pub history: &'a [Value],
 }
 
 /// Where an agent's tools come from.

@@ -266,6 +266,11 @@ impl Plan<'_> {
         }
     }
 
+    /// The system prompt of every round, with the typed answer's instructions.
+    pub(super) fn system(&self) -> Option<&str> {
+        self.system.as_deref()
+    }
+
     /// Whether a last round offers the answer tool alone.
     pub(super) fn answers_alone(&self, last_answer: bool) -> bool {
         last_answer && self.answer_only.is_some()

@@ -29,7 +29,17 @@ impl Agent {
                 progress.rounds += 1;
                 let round = progress.rounds;
                 self.begin_round(&plan, &mut offered, &mut run, &mut progress)?;
-                let request = plan.request(self, &offered, &run, last_answer);
+                let written = self.instructions.as_ref().and_then(|write| {
+                    let extra = write(&super::TurnState { round, history: &run.conversation.items })?;
+                    Some(match plan.system() {
+                        Some(system) => format!("{system}\n\n{extra}"),
+                        None => extra,
+                    })
+                });
+                let mut request = plan.request(self, &offered, &run, last_answer);
+                if let Some(system) = &written {
+                    request.system = Some(system);
+                }
                 settings.emit(Event::ModelRequest { round, with_tools: request.tools.is_some() });
                 // Calls may start while the model writes, but not in a last round (its calls
                 // are denied, or run against the answer tool alone).
