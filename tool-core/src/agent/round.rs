@@ -247,17 +247,19 @@ impl Agent {
 }
 
 impl Plan<'_> {
-    /// The request of a round (the last one offers the answer tool alone, or no tool).
+    /// The request of a round (the last one offers the answer tool alone, or no tool), with
+    /// the round's own system prompt if it has one (`written`).
     pub(super) fn request<'r, S: Steps>(
         &'r self,
         agent: &'r Agent,
         offered: &'r Offered,
         run: &'r Run<'_, S>,
         last_answer: bool,
+        written: Option<&'r str>,
     ) -> ModelRequest<'r> {
         let offered_tools = if last_answer { self.answer_only.as_ref() } else { offered.tools.as_ref() };
         ModelRequest {
-            system: self.system.as_deref(),
+            system: written.or(self.system.as_deref()),
             history: &run.conversation.items,
             tools: offered_tools,
             tool_choice: offered_tools.and(offered.tool_choice.as_ref()),

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::driver::Driver;
-use super::round::{Asked, Judged, Next};
+use super::round::{Asked, Judged, Next, Plan};
 use super::steps::{Progress, Run, StepFuture, Steps};
 use super::{Agent, Event, RunError, Settings};
 use crate::context::CancellationToken;
@@ -29,23 +29,14 @@ impl Agent {
                 progress.rounds += 1;
                 let round = progress.rounds;
                 self.begin_round(&plan, &mut offered, &mut run, &mut progress)?;
-                let written = self.instructions.as_ref().and_then(|write| {
-                    let extra = write(&super::TurnState { round, history: &run.conversation.items })?;
-                    Some(match plan.system() {
-                        Some(system) => format!("{system}\n\n{extra}"),
-                        None => extra,
-                    })
-                });
-                let mut request = plan.request(self, &offered, &run, last_answer);
-                if let Some(system) = &written {
-                    request.system = Some(system);
-                }
+                let written = self.round_system(&plan, &run.conversation.items, round);
+                let request = plan.request(self, &offered, &run, last_answer, written.as_deref());
                 settings.emit(Event::ModelRequest { round, with_tools: request.tools.is_some() });
                 // Calls may start while the model writes, but not in a last round (its calls
                 // are denied, or run against the answer tool alone).
                 let turn_cancel = CancellationToken::new();
-                let starts_early = settings.early_calls != super::EarlyCalls::Never;
-                let mut early = (starts_early && run.steps.starts_early() && !last_answer).then(|| {
+                let starts_early = settings.early_calls != super::EarlyCalls::Never && run.steps.starts_early();
+                let mut early = (starts_early && !last_answer).then(|| {
                     Driver::streaming(settings, &offered.registry, run.cancel, &turn_cancel, plan.answer_tool)
                 });
                 let step =
@@ -60,11 +51,7 @@ impl Agent {
                         turn
                     }
                     (Err(error), started) => {
-                        if let Some(started) = started {
-                            for abandoned in started.abandon().await {
-                                progress.calls.push(run.steps.finished(self, abandoned));
-                            }
-                        }
+                        self.abandon(&run, &mut progress, started).await;
                         return Err(error);
                     }
                 };
@@ -105,6 +92,31 @@ impl Agent {
                     }
                 }
             }
+        })
+    }
+
+    /// A failed turn's calls that had started: each is cancelled, and answered in `progress`.
+    async fn abandon<S: Steps>(
+        &self,
+        run: &Run<'_, S>,
+        progress: &mut Progress<S::Record>,
+        started: Option<Driver<'_>>,
+    ) {
+        if let Some(started) = started {
+            for abandoned in started.abandon().await {
+                progress.calls.push(run.steps.finished(self, abandoned));
+            }
+        }
+    }
+
+    /// The system prompt of round `round` when [`Agent::instructions`] writes more for it:
+    /// the prompt, then what it wrote from `history`.
+    fn round_system(&self, plan: &Plan<'_>, history: &[Value], round: usize) -> Option<String> {
+        let write = self.instructions.as_ref()?;
+        let extra = write(&super::TurnState { round, history })?;
+        Some(match plan.system() {
+            Some(system) => format!("{system}\n\n{extra}"),
+            None => extra,
         })
     }
 
