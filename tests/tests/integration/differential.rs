@@ -291,7 +291,8 @@ pub(crate) fn samples() -> Vec<Sample> {
                 "tags": ["a", "bc"], "scores": {"ann": 3}, "switches": ["on"], "pair": [1, "x"],
                 "two": [true, false], "when": "2024-02-29T12:00:00Z", "host": "10.0.0.1", "small": -3,
                 "count": 7, "wide": 9, "signed": -9, "level": 2, "inner": {"label": "ab", "ids": [1, 2]},
-                "either": {"x": 1, "y": 2}, "page": 1
+                "either": {"x": 1, "y": 2}, "shape": {"circle": {"radius": 1.0}},
+                "action": {"kind": "move", "steps": 3}, "page": 1
             })
         ),
     ]

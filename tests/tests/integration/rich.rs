@@ -1,12 +1,12 @@
 //! A type of every shape the run-time differential covers beyond the others' samples:
 //! element keywords on sequences and maps, a tuple, an exact count, formats, every integer
-//! width, a nested struct, a flattened one and an optional untagged enum.
+//! width, a nested struct, a flattened one and optional enums of three taggings.
 
 use std::collections::BTreeMap;
 
 use tool_core::ToolArgs;
 
-use super::enums::Untagged;
+use super::enums::{External, Internal, Untagged};
 
 #[derive(Debug, ToolArgs, serde::Deserialize)]
 #[tool_args(serde)]
@@ -34,6 +34,10 @@ pub(crate) struct Rich {
     inner: Inner,
     #[serde(default)]
     either: Option<Untagged>,
+    #[serde(default)]
+    shape: Option<External>,
+    #[serde(default)]
+    action: Option<Internal>,
     #[serde(flatten)]
     paging: Paging,
 }

@@ -11,7 +11,8 @@ use super::words::{Whole, expected, extend, resolved, types};
 use crate::validate::keywords;
 use crate::validate::violation::{Pointer, Violations, preview, wrong_type};
 
-type Alternatives = [Vec<ValidationError<'static>>];
+/// Each alternative's errors, in the order of the branches.
+type Alternatives<'e> = [&'e [ValidationError<'static>]];
 
 /// How the errors of one level become violations (`report::all`, which calls back here for
 /// nested alternatives).
@@ -24,18 +25,26 @@ pub(super) type Report = fn(&[ValidationError<'_>], &Whole<'_>, &mut Violations)
 /// other list (an untagged enum's) by trying each and keeping the closest.
 pub(super) fn report(
     keyword: &'static str,
-    context: &Alternatives,
+    context: &[Vec<ValidationError<'static>>],
     at: &Pointer,
     schema: Option<&Value>,
     whole: &Whole<'_>,
     all: Report,
     out: &mut Violations,
 ) {
-    let branches: Vec<&Value> = schema
-        .and_then(Value::as_array)
-        .map(|branches| branches.iter().map(|branch| resolved(whole.schema, branch)).collect())
-        .unwrap_or_default();
     let value = whole.instance.pointer(at.as_str()).unwrap_or(&Value::Null);
+    // An optional value's `null` branch is not one of the variants a value that is not null
+    // missed: the others are read as if it were not there, as a `#[tool]`'s `Option<T>` is.
+    let all_branches = schema.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    let (branches, context): (Vec<&Value>, Vec<&[ValidationError<'static>]>) = context
+        .iter()
+        .enumerate()
+        .map(|(index, errors)| (all_branches.get(index).map_or(&Value::Null, |b| resolved(whole.schema, b)), errors))
+        .filter(|(branch, _)| value.is_null() || !is_null(branch))
+        .map(|(branch, errors)| (branch, errors.as_slice()))
+        .unzip();
+    let context = context.as_slice();
     if let Some(names) = external_names(&branches) {
         return external(&names, &branches, context, at, whole, all, out);
     }
@@ -78,12 +87,8 @@ pub(super) fn report(
         let mismatched = context[*index].iter().any(|error| is_type_at(error, at));
         if mismatched { usize::MAX } else { reports[*index].total() }
     };
-    // An optional value's `null` is not one of the variants a value that is not null missed.
-    let is_null =
-        |index: &usize| branches.get(*index).is_some_and(|branch| branch == &&serde_json::json!({"type": "null"}));
-    let tried: Vec<usize> = (0..context.len()).filter(|index| value.is_null() || !is_null(index)).collect();
-    let best = tried.iter().copied().min_by_key(distance);
-    let listed: Vec<String> = tried.iter().copied().map(name).collect();
+    let best = (0..context.len()).min_by_key(distance);
+    let listed: Vec<String> = (0..context.len()).map(name).collect();
     let closest = best.map_or_else(|| "none".to_owned(), name);
     out.push(at, keyword, format!("matches none of the variants [{}]; the closest is {closest}:", listed.join(", ")));
     if let Some(index) = best {
@@ -147,7 +152,7 @@ fn external(
         Value::Object(map) if map.len() == 1 => {
             let Some(key) = map.keys().next() else { return };
             if let Some(index) = branches.iter().position(|branch| single_key(branch) == Some(key.as_str())) {
-                all(context.get(index).map_or(&[][..], Vec::as_slice), whole, out);
+                all(context.get(index).copied().unwrap_or_default(), whole, out);
             } else {
                 let mut place = at.clone();
                 place.push_key(key);
