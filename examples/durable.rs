@@ -1,7 +1,8 @@
 //! A durable agent on Restate: an order desk whose runs survive the process. Every model
 //! request and tool call is a journaled step, so a run cut short by a crash resumes on the
 //! next process without charging the customer twice; a refund waits for a person's approval
-//! as a Restate awakeable, for days if need be.
+//! as a Restate awakeable, for days if need be, and a delivery for the customer's answer to a
+//! deferred tool (`confirm_address`, which the web shop answers, not this process).
 //!
 //! ```sh
 //! npx @restatedev/restate-server                        # Restate: ingress :8080, admin :9070
@@ -13,6 +14,9 @@
 //! curl localhost:8080/OrderDesk/run-2/run/send --json '"refund order 7"'
 //! curl localhost:8080/OrderDesk/run-2/pending           # the call waiting for approval
 //! curl localhost:8080/OrderDesk/run-2/decide --json '{"call_id": "call_refund_7", "verdict": "approve"}'
+//! curl localhost:8080/OrderDesk/run-5/run/send --json '"deliver order 3"' # the customer confirms first
+//! curl localhost:8080/OrderDesk/run-5/deferred          # the call the application answers
+//! curl localhost:8080/OrderDesk/run-5/answer --json '{"call_id": "call_confirm_address_3", "output": "12 Rue Bleue"}'
 //! curl localhost:8080/restate/workflow/OrderDesk/run-2/output
 //! ```
 //!
@@ -29,9 +33,9 @@ use std::time::Duration;
 use restate_sdk::prelude::*;
 use serde_json::{Value, json};
 use tool_core::agent::clients::HttpModel;
-use tool_core::agent::durable::{self, Approval, DurableOutcome, PendingApproval};
+use tool_core::agent::durable::{self, Approval, DeferredAnswer, DeferredCall, DurableOutcome, PendingApproval};
 use tool_core::agent::{Agent, Api, DeltaSink, Hooks, Model, ModelError, ModelFuture, ModelRequest, ToolRun};
-use tool_core::{Registry, ToolArgs, tool};
+use tool_core::{DynamicTool, Registry, ToolArgs, tool};
 
 #[derive(Debug, ToolArgs)]
 struct Order {
@@ -91,7 +95,8 @@ impl Hooks for Bookkeeper {
 }
 
 /// A clerk in code: "ship order N" charges then ships, "rush order N" ships then charges, "refund order N" refunds, "escalate
-/// order N" hands the conversation to the manager; once the tools have answered, it reports
+/// order N" hands the conversation to the manager, "deliver order N" asks the customer for the
+/// address then ships; once the tools have answered, it reports
 /// what they said.
 struct Clerk;
 
@@ -113,6 +118,7 @@ impl Model for Clerk {
                 Some("refund") => &["refund"],
                 Some("rush") => &["ship", "charge"],
                 Some("escalate") => &["transfer_to_manager"],
+                Some("deliver") => &["confirm_address", "ship"],
                 _ => &["charge", "ship"],
             };
             let calls: Vec<Value> = tools
@@ -177,11 +183,26 @@ impl OrderDesk {
     async fn decide(&self, ctx: SharedWorkflowContext<'_>, approval: Json<Approval>) -> Result<(), HandlerError> {
         Ok(durable::decide(&ctx, approval.into_inner()).await?)
     }
+
+    /// The deferred call waiting for the application's answer, if any.
+    #[handler]
+    async fn deferred(&self, ctx: SharedWorkflowContext<'_>) -> Result<Json<Option<DeferredCall>>, HandlerError> {
+        Ok(Json(durable::deferred(&ctx).await?))
+    }
+
+    /// Answers the deferred call waiting.
+    #[handler]
+    async fn answer(&self, ctx: SharedWorkflowContext<'_>, answer: Json<DeferredAnswer>) -> Result<(), HandlerError> {
+        Ok(durable::answer(&ctx, answer.into_inner()).await?)
+    }
 }
 
 #[tokio::main]
 async fn main() {
-    let registry = Registry::collect().expect("tool names are unique");
+    let mut registry = Registry::collect().expect("tool names are unique");
+    let confirm = DynamicTool::deferred_typed::<Order>("confirm_address", "Asks the customer to confirm the address")
+        .expect("a valid name");
+    registry.add_dynamic(confirm).expect("a free name");
     let real = std::env::var_os("OPENAI_BASE_URL").is_some();
     let model = |code: Box<dyn Model>| -> Box<dyn Model> {
         if real { Box::new(HttpModel::from_env(Api::OpenAiChat)) } else { code }

@@ -5,6 +5,7 @@ mod approval;
 mod background;
 mod batches;
 mod clients;
+mod deferred;
 mod early;
 mod fixture;
 mod handoff;

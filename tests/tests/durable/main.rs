@@ -3,7 +3,8 @@
 //! the first again; a batch's calls run together and `after_call` waits for all of them,
 //! once; a call that ended unjournaled while an earlier one ran runs again after a restart;
 //! an approval given after a restart is honoured; a denial is enforced;
-//! Restate's cancellation ends a run waiting for approval.
+//! Restate's cancellation ends a run waiting for approval; a deferred call waits for the
+//! application's answer across a restart.
 //!
 //! `#[ignore]`d under plain `cargo test`: they need `restate-server` and the example's
 //! binary. `bash tests/durable/run.sh` installs Restate from npm and runs them.
@@ -126,6 +127,34 @@ async fn an_approval_given_after_a_restart_is_honoured() {
     assert_eq!(outcome["text"], "order 8 refunded");
     // Nothing waits any more.
     let (_, after) = restate.post(&format!("{}/OrderDesk/refund-8/pending", restate.ingress), &Value::Null).await;
+    assert_eq!(after, Value::Null);
+}
+
+#[tokio::test]
+#[ignore = "needs restate-server: bash tests/durable/run.sh"]
+async fn a_deferred_call_waits_for_the_applications_answer_across_a_restart() {
+    let mut restate = Restate::start("deferred").await;
+    restate.send("deliver-13", "deliver order 13").await;
+    let waiting = restate.waiting("deliver-13", "deferred").await;
+    assert_eq!(waiting["call_id"], "call_confirm_address_13");
+    assert_eq!(waiting["tool"], "confirm_address");
+    assert_eq!(waiting["arguments"], json!({"order": 13}));
+    assert_eq!(restate.ledger_count("ship 13 done"), 0, "the turn's other calls wait with it");
+    restate.kill_service();
+    restate.start_service();
+    let url = format!("{}/OrderDesk/deliver-13/answer", restate.ingress);
+    let (status, body) = restate.post(&url, &json!({"call_id": "call_other", "output": "x"})).await;
+    assert_eq!(status.as_u16(), 404, "{body}");
+    let (status, body) =
+        restate.post(&url, &json!({"call_id": "call_confirm_address_13", "output": "12 Rue Bleue"})).await;
+    assert!(status.is_success(), "{status} {body}");
+    let (status, outcome) = restate.output("deliver-13").await;
+    assert!(status.is_success(), "{status} {outcome}");
+    assert_eq!(restate.ledger_count("ship 13 done"), 1);
+    assert_eq!(restate.ledger_count("model"), 2, "the first turn was not asked again");
+    assert_eq!(call_ids(&outcome), ["call_confirm_address_13", "call_ship_13"]);
+    assert_eq!(outcome["text"], "12 Rue Bleue; order 13 shipped", "the model read the answer in its place");
+    let (_, after) = restate.post(&format!("{}/OrderDesk/deliver-13/deferred", restate.ingress), &Value::Null).await;
     assert_eq!(after, Value::Null);
 }
 

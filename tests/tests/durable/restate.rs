@@ -159,9 +159,15 @@ impl Restate {
         (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
     }
 
-    /// The call the run `key` waits on, once there is one: at most 600 tries 50 ms apart.
+    /// The call the run `key` waits on for approval, once there is one.
     pub async fn pending(&self, key: &str) -> Value {
-        let url = format!("{}/OrderDesk/{key}/pending", self.ingress);
+        self.waiting(key, "pending").await
+    }
+
+    /// What the handler `handler` says the run `key` waits on, once it waits: at most 600
+    /// tries 50 ms apart.
+    pub async fn waiting(&self, key: &str, handler: &str) -> Value {
+        let url = format!("{}/OrderDesk/{key}/{handler}", self.ingress);
         let mut last = None;
         for _ in 0..600 {
             let (status, body) = self.post(&url, &Value::Null).await;
@@ -171,7 +177,7 @@ impl Restate {
             last = Some((status, body));
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("no call of {key} waited for approval in 600 tries: {last:?}");
+        panic!("no call of {key} waited ({handler}) in 600 tries: {last:?}");
     }
 
     /// Hands a decision to the run `key`.

@@ -30,10 +30,11 @@ use crate::provider::{CallResult, ToolCall, owned_arguments};
 use crate::registry::{Entry, Registry, RunPlace};
 use crate::tool::TaskSupport;
 
-/// A call after phase 1: let through with its tool, or already answered.
+/// A call after phase 1: let through with its tool, or already answered (refused, or, in a
+/// durable run, a deferred call the application answered).
 pub(super) enum Gate {
     Run(ToolCall, Entry),
-    Answered(ToolCall, ToolError),
+    Answered(ToolCall, Result<ToolOutput, ToolError>),
 }
 
 /// A call after phase 1 up to approval: answered already, or with its tool and whether it
@@ -104,7 +105,7 @@ pub(super) async fn approve(settings: &Settings, call: ToolCall, entry: Entry, c
                 },
                 () = cancel.cancelled() => {
                     let error = ToolError::Cancelled { tool: call.name.clone() };
-                    return Gate::Answered(call, error);
+                    return Gate::Answered(call, Err(error));
                 }
             }
         }
@@ -154,12 +155,12 @@ pub(super) fn settle(
         Some(Ok(Verdict::Edit(arguments))) => call.arguments = arguments,
         Some(Ok(Verdict::Deny(reason)) | Err(reason)) => {
             let error = denied(&call, reason);
-            return Gate::Answered(call, error);
+            return Gate::Answered(call, Err(error));
         }
     }
     if let Err(reason) = settings.hooks.before_call(&call) {
         let error = denied(&call, reason);
-        return Gate::Answered(call, error);
+        return Gate::Answered(call, Err(error));
     }
     Gate::Run(call, entry)
 }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::background::Pending;
+use super::deferred::Split;
 use super::driver::{Closed, Driver};
 use super::model::{Delta, ModelRequest, ModelTurn};
 use super::steps::{Batch, StepFuture, Steps};
@@ -78,12 +79,22 @@ impl Steps for Direct {
         early: Option<Driver<'a>>,
     ) -> StepFuture<'a, Batch<ToolRun>> {
         Box::pin(async move {
+            // Calls to deferred tools never start early (`Closed::offer`), so those the
+            // stream started are the first of the calls that run.
+            let mut split = Split::of(registry, calls);
+            for call in split.handed_back() {
+                settings.emit(Event::ToolDeferred { id: call.id.clone(), name: call.name.clone() });
+            }
+            let calls = core::mem::take(&mut split.run);
             let runs = match early {
                 Some(early) => early.finish(calls, pending).await,
                 None => Driver::whole(settings, registry, cancel, calls).run(pending).await,
             };
+            if let Some(handed_back) = split.into_deferral(&runs) {
+                return Batch { items: Vec::new(), records: runs, error: None, handed_back: Some(handed_back) };
+            }
             let results: Vec<_> = runs.iter().map(|run| run.result.clone()).collect();
-            Batch { items: agent.model.api().results(&results), records: runs, error: None }
+            Batch { items: agent.model.api().results(&results), records: runs, error: None, handed_back: None }
         })
     }
 

@@ -62,8 +62,11 @@ impl Closed {
         if queue.stopped || index != queue.next {
             return;
         }
-        let unsafe_early = self.policy != EarlyCalls::Every
-            && !self.registry.get(name).is_some_and(crate::registry::Entry::starts_early);
+        let entry = self.registry.get(name);
+        // A deferred tool's call is never run: those after it wait for the whole turn too,
+        // so that the calls taken early are the turn's first ones.
+        let unsafe_early = entry.is_some_and(crate::registry::Entry::is_deferred)
+            || (self.policy != EarlyCalls::Every && !entry.is_some_and(crate::registry::Entry::starts_early));
         if self.answer_tool.as_deref() == Some(name) || unsafe_early {
             queue.stopped = true;
             return;
@@ -327,7 +330,7 @@ impl<'a> Driver<'a> {
             };
             let (settings, registry, cancel) = (self.settings, self.registry, self.cancel);
             match batch::screen(settings, registry, next?, cancel) {
-                Screened::Answered(call, error) => return Some(Gate::Answered(call, error)),
+                Screened::Answered(call, error) => return Some(Gate::Answered(call, Err(error))),
                 Screened::Ready { call, entry, ask: false } => return Some(batch::settle(settings, call, entry, None)),
                 Screened::Ready { call, entry, ask: true } => {
                     self.admitting = Some(Box::pin(batch::approve(settings, call, entry, cancel)));
@@ -368,8 +371,8 @@ impl<'a> Driver<'a> {
     /// Phase 2 for a call through phase 1.
     fn start(&self, gate: Gate) -> Boxed<'a, Outcome> {
         match gate {
-            Gate::Answered(call, error) => {
-                Box::pin(core::future::ready((batch::answered(call, Err(error), Duration::ZERO), None)))
+            Gate::Answered(call, outcome) => {
+                Box::pin(core::future::ready((batch::answered(call, outcome, Duration::ZERO), None)))
             }
             Gate::Run(call, entry) => {
                 let permits = Arc::clone(&self.permits);

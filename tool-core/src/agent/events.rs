@@ -83,6 +83,15 @@ pub enum Event {
         /// The tool.
         name: String,
     },
+    /// A call to a deferred tool ([`DynamicTool::deferred`](crate::DynamicTool::deferred))
+    /// was handed back to the application: it does not run, and the run ends once the turn's
+    /// other calls are answered ([`RunOutcome::deferred`](super::RunOutcome::deferred)).
+    ToolDeferred {
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+    },
     /// A call to a task-capable tool outlasted [`Agent::background_after`](super::Agent::background_after):
     /// the model is told it goes on, and its result comes in a later round (then
     /// [`Event::ToolFinished`]).

@@ -5,6 +5,7 @@ mod batch;
 mod builder;
 #[cfg(feature = "clients")]
 pub mod clients;
+mod deferred;
 mod direct;
 mod driver;
 #[cfg(feature = "restate")]
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use builder::EarlyCalls;
+pub use deferred::NotDeferred;
 pub use events::Event;
 pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
@@ -59,13 +61,16 @@ pub enum RoundLimit {
 pub struct Conversation {
     api: Api,
     items: Vec<Value>,
+    /// The last turn's results while some of its calls wait for the application.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    handed_back: Option<deferred::Deferral>,
 }
 
 impl Conversation {
     /// An empty conversation in `api`'s shape.
     #[must_use]
     pub fn new(api: Api) -> Self {
-        Conversation { api, items: Vec::new() }
+        Conversation { api, items: Vec::new(), handed_back: None }
     }
 
     /// The items, in the provider's shape, ready for its request.
@@ -99,6 +104,11 @@ pub struct RunOutcome {
     /// Why the model's last turn ended: [`StopReason::MaxTokens`] when its answer was cut off
     /// at the output limit.
     pub stop: StopReason,
+    /// The calls handed back to the application, which ended the run: calls to deferred tools
+    /// ([`DynamicTool::deferred`](crate::DynamicTool::deferred)), with their arguments as
+    /// checked. Answer each ([`Conversation::answer`]), then go on
+    /// ([`Agent::resume`]); until then the conversation holds the turn's other results.
+    pub deferred: Vec<crate::provider::ToolCall>,
 }
 
 /// Why a run did not end with an answer.
@@ -129,6 +139,19 @@ pub enum RunError {
         /// What the model wrote, if anything.
         text: String,
     },
+    /// A run cannot go on while calls handed back to the application wait for their
+    /// answers ([`Conversation::answer`]).
+    Unanswered {
+        /// The ids of the calls that wait.
+        calls: Vec<String>,
+    },
+    /// A typed run ([`Agent::run_for`]) ended with calls handed back to the application
+    /// (deferred tools); its conversation holds the turn. Answer them
+    /// ([`Conversation::answer`]) and go on with [`Agent::resume`], whose answer is text.
+    Deferred {
+        /// The calls handed back.
+        calls: Vec<crate::provider::ToolCall>,
+    },
     /// A typed run ([`Agent::run_for`]) never got a valid answer.
     InvalidOutput {
         /// Answers checked.
@@ -141,7 +164,8 @@ pub enum RunError {
 
 impl RunError {
     /// The variant's name in `snake_case` (`model`, `tools`, `round_limit`, `cancelled`,
-    /// `invalid_tool_choice`, `tool_choice_without_tools`, `refused`, `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
+    /// `invalid_tool_choice`, `tool_choice_without_tools`, `refused`, `unanswered`, `deferred`,
+    /// `invalid_output`), for metrics and traces (OpenTelemetry's `error.type`).
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
@@ -152,6 +176,8 @@ impl RunError {
             RunError::InvalidToolChoice(_) => "invalid_tool_choice",
             RunError::ToolChoiceWithoutTools => "tool_choice_without_tools",
             RunError::Refused { .. } => "refused",
+            RunError::Unanswered { .. } => "unanswered",
+            RunError::Deferred { .. } => "deferred",
             RunError::InvalidOutput { .. } => "invalid_output",
         }
     }
@@ -177,6 +203,13 @@ impl core::fmt::Display for RunError {
                 "the model refused, or a content filter stopped it, before answering; it wrote {}",
                 crate::validate::violation::preview(&Value::from(text.as_str()))
             ),
+            RunError::Unanswered { calls } => {
+                write!(f, "the run cannot go on: the deferred call(s) {calls:?} wait for the application's answer")
+            }
+            RunError::Deferred { calls } => {
+                let ids: Vec<&str> = calls.iter().map(|call| call.id.as_str()).collect();
+                write!(f, "the run handed call(s) {ids:?} back to the application before it answered")
+            }
             // An answer's violations, not a tool call's: no tool name, no "call it again".
             RunError::InvalidOutput { attempts, error: crate::ToolError::InvalidArguments { violations, .. } } => {
                 write!(f, "the model gave no valid answer in {attempts} attempt(s); the last:\n{violations}")

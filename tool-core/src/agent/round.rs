@@ -208,6 +208,10 @@ impl Agent {
         answers_checked: &mut usize,
     ) -> Next {
         run.conversation.items.extend(batch.items);
+        if let Some(handed_back) = batch.handed_back {
+            progress.deferred = handed_back.waiting().cloned().collect();
+            run.conversation.handed_back = Some(handed_back);
+        }
         if let Some(sink) = &plan.settings.snapshots {
             let conversation = run.conversation.clone();
             sink(&super::RunSnapshot { conversation, rounds: progress.rounds, usage: progress.usage });
@@ -224,7 +228,12 @@ impl Agent {
             return Next::Failed(error);
         }
         if run.cancel.is_cancelled() {
+            run.conversation.cancel_deferred();
             return Next::Failed(RunError::Cancelled);
+        }
+        if !progress.deferred.is_empty() {
+            // Handed back: the application answers, then the run goes on (`Agent::resume`).
+            return Next::Done;
         }
         if answers.accepted {
             return Next::Done;

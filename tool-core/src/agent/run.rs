@@ -68,6 +68,7 @@ impl Agent {
         let span = invoke_agent_span(self.model.api().provider_name());
         let settings = &settings.for_run();
         let run = async {
+            conversation.settle()?;
             if let Some(user) = user {
                 conversation.items.push(self.model.api().user(user));
             }

@@ -28,6 +28,9 @@ pub(super) struct Batch<R> {
     pub(super) items: Vec<Value>,
     pub(super) records: Vec<R>,
     pub(super) error: Option<RunError>,
+    /// The turn, when calls of it were handed back: its results wait in the conversation
+    /// rather than join `items`.
+    pub(super) handed_back: Option<super::deferred::Deferral>,
 }
 
 /// How a run takes its steps.
@@ -97,6 +100,8 @@ pub(super) struct Progress<R> {
     pub(super) handoffs: Vec<String>,
     /// Why the model's last turn ended.
     pub(super) stop: StopReason,
+    /// The calls handed back to the application, which end the run.
+    pub(super) deferred: Vec<ToolCall>,
 }
 
 impl Progress<ToolRun> {
@@ -110,6 +115,7 @@ impl Progress<ToolRun> {
             tool_runs: self.calls,
             handoffs: self.handoffs,
             stop: self.stop,
+            deferred: self.deferred,
         }
     }
 }
@@ -124,6 +130,7 @@ impl<R> Default for Progress<R> {
             calls: Vec::new(),
             handoffs: Vec::new(),
             stop: StopReason::EndTurn,
+            deferred: Vec::new(),
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::events::Event;
-use super::{Agent, Conversation, EventSink};
+use super::{Agent, Conversation, EventSink, RunError};
 use crate::context::ToolContext;
 use crate::error::RegistryError;
 use crate::param::ToolArgs;
@@ -84,6 +84,10 @@ impl Agent {
         let cancel = context.cancellation().cloned().unwrap_or_default();
         let mut conversation = Conversation::new(self.model.api());
         match self.run_with(&settings, &mut conversation, user, &cancel, None).await {
+            // No one can answer a call handed back inside a tool's run.
+            Ok(outcome) if !outcome.deferred.is_empty() => {
+                Err(RunError::Deferred { calls: outcome.deferred }.to_string())
+            }
             Ok(outcome) => Ok(outcome.text),
             Err(error) => Err(error.to_string()),
         }

@@ -170,6 +170,9 @@ impl Agent {
             OutputMode::Prompted => expected.instructions = Some(instructions(&to_json(&T::SCHEMA))),
         }
         let mut run = self.run_with(&self.settings, conversation, user, cancel, Some(&expected)).await?;
+        if !run.deferred.is_empty() {
+            return Err(RunError::Deferred { calls: run.deferred });
+        }
         let answered = expected.tool.as_ref().and_then(|tool| {
             let call = run.tool_runs.iter().rev().find(|r| r.call.name == tool.name() && !r.result.is_error())?;
             Some(call.call.arguments.to_text().into_owned())

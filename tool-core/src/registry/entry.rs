@@ -181,8 +181,19 @@ impl Entry {
     /// none of its calls.
     #[must_use]
     pub fn starts_early(&self) -> bool {
+        if self.is_deferred() {
+            return false;
+        }
         let options = self.options();
         options.early || options.annotations.read_only == Some(true) || options.annotations.idempotent == Some(true)
+    }
+
+    /// Whether its calls are handed back to the application rather than run
+    /// ([`DynamicTool::deferred`](crate::DynamicTool::deferred)): such a call never starts
+    /// early, even with `EarlyCalls::Every`.
+    #[must_use]
+    pub fn is_deferred(&self) -> bool {
+        matches!(&self.kind, Kind::Dynamic(tool) if tool.is_deferred())
     }
 
     /// Whether an agent loop asks its approver before every call.

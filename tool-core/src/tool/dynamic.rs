@@ -52,6 +52,8 @@ pub struct DynamicTool {
     /// Every other option, as a `#[tool]` holds them.
     pub(crate) options: ToolOptions,
     pub(crate) handler: Arc<DynHandler>,
+    /// Its calls are answered by the application, not run ([`DynamicTool::deferred`]).
+    pub(crate) deferred: bool,
     /// The arguments' compile-time tree, for a tool made with [`DynamicTool::typed`].
     pub(crate) schema: Option<&'static Schema>,
     /// How its arguments are checked without running it, where a compile-time check does
@@ -193,6 +195,7 @@ impl DynamicTool {
             scopes: Vec::new(),
             options: ToolOptions::DEFAULT,
             handler,
+            deferred: false,
             schema: None,
             check: None,
             output_schema: None,

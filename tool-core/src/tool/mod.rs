@@ -3,6 +3,7 @@
 //! [`DynamicTool`](dynamic::DynamicTool), a tool made at run time. Nothing here knows a
 //! provider: the texts a provider sends are asked of [`ToolDef::parameters_in`].
 
+pub(crate) mod deferred;
 pub(crate) mod dynamic;
 #[cfg(feature = "runtime-schema")]
 pub(crate) mod dynamic_schema;

@@ -21,7 +21,7 @@ use tokio::sync::{Semaphore, oneshot};
 use super::context::{RunContext, Step};
 use super::journal::CallStep;
 use super::journal::arguments_value;
-use super::{JournaledCall, PendingApproval};
+use super::{DeferredCall, JournaledCall, PendingApproval};
 use crate::agent::batch::{self, Gate, Screened};
 use crate::agent::hooks::{ToolRun, Verdict};
 use crate::agent::model::ModelError;
@@ -62,7 +62,7 @@ pub(super) async fn run<C: RunContext>(
     let mut index = 0;
     for gate in gates {
         let run = match gate {
-            Gate::Answered(call, refused) => batch::answered(call, Err(refused), ZERO),
+            Gate::Answered(call, outcome) => batch::answered(call, outcome, ZERO),
             Gate::Run(call, _) if error.is_some() => cancelled_run(call),
             Gate::Run(call, _) => {
                 index += 1;
@@ -89,7 +89,7 @@ pub(super) async fn run<C: RunContext>(
     }
     match after_calls(ctx, settings, api, runs).await {
         Ok(steps) => joined(api, steps, None),
-        Err(error) => Batch { items: Vec::new(), records: Vec::new(), error: Some(error) },
+        Err(error) => Batch { items: Vec::new(), records: Vec::new(), error: Some(error), handed_back: None },
     }
 }
 
@@ -104,7 +104,18 @@ async fn gate<C: RunContext>(
     cancel: &CancellationToken,
 ) -> Result<Gate, (ToolCall, RunError)> {
     Ok(match batch::screen(settings, registry, call, cancel) {
-        Screened::Answered(call, error) => Gate::Answered(call, error),
+        Screened::Answered(call, error) => Gate::Answered(call, Err(error)),
+        // A deferred tool's call its schema accepts waits for the application's answer; a
+        // bad one runs, and its tool refuses it with every violation.
+        Screened::Ready { call, entry, .. }
+            if entry.is_deferred() && registry.validate(&call.name, call.arguments.clone()).is_ok() =>
+        {
+            settings.emit(crate::agent::Event::ToolDeferred { id: call.id.clone(), name: call.name.clone() });
+            match wait_for_answer(ctx, &call).await {
+                Ok(outcome) => Gate::Answered(call, outcome),
+                Err(error) => return Err((call, error)),
+            }
+        }
         Screened::Ready { call, entry, ask: false } => batch::settle(settings, call, entry, None),
         Screened::Ready { call, entry, ask: true } => match wait_for_verdict(ctx, &call).await {
             Ok(verdict) => batch::settle(settings, call, entry, Some(verdict)),
@@ -130,6 +141,29 @@ async fn wait_for_verdict<C: RunContext>(ctx: &C, call: &ToolCall) -> Result<Res
         Ok(Json(decision)) => Ok(Ok(decision.into())),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
         Err(error) => Ok(Err(format!("the approver said no: {}", error.message()))),
+    }
+}
+
+/// Waits on an awakeable for the application's answer to the deferred `call`, with the call
+/// kept in the run's state meanwhile. A rejected awakeable fails the call.
+async fn wait_for_answer<C: RunContext>(
+    ctx: &C,
+    call: &ToolCall,
+) -> Result<Result<crate::ToolOutput, ToolError>, RunError> {
+    let (awakeable, answer) = ctx.__answer_awakeable();
+    let waiting = DeferredCall {
+        call_id: call.id.clone(),
+        tool: call.name.clone(),
+        arguments: arguments_value(&call.arguments),
+        awakeable,
+    };
+    ctx.__keep_deferred(waiting);
+    let answer = answer.await;
+    ctx.__forget_deferred();
+    match answer {
+        Ok(Json(answer)) => Ok(answer.into_outcome(&call.name)),
+        Err(error) if error.code() == 409 => Err(RunError::Cancelled),
+        Err(error) => Ok(Err(ToolError::Failed { tool: call.name.clone(), message: error.message().to_owned() })),
     }
 }
 
@@ -273,7 +307,7 @@ fn joined(api: Api, steps: Vec<CallStep>, error: Option<RunError>) -> Batch<Jour
         items.push(step.items);
         records.push(step.call);
     }
-    Batch { items: api.join_results(items), records, error }
+    Batch { items: api.join_results(items), records, error, handed_back: None }
 }
 
 /// The batch of a run cancelled in phase 1: no call ran; each is answered as cancelled.
@@ -285,5 +319,5 @@ fn cancelled(api: Api, calls: impl Iterator<Item = ToolCall>, error: RunError) -
             name: call.name,
         })
         .collect();
-    Batch { items: api.results(&results), records: Vec::new(), error: Some(error) }
+    Batch { items: api.results(&results), records: Vec::new(), error: Some(error), handed_back: None }
 }

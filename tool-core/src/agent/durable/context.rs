@@ -13,7 +13,7 @@ use restate_sdk::errors::{HandlerError, TerminalError};
 use restate_sdk::serde::Json;
 use serde::Serialize;
 
-use super::{APPROVAL_KEY, Decision, PendingApproval};
+use super::{APPROVAL_KEY, DEFERRED_KEY, Decision, DeferredAnswer, DeferredCall, PendingApproval};
 
 /// The Restate contexts that read a run's waiting call and resolve its awakeable: those of a
 /// workflow and of a virtual object, shared or exclusive.
@@ -23,6 +23,12 @@ pub trait ApprovalContext: Sync + sealed::Sealed {
 
     #[doc(hidden)]
     fn __resolve(&self, awakeable: &str, decision: Decision);
+
+    #[doc(hidden)]
+    fn __deferred(&self) -> Journaled<'_, Option<Json<DeferredCall>>>;
+
+    #[doc(hidden)]
+    fn __answer(&self, awakeable: &str, answer: DeferredAnswer);
 }
 
 macro_rules! approval_context {
@@ -34,6 +40,14 @@ macro_rules! approval_context {
 
             fn __resolve(&self, awakeable: &str, decision: Decision) {
                 self.resolve_awakeable(awakeable, Json(decision));
+            }
+
+            fn __deferred(&self) -> Journaled<'_, Option<Json<DeferredCall>>> {
+                Box::pin(self.get::<Json<DeferredCall>>(DEFERRED_KEY))
+            }
+
+            fn __answer(&self, awakeable: &str, answer: DeferredAnswer) {
+                self.resolve_awakeable(awakeable, Json(answer));
             }
         }
     )*};
@@ -63,6 +77,15 @@ pub trait RunContext: Sync + sealed::Sealed {
 
     #[doc(hidden)]
     fn __forget(&self);
+
+    #[doc(hidden)]
+    fn __answer_awakeable(&self) -> (String, Journaled<'_, Json<DeferredAnswer>>);
+
+    #[doc(hidden)]
+    fn __keep_deferred(&self, waiting: DeferredCall);
+
+    #[doc(hidden)]
+    fn __forget_deferred(&self);
 }
 
 mod sealed {
@@ -99,6 +122,19 @@ macro_rules! run_context {
 
             fn __forget(&self) {
                 self.clear(APPROVAL_KEY);
+            }
+
+            fn __answer_awakeable(&self) -> (String, Journaled<'_, Json<DeferredAnswer>>) {
+                let (id, answer) = self.awakeable::<Json<DeferredAnswer>>();
+                (id, Box::pin(answer))
+            }
+
+            fn __keep_deferred(&self, waiting: DeferredCall) {
+                self.set(DEFERRED_KEY, Json(waiting));
+            }
+
+            fn __forget_deferred(&self) {
+                self.clear(DEFERRED_KEY);
             }
         }
     };

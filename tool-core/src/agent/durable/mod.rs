@@ -124,6 +124,73 @@ pub struct PendingApproval {
     pub awakeable: String,
 }
 
+/// The state key under which a run keeps the deferred call it waits on ([`DeferredCall`]);
+/// [`deferred`] and [`answer`] read it.
+pub const DEFERRED_KEY: &str = "tool_core.deferred";
+
+/// A call to a deferred tool ([`DynamicTool::deferred`](crate::DynamicTool::deferred)) that a
+/// durable run waits on, kept in its state under [`DEFERRED_KEY`] while it waits: the run
+/// goes on when the application answers it, however long that takes, across restarts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct DeferredCall {
+    /// The call's id.
+    pub call_id: String,
+    /// The tool it calls.
+    pub tool: String,
+    /// Its arguments, as the tool's schema checked them.
+    pub arguments: Value,
+    /// The Restate awakeable the run waits on: resolve it with a [`DeferredAnswer`] through
+    /// [`answer`], or from outside through Restate's ingress
+    /// (`POST /restate/awakeables/{id}/resolve`); rejecting it fails the call.
+    pub awakeable: String,
+}
+
+/// The application's answer to a deferred call, as it travels to the run (the awakeable's
+/// value). In JSON: `{"call_id": "..", "output": "Confirmed."}`, or with
+/// `"is_error": true` for the call's failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct DeferredAnswer {
+    /// The call answered ([`DeferredCall::call_id`]).
+    pub call_id: String,
+    /// What the model reads: text, or any JSON value.
+    pub output: Value,
+    /// Whether the answer is the call's failure.
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+impl DeferredAnswer {
+    /// `output` as the answer to the call `call_id`.
+    #[must_use]
+    pub fn new(call_id: impl Into<String>, output: impl Into<Value>) -> Self {
+        DeferredAnswer { call_id: call_id.into(), output: output.into(), is_error: false }
+    }
+
+    /// The answer as the call's failure.
+    #[must_use]
+    pub fn failed(mut self) -> Self {
+        self.is_error = true;
+        self
+    }
+
+    /// The call's result, for the tool `tool`.
+    pub(super) fn into_outcome(self, tool: &str) -> Result<crate::ToolOutput, crate::ToolError> {
+        let text = |value: Value| match value {
+            Value::String(text) => text,
+            other => other.to_string(),
+        };
+        if self.is_error {
+            return Err(crate::ToolError::Failed { tool: tool.to_owned(), message: text(self.output) });
+        }
+        Ok(match self.output {
+            Value::String(text) => crate::ToolOutput::text(text),
+            other => crate::output::IntoToolOutput::into_tool_output(other).unwrap_or_else(crate::ToolOutput::text),
+        })
+    }
+}
+
 /// A call of a durable run and its one result, as the run journaled it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -193,6 +260,36 @@ pub async fn decide<C: ApprovalContext>(ctx: &C, approval: Approval) -> Result<(
         )),
         None => {
             Err(TerminalError::new_with_code(404, format!("call {:?} does not wait for approval", approval.call_id)))
+        }
+    }
+}
+
+/// The deferred call the run behind `ctx` waits on, if any: for a shared handler beside the
+/// run.
+///
+/// # Errors
+/// Restate's, reading the state.
+pub async fn deferred<C: ApprovalContext>(ctx: &C) -> Result<Option<DeferredCall>, TerminalError> {
+    Ok(ctx.__deferred().await?.map(Json::into_inner))
+}
+
+/// Hands `answer` to the run behind `ctx`, which goes on with it: for a shared handler beside
+/// the run.
+///
+/// # Errors
+/// A terminal error (404) when no deferred call, or another one, waits.
+pub async fn answer<C: ApprovalContext>(ctx: &C, answer: DeferredAnswer) -> Result<(), TerminalError> {
+    match deferred(ctx).await? {
+        Some(waiting) if waiting.call_id == answer.call_id => {
+            ctx.__answer(&waiting.awakeable, answer);
+            Ok(())
+        }
+        Some(waiting) => Err(TerminalError::new_with_code(
+            404,
+            format!("call {:?} does not wait for an answer; call {:?} does", answer.call_id, waiting.call_id),
+        )),
+        None => {
+            Err(TerminalError::new_with_code(404, format!("call {:?} does not wait for an answer", answer.call_id)))
         }
     }
 }
