@@ -202,6 +202,33 @@ async fn a_cut_off_stream_and_malformed_json_are_errors() {
 }
 
 #[tokio::test]
+async fn a_run_whose_stream_is_cut_off_keeps_what_the_model_had_written() {
+    let events = concat!(
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Let me check \"}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"both.\"}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",",
+        "\"type\":\"function\",\"function\":{\"name\":\"nap\",\"arguments\":\"{\\\"ms\\\": 5}\"}}]}}]}\n\n",
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_2\",",
+        "\"type\":\"function\",\"function\":{\"name\":\"nap\",\"arguments\":\"{\\\"ms\"}}]}}]}\n\n",
+    );
+    let replay = Replay::start([Canned::raw_sse(events)]).await;
+    let model = HttpModel::new(Api::OpenAiChat, replay.url(), "m").retries(0, Duration::ZERO);
+    let agent = Agent::new(model, registry());
+    let mut conversation = Conversation::new(Api::OpenAiChat);
+    let error = agent.run(&mut conversation, "nap twice").await.unwrap_err();
+    let tool_core::agent::RunError::Model { error, partial } = error else { panic!("{error:?}") };
+    assert!(error.to_string().contains("the stream ended before the response was complete"), "{error}");
+    assert_eq!(partial.text, "Let me check both.");
+    // The first call was closed by the second; the second was cut off mid-arguments.
+    assert_eq!(partial.calls.len(), 1);
+    assert_eq!(
+        (partial.calls[0].id.as_str(), partial.calls[0].arguments.to_text().as_ref()),
+        ("call_1", r#"{"ms": 5}"#)
+    );
+    assert_eq!(conversation.items().len(), 1, "a turn that failed is not in the history");
+}
+
+#[tokio::test]
 async fn an_agent_runs_over_http() {
     let calls = json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
         {"id": "call_9", "type": "function", "function": {"name": "nap", "arguments": "{\"ms\": 1}"}}]}, "finish_reason": "tool_calls"}]});

@@ -7,6 +7,7 @@ use super::background::Pending;
 use super::deferred::Split;
 use super::driver::{Closed, Driver};
 use super::model::{Delta, ModelRequest, ModelTurn};
+use super::partial::Collector;
 use super::steps::{Batch, StepFuture, Steps};
 use super::{Agent, Event, RunError, Settings, ToolRun};
 use crate::context::CancellationToken;
@@ -40,7 +41,10 @@ impl Steps for Direct {
     ) -> StepFuture<'a, Result<ModelTurn, RunError>> {
         Box::pin(async move {
             let events = settings.events.clone();
+            let partial = Collector::default();
+            let collect = &partial;
             let on_delta = move |delta: Delta<'_>| {
+                collect.offer(&delta);
                 if let Some(events) = &events
                     && let Some(event) = Event::from_delta(delta)
                 {
@@ -62,7 +66,7 @@ impl Steps for Direct {
                 },
             );
             tokio::select! {
-                turn = respond => turn.map_err(RunError::Model),
+                turn = respond => turn.map_err(|error| RunError::Model { error, partial: partial.take() }),
                 () = cancel.cancelled() => Err(RunError::Cancelled),
             }
         })

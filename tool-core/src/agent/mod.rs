@@ -14,6 +14,7 @@ mod events;
 mod handoff;
 mod hooks;
 mod model;
+mod partial;
 mod record;
 mod repeats;
 mod round;
@@ -37,6 +38,7 @@ pub use events::Event;
 pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
+pub use partial::PartialTurn;
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use snapshot::{RunSnapshot, Steering};
 pub use typed::{Answer, OutputMode};
@@ -115,8 +117,14 @@ pub struct RunOutcome {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum RunError {
-    /// The model failed.
-    Model(ModelError),
+    /// The model failed; what it had written of its turn before it did is kept.
+    Model {
+        /// How it failed.
+        error: ModelError,
+        /// The text, reasoning and whole calls of the turn it failed in, as they had
+        /// streamed.
+        partial: PartialTurn,
+    },
     /// The tools cannot be offered: a handoff's tool has the name of one of the agent's
     /// live tools (a name belongs to one source).
     Tools(crate::registry::ResolveError),
@@ -169,7 +177,7 @@ impl RunError {
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
-            RunError::Model(_) => "model",
+            RunError::Model { .. } => "model",
             RunError::Tools(_) => "tools",
             RunError::RoundLimit { .. } => "round_limit",
             RunError::Cancelled => "cancelled",
@@ -186,7 +194,7 @@ impl RunError {
 impl core::fmt::Display for RunError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            RunError::Model(error) => error.fmt(f),
+            RunError::Model { error, .. } => error.fmt(f),
             RunError::Tools(error) => error.fmt(f),
             RunError::RoundLimit { rounds } => write!(f, "the model still called tools after {rounds} rounds"),
             RunError::Cancelled => f.write_str("the run was cancelled"),

@@ -296,7 +296,10 @@ fn journaled<T>(step: Result<Json<T>, restate_sdk::errors::TerminalError>) -> Re
         Ok(Json(value)) => Ok(value),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
         // A step that never fails fails only as the journal does.
-        Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
+        Err(error) => Err(RunError::Model {
+            error: ModelError::Http { status: None, message: error.message().to_owned() },
+            partial: crate::agent::PartialTurn::default(),
+        }),
     }
 }
 

@@ -195,6 +195,9 @@ async fn model_step<C: RunContext>(
     match ctx.__journal(format!("model round {round}"), Some(retry), request).await {
         Ok(Json(turn)) => Ok(turn),
         Err(error) if error.code() == 409 => Err(RunError::Cancelled),
-        Err(error) => Err(RunError::Model(ModelError::Http { status: None, message: error.message().to_owned() })),
+        Err(error) => Err(RunError::Model {
+            error: ModelError::Http { status: None, message: error.message().to_owned() },
+            partial: crate::agent::PartialTurn::default(),
+        }),
     }
 }
