@@ -18,6 +18,7 @@ mod forms;
 mod gemini;
 mod hostile;
 mod output_checks;
+mod overridden;
 mod patterns;
 mod plain_decoding;
 mod reference;

@@ -39,6 +39,14 @@ pub(super) type DynHandler =
 
 /// A tool made at run time: [`DynamicTool::new`] from a JSON Schema (feature
 /// `runtime-schema`), [`DynamicTool::typed`] from a type deriving `ToolArgs`.
+///
+/// With `runtime-schema`, a whole input schema may be written by hand:
+/// [`DynamicTool::new_typed`] hands the handler a `serde` type read from arguments a
+/// hand-written schema checked, [`DynamicTool::with_parameters`] puts a hand-written schema in
+/// place of a typed tool's (the type's rules still apply after it), and
+/// [`DynamicTool::from_tool`] makes a `#[tool]` fn such a tool. [`DynamicTool::deferred`] and
+/// [`DynamicTool::deferred_typed`] have no handler: an agent hands their calls back to the
+/// application.
 #[derive(Clone)]
 pub struct DynamicTool {
     pub(crate) name: Arc<str>,
@@ -291,14 +299,19 @@ impl DynamicTool {
         arguments: crate::dispatch::Arguments<'_>,
         options: &DecodeOptions,
     ) -> Result<Value, ToolError> {
+        #[cfg(feature = "runtime-schema")]
+        let arguments = match &self.checked {
+            // A hand-written schema first (`with_parameters`), then the type's own rules.
+            Some(_) => crate::dispatch::Arguments::Value(
+                self.checked_arguments(arguments.into_value(options)?, options)
+                    .map_err(|violations| ToolError::InvalidArguments { tool: self.name.to_string(), violations })?,
+            ),
+            None => arguments,
+        };
         if let Some((check, schema)) = self.check {
             return crate::dispatch::checked_value(&self.name, arguments, options, check, schema);
         }
         let arguments = arguments.into_value(options)?;
-        #[cfg(feature = "runtime-schema")]
-        let arguments = self
-            .checked_arguments(arguments, options)
-            .map_err(|violations| ToolError::InvalidArguments { tool: self.name.to_string(), violations })?;
         if arguments.is_object() {
             return Ok(arguments);
         }

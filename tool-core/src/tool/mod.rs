@@ -8,6 +8,8 @@ pub(crate) mod dynamic;
 #[cfg(feature = "runtime-schema")]
 pub(crate) mod dynamic_schema;
 pub(crate) mod name;
+#[cfg(feature = "runtime-schema")]
+pub(crate) mod overridden;
 #[cfg(feature = "agent")]
 pub(crate) mod pace;
 pub(crate) mod set;
