@@ -30,7 +30,7 @@ struct Forecast {
 
 /// A forecast
 #[tool]
-fn forecast(args: Forecast) -> String {
+fn hand_forecast(args: Forecast) -> String {
     format!("{} for {} days", args.city, args.days)
 }
 
@@ -90,27 +90,27 @@ fn a_hand_written_schema_replaces_a_typed_tools_and_the_types_rules_still_hold()
 
 #[test]
 fn a_tool_fn_takes_a_hand_written_schema_through_from_tool() {
-    let tool = DynamicTool::from_tool(ForecastTool).unwrap();
-    assert_eq!((tool.name(), tool.schema().is_some()), ("forecast", true));
+    let tool = DynamicTool::from_tool(HandForecastTool).unwrap();
+    assert_eq!((tool.name(), tool.schema().is_some()), ("hand_forecast", true));
     let tool = tool.with_parameters(HAND).unwrap();
     let mut registry = Registry::new();
     registry.add_dynamic(tool).unwrap();
-    let entry = registry.get("forecast").unwrap();
+    let entry = registry.get("hand_forecast").unwrap();
     assert_eq!((entry.description(), entry.parameters_json()), ("A forecast", HAND));
-    assert_eq!(call(&registry, "forecast", json!({"city": "Oslo", "days": 2})).unwrap(), "Oslo for 2 days");
-    let refused = call(&registry, "forecast", json!({"city": "Lima", "days": 2})).unwrap_err();
+    assert_eq!(call(&registry, "hand_forecast", json!({"city": "Oslo", "days": 2})).unwrap(), "Oslo for 2 days");
+    let refused = call(&registry, "hand_forecast", json!({"city": "Lima", "days": 2})).unwrap_err();
     assert!(refused.contains("/city: must be one of"), "{refused}");
-    let refused = call(&registry, "forecast", json!({"city": "Oslo", "days": 11})).unwrap_err();
+    let refused = call(&registry, "hand_forecast", json!({"city": "Oslo", "days": 11})).unwrap_err();
     assert!(refused.contains("/days: must be <= 10, got 11"), "{refused}");
 
     // Without an override it is the `#[tool]`, schema and all.
-    let plain = DynamicTool::from_tool(ForecastTool).unwrap();
+    let plain = DynamicTool::from_tool(HandForecastTool).unwrap();
     let mut own = Registry::new();
-    own.add(ForecastTool).unwrap();
-    let stated: serde_json::Value = serde_json::from_str(own.get("forecast").unwrap().parameters_json()).unwrap();
+    own.add(HandForecastTool).unwrap();
+    let stated: serde_json::Value = serde_json::from_str(own.get("hand_forecast").unwrap().parameters_json()).unwrap();
     assert_eq!(plain.parameters(), &stated);
 
     // A schema that is not an object schema is refused when the tool is made.
-    let error = DynamicTool::from_tool(ForecastTool).unwrap().with_parameters(r#"{"type":"string"}"#).unwrap_err();
+    let error = DynamicTool::from_tool(HandForecastTool).unwrap().with_parameters(r#"{"type":"string"}"#).unwrap_err();
     assert!(matches!(error, RegistryError::InvalidSchema { .. }), "{error}");
 }

@@ -25,6 +25,8 @@ pub(crate) use call::multi_thread;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;
+#[cfg(feature = "runtime-schema")]
+pub use output_check::OutputMismatch;
 pub use select::ToolCrate;
 pub use sources::{ResolveError, SourceError, SourceFuture, ToolSource, ToolSources};
 
@@ -60,7 +62,7 @@ pub struct Registry {
     context: ToolContext,
     #[cfg(any(feature = "mcp", feature = "agent"))]
     layers: layer::Layers,
-    /// Set: `#[tool]` results are checked against their output schemas.
+    /// Set: results are checked against their output schemas, or shaped.
     #[cfg(feature = "runtime-schema")]
     output_checks: Option<Arc<output_check::OutputChecks>>,
 }
@@ -79,7 +81,7 @@ impl Default for Registry {
             #[cfg(any(feature = "mcp", feature = "agent"))]
             layers: layer::Layers::default(),
             #[cfg(feature = "runtime-schema")]
-            output_checks: cfg!(debug_assertions).then(Arc::default),
+            output_checks: cfg!(debug_assertions).then(output_check::OutputChecks::on),
         }
     }
 }

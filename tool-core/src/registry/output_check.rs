@@ -17,10 +17,40 @@ use crate::output::ToolOutput;
 use crate::schema::RuntimeSchema;
 use crate::tool::dynamic_schema::checked_output;
 
-/// Each tool's output schema, compiled on its first result.
+/// What happens to a structured result that breaks its tool's output schema
+/// ([`Registry::on_output_mismatch`], [`DynamicTool::on_output_mismatch`](crate::DynamicTool::on_output_mismatch)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum OutputMismatch {
+    /// The call fails with [`ToolError::Failed`], naming each violation: no client is sent a
+    /// `structuredContent` that breaks the `outputSchema` it was promised (the default).
+    #[default]
+    Refuse,
+    /// The result goes out with its structured part wrapped as `{"result": v}` (the seeds'
+    /// function tools, Google's ADK), and the violations in its details
+    /// (`{"output_violations": ".."}`, never sent to a model). An MCP client that checks
+    /// `structuredContent` against the `outputSchema` will refuse it.
+    Wrap,
+}
+
+/// What a registry does to its tools' results: each `#[tool]`'s output schema, compiled on
+/// its first result, when checks are on; what a mismatch does; whether primitive structured
+/// results are wrapped.
 #[derive(Debug, Default)]
 pub(super) struct OutputChecks {
     compiled: Mutex<HashMap<Arc<str>, Option<RuntimeSchema>>>,
+    /// Results are checked against their output schemas.
+    checks: bool,
+    mismatch: OutputMismatch,
+    /// A structured result that is not an object becomes `{"result": v}`.
+    wrap_primitives: bool,
+}
+
+impl OutputChecks {
+    /// Checks on, the rest as by default.
+    pub(super) fn on() -> Arc<Self> {
+        Arc::new(OutputChecks { checks: true, ..OutputChecks::default() })
+    }
 }
 
 impl OutputChecks {
@@ -41,15 +71,44 @@ impl Registry {
     /// Whether each `#[tool]`'s structured result is checked against its output schema
     /// before it is returned: on in debug builds, off in release builds unless asked.
     #[must_use]
-    pub fn check_outputs(mut self, on: bool) -> Self {
-        self.output_checks = on.then(Arc::default);
+    pub fn check_outputs(self, on: bool) -> Self {
+        self.with_outputs(|outputs| outputs.checks = on)
+    }
+
+    /// What a structured result that breaks its `#[tool]`'s output schema does, when checks
+    /// are on: [`OutputMismatch::Refuse`] (the default) or [`OutputMismatch::Wrap`].
+    #[must_use]
+    pub fn on_output_mismatch(self, mismatch: OutputMismatch) -> Self {
+        self.with_outputs(|outputs| outputs.mismatch = mismatch)
+    }
+
+    /// Whether a structured result that is not a JSON object (a number, a string, a list)
+    /// is wrapped as `{"result": v}`: an MCP client then gets it as `structuredContent`
+    /// (which must be an object) and a model reads `{"result": v}`, as the seeds' function
+    /// tools and Google's ADK send it. Off by default: such a result is sent as its text.
+    #[must_use]
+    pub fn wrap_primitive_results(self, on: bool) -> Self {
+        self.with_outputs(|outputs| outputs.wrap_primitives = on)
+    }
+
+    fn with_outputs(mut self, change: impl FnOnce(&mut OutputChecks)) -> Self {
+        let mut outputs = OutputChecks::default();
+        if let Some(now) = &self.output_checks {
+            (outputs.checks, outputs.mismatch, outputs.wrap_primitives) =
+                (now.checks, now.mismatch, now.wrap_primitives);
+        }
+        change(&mut outputs);
+        let idle = !outputs.checks && !outputs.wrap_primitives;
+        self.output_checks = (!idle).then(|| Arc::new(outputs));
         self
     }
 
-    /// `future` (a call of `entry`), its result checked when checks are on.
+    /// `future` (a call of `entry`), its result checked and shaped as the registry says.
     pub(super) fn checking<'a>(&'a self, entry: &'a Entry, future: ToolFuture<'a>) -> ToolFuture<'a> {
-        let Some(schema) = self.output_check(entry) else { return future };
-        Box::pin(async move { check(&schema, entry, future.await) })
+        if self.output_checks.is_none() {
+            return future;
+        }
+        Box::pin(async move { self.checked(entry, future.await) })
     }
 
     /// `result` (of a call of `entry`), checked when checks are on. Out of line: a release
@@ -61,15 +120,20 @@ impl Registry {
         entry: &Entry,
         result: Result<ToolOutput, ToolError>,
     ) -> Result<ToolOutput, ToolError> {
-        match self.output_check(entry) {
-            Some(schema) => check(&schema, entry, result),
+        let Some(outputs) = &self.output_checks else { return result };
+        let result = match self.output_check(entry) {
+            Some(schema) => check(&schema, entry, result, outputs.mismatch),
             None => result,
+        };
+        match result {
+            Ok(output) if outputs.wrap_primitives => Ok(wrap_primitive(output)),
+            other => other,
         }
     }
 
     /// The schema to check `entry`'s results with, if any.
     fn output_check(&self, entry: &Entry) -> Option<RuntimeSchema> {
-        let checks = self.output_checks.as_ref()?;
+        let checks = self.output_checks.as_ref().filter(|outputs| outputs.checks)?;
         entry.def()?;
         // Nothing to check, and nothing locked or allocated, for a tool without one.
         let text = entry.output_schema()?;
@@ -77,12 +141,24 @@ impl Registry {
     }
 }
 
+/// `output` with a structured part that is not an object wrapped as `{"result": v}`.
+fn wrap_primitive(output: ToolOutput) -> ToolOutput {
+    match output.structured() {
+        Some(value) if !value.is_object() => {
+            let wrapped = serde_json::json!({ "result": value });
+            output.with_structured(wrapped)
+        }
+        _ => output,
+    }
+}
+
 fn check(
     schema: &RuntimeSchema,
     entry: &Entry,
     result: Result<ToolOutput, ToolError>,
+    mismatch: OutputMismatch,
 ) -> Result<ToolOutput, ToolError> {
-    checked_output(schema, entry.name(), result?).map_err(|error| match error {
+    checked_output(schema, entry.name(), result?, mismatch).map_err(|error| match error {
         ToolError::Failed { tool, message } => {
             ToolError::Failed { tool, message: format!("{message} (the fn's Serialize disagrees with its ToolSchema)") }
         }

@@ -75,6 +75,9 @@ pub struct DynamicTool {
     /// The output schema compiled, set by [`DynamicTool::with_output_schema`].
     #[cfg(feature = "runtime-schema")]
     pub(crate) checked_output: Option<crate::schema::RuntimeSchema>,
+    /// What a result that breaks it does.
+    #[cfg(feature = "runtime-schema")]
+    pub(crate) output_mismatch: crate::registry::OutputMismatch,
 }
 
 impl DynamicTool {
@@ -211,6 +214,8 @@ impl DynamicTool {
             checked: None,
             #[cfg(feature = "runtime-schema")]
             checked_output: None,
+            #[cfg(feature = "runtime-schema")]
+            output_mismatch: crate::registry::OutputMismatch::Refuse,
         }
     }
 

@@ -12,6 +12,7 @@ use crate::context::ToolContext;
 use crate::dispatch::{DecodeOptions, ToolFuture};
 use crate::error::{RegistryError, ToolError};
 use crate::output::ToolOutput;
+use crate::registry::OutputMismatch;
 use crate::schema::RuntimeSchema;
 use crate::tool::name::is_valid_tool_name;
 use crate::validate::violation::Violations;
@@ -112,11 +113,19 @@ impl DynamicTool {
         Ok(self)
     }
 
+    /// What a structured result that breaks the output schema does:
+    /// [`OutputMismatch::Refuse`] (the default) or [`OutputMismatch::Wrap`].
+    #[must_use]
+    pub fn on_output_mismatch(mut self, mismatch: OutputMismatch) -> Self {
+        self.output_mismatch = mismatch;
+        self
+    }
+
     /// `future`'s output, once its structured part satisfies the output schema.
     pub(super) fn checking_output(&self, future: ToolFuture<'static>) -> ToolFuture<'static> {
         let Some(schema) = self.checked_output.clone() else { return future };
-        let tool = Arc::clone(&self.name);
-        Box::pin(async move { checked_output(&schema, &tool, future.await?) })
+        let (tool, mismatch) = (Arc::clone(&self.name), self.output_mismatch);
+        Box::pin(async move { checked_output(&schema, &tool, future.await?, mismatch) })
     }
 
     /// `arguments` coerced (when lenient) and validated against the run-time schema.
@@ -131,14 +140,33 @@ impl DynamicTool {
     }
 }
 
-/// `output` once its structured part satisfies `schema`.
-pub(crate) fn checked_output(schema: &RuntimeSchema, tool: &str, output: ToolOutput) -> Result<ToolOutput, ToolError> {
+/// `output` once its structured part satisfies `schema`; otherwise refused, or wrapped as
+/// `mismatch` says.
+pub(crate) fn checked_output(
+    schema: &RuntimeSchema,
+    tool: &str,
+    output: ToolOutput,
+    mismatch: OutputMismatch,
+) -> Result<ToolOutput, ToolError> {
     let failed = |message: String| ToolError::Failed { tool: tool.to_owned(), message };
     let Some(structured) = output.structured() else {
         return Err(failed("the result has no structured content, though the tool states an output schema".to_owned()));
     };
-    match schema.validate(structured) {
-        Ok(()) => Ok(output),
-        Err(violations) => Err(failed(format!("the structured result breaks the tool's output schema:\n{violations}"))),
+    let problem = match schema.validate(structured) {
+        Ok(()) => return Ok(output),
+        Err(violations) => format!("the structured result breaks the tool's output schema:\n{violations}"),
+    };
+    if mismatch == OutputMismatch::Refuse {
+        return Err(failed(problem));
     }
+    let wrapped = serde_json::json!({ "result": structured });
+    let details = match output.details().cloned() {
+        Some(Value::Object(mut details)) => {
+            details.insert("output_violations".to_owned(), Value::String(problem));
+            Value::Object(details)
+        }
+        Some(other) => serde_json::json!({ "details": other, "output_violations": problem }),
+        None => serde_json::json!({ "output_violations": problem }),
+    };
+    Ok(output.with_structured(wrapped).with_details(details))
 }
