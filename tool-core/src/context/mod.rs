@@ -47,13 +47,25 @@ pub struct Progress {
     pub total: Option<f64>,
     /// A human-readable note.
     pub message: Option<String>,
+    /// The result so far, for whoever watches the call (streamed output, a preview): an agent's
+    /// [`Event::ToolProgress`](crate::agent::Event::ToolProgress) carries it; it is never sent
+    /// to a model, and means nothing once the call has its result. An MCP client hears the
+    /// numbers and the note only (the protocol has no partial results).
+    pub partial: Option<crate::output::ToolOutput>,
 }
 
 impl Progress {
     /// `progress` done, of an unknown total, from no call in particular.
     #[must_use]
     pub fn new(progress: f64) -> Self {
-        Progress { call_id: None, progress, total: None, message: None }
+        Progress { call_id: None, progress, total: None, message: None, partial: None }
+    }
+
+    /// The same report, with the result so far.
+    #[must_use]
+    pub fn with_partial(mut self, partial: crate::output::ToolOutput) -> Self {
+        self.partial = Some(partial);
+        self
     }
 
     /// The same report, of `total` work.
@@ -232,10 +244,27 @@ impl ToolContext {
 
     /// Reports progress to whoever listens; does nothing when nobody does.
     pub fn report_progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        if self.progress.is_none() && self.host.is_none() {
+        if !self.reports_reach_anyone() {
             return;
         }
-        let report = Progress { call_id: self.call_id.clone(), progress, total, message: message.map(str::to_owned) };
+        let report = Progress { call_id: None, progress, total, message: message.map(str::to_owned), partial: None };
+        self.report(report);
+    }
+
+    /// Whether a progress report would reach anyone: build a costly partial result only
+    /// when it would.
+    #[must_use]
+    pub fn reports_reach_anyone(&self) -> bool {
+        self.progress.is_some() || self.host.is_some()
+    }
+
+    /// Reports `report` (made with [`Progress::new`], perhaps with a partial result,
+    /// [`Progress::with_partial`]) to whoever listens, as this call's; does nothing when
+    /// nobody does.
+    pub fn report(&self, mut report: Progress) {
+        if report.call_id.is_none() {
+            report.call_id.clone_from(&self.call_id);
+        }
         match (&self.progress, &self.host) {
             (Some(sink), _) => sink(report),
             (None, Some(host)) => host.progress(&report),
