@@ -43,6 +43,7 @@ impl Agent {
                 host: None,
             },
             handoffs: Arc::new(Vec::new()),
+            preloads: Arc::new(Vec::new()),
         }
     }
 

@@ -19,6 +19,12 @@ pub enum Event {
         /// What went wrong.
         problem: crate::registry::ResolveError,
     },
+    /// A source of context ([`Agent::preload`](super::Agent::preload)) failed; the run goes on
+    /// without its text.
+    PreloadFailed {
+        /// What went wrong.
+        problem: String,
+    },
     /// A round began: a model request and, if it asks, a batch of calls.
     TurnStarted {
         /// The round, from 1.

@@ -15,6 +15,7 @@ mod handoff;
 mod hooks;
 mod model;
 mod partial;
+mod preload;
 mod record;
 mod repeats;
 mod round;
@@ -39,6 +40,7 @@ pub use handoff::HandoffError;
 pub use hooks::{ApprovalPolicy, Approver, Hooks, NoHooks, ToolRun, Verdict, VerdictFuture};
 pub use model::{Api, Delta, DeltaSink, Model, ModelError, ModelFuture, ModelRequest, ModelTurn, StopReason, Usage};
 pub use partial::PartialTurn;
+pub use preload::{Preload, PreloadFuture};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use snapshot::{RunSnapshot, Steering};
 pub use typed::{Answer, OutputMode};
@@ -302,6 +304,8 @@ pub struct Agent {
     settings: Settings,
     /// The agents the model may hand the conversation to, each with its tool.
     handoffs: Arc<Vec<handoff::Handoff>>,
+    /// What loads context before a run ([`Agent::preload`]).
+    preloads: Arc<Vec<Arc<dyn Preload>>>,
 }
 
 /// Writes a round's instructions from the run's state ([`Agent::instructions`]).

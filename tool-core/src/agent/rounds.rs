@@ -29,7 +29,7 @@ impl Agent {
                 progress.rounds += 1;
                 let round = progress.rounds;
                 self.begin_round(&plan, &mut offered, &mut run, &mut progress)?;
-                let written = self.round_system(&plan, &run.conversation.items, round);
+                let written = self.round_system(&plan, &run, round);
                 let request = plan.request(self, &offered, &run, last_answer, written.as_deref());
                 settings.emit(Event::ModelRequest { round, with_tools: request.tools.is_some() });
                 // Calls may start while the model writes, but not in a last round (its calls
@@ -109,15 +109,17 @@ impl Agent {
         }
     }
 
-    /// The system prompt of round `round` when [`Agent::instructions`] writes more for it:
-    /// the prompt, then what it wrote from `history`.
-    fn round_system(&self, plan: &Plan<'_>, history: &[Value], round: usize) -> Option<String> {
-        let write = self.instructions.as_ref()?;
-        let extra = write(&super::TurnState { round, history })?;
-        Some(match plan.system() {
-            Some(system) => format!("{system}\n\n{extra}"),
-            None => extra,
-        })
+    /// The system prompt of round `round` when the run loaded context or
+    /// [`Agent::instructions`] writes more for it: the prompt, the context, then what it
+    /// wrote from the history.
+    fn round_system<S: Steps>(&self, plan: &Plan<'_>, run: &Run<'_, S>, round: usize) -> Option<String> {
+        let history = &run.conversation.items;
+        let written = self.instructions.as_ref().and_then(|write| write(&super::TurnState { round, history }));
+        if run.preloaded.is_none() && written.is_none() {
+            return None;
+        }
+        let parts = [plan.system(), run.preloaded.as_deref(), written.as_deref()];
+        Some(parts.into_iter().flatten().collect::<Vec<_>>().join("\n\n"))
     }
 
     /// The tool definitions and tool choice a round sends, for `registry`.

@@ -73,9 +73,13 @@ impl Agent {
                 conversation.items.push(self.model.api().user(user));
             }
             settings.emit(Event::RunStarted);
+            let preloaded = match user {
+                Some(user) if !self.preloads.is_empty() => self.preloaded(settings, user).await,
+                _ => None,
+            };
             // Calls moved to the background; dropped (so cancelled) however the run ends.
             let pending = Pending::new(settings.cancel_grace);
-            let run = Run { steps: &Direct, conversation, cancel, expected, pending };
+            let run = Run { steps: &Direct, conversation, cancel, expected, pending, preloaded };
             let progress = self.rounds(settings, run, Progress { rounds, usage, ..Progress::default() }).await?;
             settings.emit(Event::RunFinished { rounds: progress.rounds, usage: progress.usage });
             Ok::<_, RunError>(progress.into_outcome())

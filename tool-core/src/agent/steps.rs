@@ -143,4 +143,6 @@ pub(super) struct Run<'a, S: Steps> {
     pub(super) cancel: &'a CancellationToken,
     pub(super) expected: Option<&'a Expected<'a>>,
     pub(super) pending: Pending,
+    /// The context loaded for this run ([`Agent::preload`](super::Agent::preload)).
+    pub(super) preloaded: Option<String>,
 }

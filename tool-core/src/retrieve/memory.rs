@@ -226,27 +226,41 @@ fn default_recall() -> u8 {
 /// Never in practice (the names are fixed and valid); a [`RegistryError`] otherwise.
 pub fn tools(store: impl MemoryStore, scope: Arc<Scope>) -> Result<Registry, RegistryError> {
     let store: Arc<dyn MemoryStore> = Arc::new(store);
-    let (saving, scoping) = (Arc::clone(&store), Arc::clone(&scope));
-    let save = DynamicTool::typed("save_memory", SAVE, move |context: ToolContext, args: SaveMemory| {
-        let (store, scope) = (Arc::clone(&saving), scoping(&context));
+    let mut registry = Registry::new();
+    registry
+        .add_dynamic(save_tool(Arc::clone(&store), Arc::clone(&scope))?)?
+        .add_dynamic(recall_tool(store, scope)?)?;
+    Ok(registry)
+}
+
+/// `save_memory` on `store`, scoped by `scope`.
+pub(super) fn save_tool(store: Arc<dyn MemoryStore>, scope: Arc<Scope>) -> Result<DynamicTool, RegistryError> {
+    DynamicTool::typed("save_memory", SAVE, move |context: ToolContext, args: SaveMemory| {
+        let (store, scope) = (Arc::clone(&store), scope(&context));
         async move {
             let scope = scope?;
             let memory = Memory { text: args.text, saved_at: now() };
             store.save(&scope, memory).await.map_err(|error| error.to_string())?;
             Ok::<_, String>("Saved.".to_owned())
         }
-    })?;
-    let recall = DynamicTool::typed("recall_memories", RECALL, move |context: ToolContext, args: Recall| {
+    })
+}
+
+/// `recall_memories` on `store`, scoped by `scope`.
+pub(super) fn recall_tool(store: Arc<dyn MemoryStore>, scope: Arc<Scope>) -> Result<DynamicTool, RegistryError> {
+    DynamicTool::typed("recall_memories", RECALL, move |context: ToolContext, args: Recall| {
         let (store, scope) = (Arc::clone(&store), scope(&context));
         async move {
             let scope = scope?;
-            let memories = store.all(&scope).await.map_err(|error| error.to_string())?;
-            Ok::<_, String>(Structured(Passages { passages: relevant(&memories, &args) }))
+            Ok::<_, String>(Structured(Passages { passages: recall(&*store, &scope, &args).await? }))
         }
-    })?;
-    let mut registry = Registry::new();
-    registry.add_dynamic(save)?.add_dynamic(recall)?;
-    Ok(registry)
+    })
+}
+
+/// The memories of `scope` most relevant to `recall`.
+pub(super) async fn recall(store: &dyn MemoryStore, scope: &str, recall: &Recall) -> Result<Vec<Passage>, String> {
+    let memories = store.all(scope).await.map_err(|error| error.to_string())?;
+    Ok(relevant(&memories, recall))
 }
 
 const SAVE: &str = "Saves a fact about the user or the task for later conversations. Save only what will \

@@ -2,6 +2,8 @@
 
 mod bm25_index;
 pub mod memory;
+#[cfg(feature = "agent")]
+mod modes;
 
 use core::fmt;
 use core::future::Future;
@@ -9,6 +11,8 @@ use core::pin::Pin;
 use std::sync::Arc;
 
 pub use bm25_index::Bm25Index;
+#[cfg(feature = "agent")]
+pub use modes::{Memories, Mode, Retrieval};
 
 use crate::context::ToolContext;
 use crate::error::RegistryError;
@@ -86,7 +90,7 @@ pub trait Retriever: Send + Sync + 'static {
     fn retrieve<'a>(&'a self, search: &'a Search) -> RetrieveFuture<'a>;
 }
 
-impl<R: Retriever> Retriever for Arc<R> {
+impl<R: Retriever + ?Sized> Retriever for Arc<R> {
     fn retrieve<'a>(&'a self, search: &'a Search) -> RetrieveFuture<'a> {
         (**self).retrieve(search)
     }

@@ -51,8 +51,14 @@ impl Agent {
         let settings = steps.settings(self, &self.settings.for_run());
         // Restate's cancellation reaches the run at its next step: no token fires.
         let cancel = CancellationToken::new();
-        let run =
-            Run { steps: &steps, conversation, cancel: &cancel, expected: None, pending: Pending::new(Duration::ZERO) };
+        let run = Run {
+            steps: &steps,
+            conversation,
+            cancel: &cancel,
+            expected: None,
+            pending: Pending::new(Duration::ZERO),
+            preloaded: None,
+        };
         let rounds = || self.rounds(&settings, run, Progress::default());
         let progress = traced(span, rounds, |span, outcome| match outcome {
             Ok(progress) => record_usage(span, progress.usage.input_tokens, progress.usage.output_tokens),
