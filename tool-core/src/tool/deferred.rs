@@ -5,8 +5,6 @@
 //! checked as any tool's are before it is handed back: the application only ever reads
 //! arguments its schema accepts.
 
-use std::sync::Arc;
-
 use super::dynamic::DynamicTool;
 use crate::error::RegistryError;
 use crate::param::ToolArgs;
@@ -55,7 +53,7 @@ impl DynamicTool {
     ) -> Result<Self, RegistryError> {
         let name = name.into();
         let message = no_handler(&name);
-        let tool = Arc::<str>::from(name.as_str());
+        let tool = std::sync::Arc::<str>::from(name.as_str());
         let made = DynamicTool::new(name, description, parameters, move |_context, _arguments| {
             let refused = Err(crate::ToolError::Failed { tool: tool.to_string(), message: message.clone() });
             async move { refused }
