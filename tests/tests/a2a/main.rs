@@ -5,6 +5,7 @@
 //! (`tests/a2a_trace/` holds one trace across two agents joined by it).
 
 mod asking;
+mod bounded;
 mod edges;
 mod peer;
 mod server;

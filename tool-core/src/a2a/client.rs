@@ -25,6 +25,14 @@ use crate::tool::dynamic::DynamicTool;
 /// How long a cancellation of a remote task may take.
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
+/// How long opening a connection to an agent may take, for every request.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The HTTP client of a remote agent: every connection it opens is bounded.
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().connect_timeout(CONNECT_TIMEOUT).build().unwrap_or_else(|_| reqwest::Client::new())
+}
+
 /// How long a task of an agent that does not stream is left before the first `GetTask`; the
 /// wait doubles after each, up to [`POLL_MAX`].
 const POLL_FIRST: Duration = Duration::from_millis(50);
@@ -45,6 +53,8 @@ struct Inner {
     key: String,
     headers: Vec<(String, String)>,
     timeout: Duration,
+    /// How long fetching the card may take (at connect and refresh).
+    card_timeout: Duration,
     http: reqwest::Client,
     ids: Arc<AtomicU64>,
     /// Where the card came from, for [`RemoteAgent::refresh`].
@@ -54,23 +64,43 @@ struct Inner {
 }
 
 impl RemoteAgent {
+    /// How long fetching an agent card may take, unless set ([`RemoteAgent::connect_within`],
+    /// [`RemoteAgent::card_timeout`]).
+    pub const CARD_TIMEOUT: Duration = Duration::from_secs(10);
+
     /// Fetches the card at `url` (the agent's base URL, to which
     /// `/.well-known/agent-card.json` is added, or the card's own URL) and picks the first
     /// interface this client speaks, which must be on the card's own origin: credentials go
     /// nowhere else.
     ///
+    /// The card must come within [`RemoteAgent::CARD_TIMEOUT`] ([`RemoteAgent::connect_within`] sets
+    /// another bound); every connection to the agent must open within 10 s.
+    ///
     /// # Errors
-    /// [`A2aError`]: the card could not be fetched, is not JSON or not a card, offers no
-    /// supported interface, or names one on another origin.
+    /// [`A2aError`]: the card could not be fetched in time, is not JSON or not a card, offers
+    /// no supported interface, or names one on another origin.
     pub async fn connect(url: &str) -> Result<Self, A2aError> {
+        Self::connect_within(url, Self::CARD_TIMEOUT).await
+    }
+
+    /// [`RemoteAgent::connect`], the card to come within `card_timeout` (which
+    /// [`RemoteAgent::refresh`] keeps).
+    ///
+    /// # Errors
+    /// As [`RemoteAgent::connect`].
+    pub async fn connect_within(url: &str, card_timeout: Duration) -> Result<Self, A2aError> {
         let card_url = if url.to_ascii_lowercase().ends_with(".json") {
             url.to_owned()
         } else {
             format!("{}/.well-known/agent-card.json", url.trim_end_matches('/'))
         };
-        let http = reqwest::Client::new();
-        match fetch(&http, &card_url, None).await? {
-            Fetched::Card(card, source) => Self::trusted(card, source, http),
+        let http = client();
+        match fetch(&http, &card_url, None, card_timeout).await? {
+            Fetched::Card(card, source) => {
+                let mut agent = Self::trusted(card, source, http)?;
+                agent.inner_mut().card_timeout = card_timeout;
+                Ok(agent)
+            }
             // Nothing was held, so nothing can be unchanged: a server that says so is wrong.
             Fetched::Unchanged(_) => Err(A2aError::Malformed { message: format!("{card_url} answered 304 unasked") }),
         }
@@ -85,7 +115,7 @@ impl RemoteAgent {
     /// As [`RemoteAgent::connect`].
     pub async fn refresh(&self) -> Result<Self, A2aError> {
         let Some(held) = self.inner.source.as_ref().filter(|held| !held.is_fresh()) else { return Ok(self.clone()) };
-        let mut agent = match fetch(&self.inner.http, &held.url, Some(held)).await? {
+        let mut agent = match fetch(&self.inner.http, &held.url, Some(held), self.inner.card_timeout).await? {
             Fetched::Unchanged(source) => {
                 let mut agent = self.clone();
                 agent.inner_mut().source = Some(source);
@@ -96,6 +126,7 @@ impl RemoteAgent {
         let inner = agent.inner_mut();
         inner.headers.clone_from(&self.inner.headers);
         inner.timeout = self.inner.timeout;
+        inner.card_timeout = self.inner.card_timeout;
         inner.key.clone_from(&self.inner.key);
         inner.credentials.clone_from(&self.inner.credentials);
         Ok(agent)
@@ -119,7 +150,7 @@ impl RemoteAgent {
     /// [`A2aError::NoSupportedInterface`].
     pub fn from_card(card: AgentCard) -> Result<Self, A2aError> {
         let interface = card.interface()?.clone();
-        Ok(Self::with(card, interface, reqwest::Client::new()))
+        Ok(Self::with(card, interface, client()))
     }
 
     fn with(card: AgentCard, interface: AgentInterface, http: reqwest::Client) -> Self {
@@ -132,6 +163,7 @@ impl RemoteAgent {
             key,
             headers: Vec::new(),
             timeout: Duration::from_mins(2),
+            card_timeout: Self::CARD_TIMEOUT,
             http,
             ids: Arc::new(AtomicU64::new(1)),
             source: None,
@@ -194,10 +226,19 @@ impl RemoteAgent {
         self
     }
 
-    /// How long a message may wait for its reply (2 minutes unless set).
+    /// How long a message may wait for its reply, a token from the token endpoint included
+    /// (2 minutes unless set).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.inner_mut().timeout = timeout;
+        self
+    }
+
+    /// How long fetching the card again may take ([`RemoteAgent::refresh`]; [`RemoteAgent::CARD_TIMEOUT`]
+    /// unless set, or the bound [`RemoteAgent::connect_within`] was given).
+    #[must_use]
+    pub fn card_timeout(mut self, timeout: Duration) -> Self {
+        self.inner_mut().card_timeout = timeout;
         self
     }
 

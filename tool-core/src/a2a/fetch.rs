@@ -37,9 +37,17 @@ impl Source {
     }
 }
 
-/// The card at `url`; asked conditionally when `held` is what a fetch of it gave before.
-pub(crate) async fn fetch(http: &reqwest::Client, url: &str, held: Option<&Source>) -> Result<Fetched, A2aError> {
-    let mut request = http.get(url);
+/// The card at `url`, whole within `timeout`; asked conditionally when `held` is what a fetch
+/// of it gave before.
+pub(crate) async fn fetch(
+    http: &reqwest::Client,
+    url: &str,
+    held: Option<&Source>,
+    timeout: Duration,
+) -> Result<Fetched, A2aError> {
+    // The request's own timeout covers the body too: a server that sends headers and then
+    // nothing is bounded as well.
+    let mut request = http.get(url).timeout(timeout);
     if let Some(held) = held {
         if let Some(etag) = &held.etag {
             request = request.header("if-none-match", etag);
