@@ -326,3 +326,20 @@ impl<T: IntoToolOutput, E: fmt::Display> IntoToolOutput for Result<T, E> {
         self.map_err(|e| e.to_string())?.into_tool_output()
     }
 }
+
+#[cfg(feature = "runtime-schema")]
+/// What happens to a structured result that breaks its tool's output schema
+/// ([`Registry::on_output_mismatch`](crate::Registry::on_output_mismatch), [`DynamicTool::on_output_mismatch`](crate::DynamicTool::on_output_mismatch)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum OutputMismatch {
+    /// The call fails with [`ToolError::Failed`](crate::ToolError::Failed), naming each violation: no client is sent a
+    /// `structuredContent` that breaks the `outputSchema` it was promised (the default).
+    #[default]
+    Refuse,
+    /// The result goes out with its structured part wrapped as `{"result": v}` (the seeds'
+    /// function tools, Google's ADK), and the violations in its details
+    /// (`{"output_violations": ".."}`, never sent to a model). An MCP client that checks
+    /// `structuredContent` against the `outputSchema` will refuse it.
+    Wrap,
+}

@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 use std::collections::HashMap;
 
+#[cfg(feature = "runtime-schema")]
+pub use crate::output::OutputMismatch;
 #[cfg(any(feature = "mcp", feature = "agent"))]
 #[cfg(any(feature = "mcp", feature = "agent"))]
 pub(crate) use call::RunPlace;
@@ -25,8 +27,6 @@ pub(crate) use call::multi_thread;
 pub use descriptions::Descriptions;
 pub use entry::Entry;
 use name_hash::BuildNameHasher;
-#[cfg(feature = "runtime-schema")]
-pub use output_check::OutputMismatch;
 pub use select::ToolCrate;
 pub use sources::{ResolveError, SourceError, SourceFuture, ToolSource, ToolSources};
 

@@ -13,25 +13,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::{Entry, Registry};
 use crate::dispatch::ToolFuture;
 use crate::error::ToolError;
+use crate::output::OutputMismatch;
 use crate::output::ToolOutput;
 use crate::schema::RuntimeSchema;
 use crate::tool::dynamic_schema::checked_output;
-
-/// What happens to a structured result that breaks its tool's output schema
-/// ([`Registry::on_output_mismatch`], [`DynamicTool::on_output_mismatch`](crate::DynamicTool::on_output_mismatch)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum OutputMismatch {
-    /// The call fails with [`ToolError::Failed`], naming each violation: no client is sent a
-    /// `structuredContent` that breaks the `outputSchema` it was promised (the default).
-    #[default]
-    Refuse,
-    /// The result goes out with its structured part wrapped as `{"result": v}` (the seeds'
-    /// function tools, Google's ADK), and the violations in its details
-    /// (`{"output_violations": ".."}`, never sent to a model). An MCP client that checks
-    /// `structuredContent` against the `outputSchema` will refuse it.
-    Wrap,
-}
 
 /// What a registry does to its tools' results: each `#[tool]`'s output schema, compiled on
 /// its first result, when checks are on; what a mismatch does; whether primitive structured

@@ -77,7 +77,7 @@ pub struct DynamicTool {
     pub(crate) checked_output: Option<crate::schema::RuntimeSchema>,
     /// What a result that breaks it does.
     #[cfg(feature = "runtime-schema")]
-    pub(crate) output_mismatch: crate::registry::OutputMismatch,
+    pub(crate) output_mismatch: crate::output::OutputMismatch,
 }
 
 impl DynamicTool {
@@ -215,7 +215,7 @@ impl DynamicTool {
             #[cfg(feature = "runtime-schema")]
             checked_output: None,
             #[cfg(feature = "runtime-schema")]
-            output_mismatch: crate::registry::OutputMismatch::Refuse,
+            output_mismatch: crate::output::OutputMismatch::Refuse,
         }
     }
 

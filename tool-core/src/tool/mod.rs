@@ -14,8 +14,6 @@ pub(crate) mod overridden;
 pub(crate) mod pace;
 pub(crate) mod set;
 
-use core::fmt;
-
 use std::sync::OnceLock;
 
 use crate::context::ToolContext;
@@ -300,8 +298,8 @@ impl ToolDef {
     }
 }
 
-impl fmt::Debug for ToolDef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl core::fmt::Debug for ToolDef {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ToolDef")
             .field("name", &self.name)
             .field("rust_path", &self.rust_path)
