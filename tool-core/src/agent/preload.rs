@@ -13,7 +13,7 @@ use super::{Agent, Event, Settings};
 pub type PreloadFuture<'a> = Pin<Box<dyn Future<Output = Result<Option<String>, String>> + Send + 'a>>;
 
 /// Loads context for a run from its user message, before the model is asked
-/// ([`Agent::preload`]): `retrieve::Retrieval` and `retrieve::memory::Memories` in their
+/// ([`Agent::preload`]): `retrieve::Retrieval` and `retrieve::Memories` in their
 /// injected modes.
 pub trait Preload: Send + Sync + 'static {
     /// The text the model should read with `message`, in a run whose calls get `context`
