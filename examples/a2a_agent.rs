@@ -11,9 +11,14 @@
 //!
 //! The TCK's tests that continue, cancel or look into a task after a blocking `SendMessage`
 //! need it still open then; their messages' ids say which (`cancel-test-…`), and the agent
-//! asks for more input on those, as a real agent would mid-conversation.
+//! asks for more input on those, as a real agent would mid-conversation. Its listing tests
+//! (`list-test-…`) need the task working once `SendMessage` returns: the agent releases the
+//! blocking reply and goes on working in the background (`TaskHandle::release`), as the
+//! official SDKs' fire-and-forget agents do.
 //!
-//! Usage: `cargo run -p tool-examples --bin a2a_agent -- PORT`
+//! Usage: `cargo run -p tool-examples --bin a2a_agent -- PORT [PUBLIC_URL]`: it listens on
+//! `127.0.0.1:PORT`, and its card names `PUBLIC_URL` (the URL clients reach it at), or
+//! `http://127.0.0.1:PORT/` when none is given.
 
 use core::time::Duration;
 
@@ -24,10 +29,19 @@ use tool_core::a2a::{AgentSkill, Part};
 /// The message id prefixes of the TCK's tests that need their task open after it answers.
 const KEEP_OPEN: &[&str] = &["text-", "cancel-test-", "mapping-test-", "test-history-"];
 
+/// The message id prefix of the TCK's tests that list tasks still working.
+const WORKING: &str = "list-test-";
+
 async fn execute(request: Incoming, task: TaskHandle) -> Outcome {
     let text = request.text();
     if KEEP_OPEN.iter().any(|prefix| request.message_id.starts_with(prefix)) {
         return Outcome::InputRequired(vec![Part::text("Noted. Anything else?")]);
+    }
+    if request.message_id.starts_with(WORKING) {
+        // The blocking reply goes now, with the task working; the work goes on.
+        task.release().await;
+        tokio::time::sleep(Duration::from_mins(1)).await;
+        return Outcome::Completed(vec![Artifact::new([Part::text(format!("You said: {text}"))])]);
     }
     if request.continues {
         let forecast = format!("The forecast for {text}: sunny");
@@ -59,7 +73,11 @@ async fn execute(request: Incoming, task: TaskHandle) -> Outcome {
 async fn main() -> std::io::Result<()> {
     let port: u16 = std::env::args().nth(1).and_then(|port| port.parse().ok()).unwrap_or(9999);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    let server = A2aServer::new(execute)
+    let mut server = A2aServer::new(execute);
+    if let Some(url) = std::env::args().nth(2) {
+        server = server.with_url(url);
+    }
+    let server = server
         .with_info("Forecaster", "Answers, asks, fails and works on request", "1.0.0")
         .with_skill(
             AgentSkill::new("forecast", "Forecast", "A weather forecast; asks for the city")

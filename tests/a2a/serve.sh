@@ -39,7 +39,9 @@ fi
 cargo build -q -p tool-examples --bin a2a_agent
 port=$(free_port)
 work=$(mktemp -d)
-target/debug/a2a_agent "$port" > "$work/agent.log" 2>&1 &
+# Its card names the URL clients reach it at: localhost (the TCK reads a loopback address in a
+# card as leaked internal information).
+target/debug/a2a_agent "$port" "http://localhost:$port/" > "$work/agent.log" 2>&1 &
 agent=$!
 trap 'kill $agent 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 url="http://127.0.0.1:$port"
@@ -57,7 +59,7 @@ echo "== the A2A TCK, mandatory"
 # A copy: the TCK writes its reports beside itself.
 cp -r "$tck_source" "$work/tck"
 status=0
-(cd "$work/tck" && timeout 900 "$tck_venv/bin/python" run_tck.py --sut-url "$url" --category mandatory) > "$work/tck.out" 2>&1 || status=$?
+(cd "$work/tck" && timeout 900 "$tck_venv/bin/python" run_tck.py --sut-url "http://localhost:$port" --category mandatory) > "$work/tck.out" 2>&1 || status=$?
 grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$work/tck.out" | tail -1
 grep -E '^FAILED ' "$work/tck.out" | sed 's/^FAILED \([^ ]*\).*/\1/' | sort > "$work/failed"
 grep -vE '^(#|$)' tests/a2a/tck-expected-failures.txt | sort > "$work/expected"

@@ -7,6 +7,8 @@
 mod asking;
 mod bounded;
 mod edges;
+mod listing;
 mod peer;
+mod released;
 mod server;
 mod serving;

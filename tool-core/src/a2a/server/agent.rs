@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::A2aServer;
 use super::executor::{ExecuteFuture, Executor};
+use super::handle::TaskHandle;
 use super::host::{TaskHost, object};
 use super::model::{Artifact, Incoming, Outcome};
-use super::run::TaskHandle;
 use crate::a2a::Part;
 use crate::agent::{Agent, Conversation, Verdict, VerdictFuture};
 use crate::provider::ToolCall;

@@ -3,8 +3,8 @@
 use core::future::Future;
 use core::pin::Pin;
 
+use super::handle::TaskHandle;
 use super::model::{Incoming, Outcome};
-use super::run::TaskHandle;
 
 /// The future an [`Executor`] returns.
 pub type ExecuteFuture = Pin<Box<dyn Future<Output = Outcome> + Send>>;

@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
+use super::handle::TaskHandle;
 use super::model::Incoming;
-use super::run::TaskHandle;
 use crate::a2a::Part;
 use crate::context::{ElicitationAnswer, ElicitationRequest, Host, HostFuture};
 

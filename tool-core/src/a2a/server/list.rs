@@ -1,5 +1,6 @@
-//! `ListTasks`: the caller's tasks from the task store, filtered by context and state, in
-//! pages.
+//! `ListTasks`: the caller's tasks from the task store, filtered by context and state, the
+//! most recently updated first, in pages that a cursor chains (a page token names the last
+//! task of the page before).
 
 use serde_json::{Map, Value, json};
 
@@ -44,11 +45,11 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
     }
     let history_length = optional_count("historyLength")?;
     let include_artifacts = params.get("includeArtifacts").and_then(Value::as_bool).unwrap_or(false);
-    let start = match optional_string("pageToken")? {
-        None | Some("") => 0,
-        Some(token) => token
-            .parse::<usize>()
-            .map_err(|_| RpcError::invalid_params("params.pageToken: not a token this server gave"))?,
+    let after_key = match optional_string("pageToken")? {
+        None | Some("") => None,
+        Some(token) => Some(
+            cursor(token).ok_or_else(|| RpcError::invalid_params("params.pageToken: not a token this server gave"))?,
+        ),
     };
     let ids = shared
         .store
@@ -68,25 +69,43 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
         {
             continue;
         }
-        tasks.push((updated, task));
+        let nanos = updated.map_or(0, time::OffsetDateTime::unix_timestamp_nanos);
+        tasks.push(((nanos, id.to_owned()), task));
     }
-    // The most recently updated first, as the spec asks.
+    // The most recently updated first, as the spec asks; ties by id, so the order is total.
     tasks.sort_by(|(a, _), (b, _)| b.cmp(a));
     let total = tasks.len();
     let page_size = usize::try_from(page_size).unwrap_or(usize::MAX);
-    let page: Vec<Value> = tasks
-        .into_iter()
-        .skip(start)
-        .take(page_size)
-        .map(|(_, mut task)| {
-            if !include_artifacts {
-                task.as_object_mut().map(|task| task.remove("artifacts"));
-            }
-            trim(task, history_length)
-        })
-        .collect();
-    let next = if start + page.len() < total { (start + page.len()).to_string() } else { String::new() };
+    // A page starts after the key the last one ended with, not at an offset: a task updated
+    // since moved ahead of it and is not listed twice, and no task shifts another into the
+    // gap between pages.
+    let rest = tasks.into_iter().filter(|(key, _)| after_key.as_ref().is_none_or(|after| key < after));
+    let mut page = Vec::new();
+    let mut last = None;
+    let mut more = false;
+    for (key, mut task) in rest {
+        if page.len() == page_size {
+            more = true;
+            break;
+        }
+        if !include_artifacts {
+            task.as_object_mut().map(|task| task.remove("artifacts"));
+        }
+        page.push(trim(task, history_length));
+        last = Some(key);
+    }
+    let next = match last {
+        Some((nanos, id)) if more => format!("{nanos}:{id}"),
+        _ => String::new(),
+    };
     Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
+}
+
+/// The sort key a page token names: the last task of the page before (its update time in
+/// nanoseconds, its id).
+fn cursor(token: &str) -> Option<(i128, String)> {
+    let (nanos, id) = token.split_once(':')?;
+    Some((nanos.parse().ok()?, id.to_owned()))
 }
 
 /// Every task state, as 1.0 spells them.

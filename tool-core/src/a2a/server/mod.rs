@@ -29,6 +29,7 @@ mod agent;
 mod auth;
 mod error;
 mod executor;
+mod handle;
 mod host;
 mod http;
 mod list;
@@ -49,8 +50,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 
 pub use executor::{ExecuteFuture, Executor};
+pub use handle::TaskHandle;
 pub use model::{Artifact, Incoming, Outcome};
-pub use run::TaskHandle;
 
 use super::AgentSkill;
 use crate::tasks::{MemoryTaskStore, TaskSettings, TaskStore};

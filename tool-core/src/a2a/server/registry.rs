@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::A2aServer;
 use super::executor::{ExecuteFuture, Executor};
+use super::handle::TaskHandle;
 use super::host::TaskHost;
 use super::model::{Artifact, Incoming, Outcome};
-use super::run::TaskHandle;
 use crate::a2a::{AgentSkill, Part};
 use crate::{Registry, ToolError};
 

@@ -46,15 +46,15 @@ pub(super) struct Run {
     pub(super) cancel: CancellationToken,
     /// Who started it, when the request was authenticated.
     pub(super) owner: Option<String>,
-    store: Arc<dyn TaskStore>,
-    settings: TaskSettings,
+    pub(super) store: Arc<dyn TaskStore>,
+    pub(super) settings: TaskSettings,
     task: Mutex<Held>,
     /// Every event as a stream sends it (`{"task": ..}`, `{"statusUpdate": ..}`…).
     pub(super) events: broadcast::Sender<Value>,
     /// The blocking reply once the run stops or asks: `{"task": ..}` or `{"message": ..}`;
     /// `None` while it works.
     pub(super) settled: watch::Sender<Option<Value>>,
-    /// Where the client's answer goes while the executor waits for one ([`TaskHandle::ask`]).
+    /// Where the client's answer goes while the executor waits for one ([`TaskHandle::ask`](super::handle::TaskHandle::ask)).
     waiting: Mutex<Option<oneshot::Sender<Incoming>>>,
     /// The id of the last answer taken from the store (sent through another replica).
     last_answer: Mutex<Option<String>>,
@@ -129,7 +129,7 @@ impl Run {
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner).is_some()
     }
 
-    /// Gives the executor waiting in [`TaskHandle::ask`] the client's answer; `false` when it
+    /// Gives the executor waiting in [`TaskHandle::ask`](super::handle::TaskHandle::ask) the client's answer; `false` when it
     /// waits for none.
     pub(super) fn resume(&self, incoming: Incoming) -> bool {
         let Some(waiting) = self.waiting.lock().unwrap_or_else(PoisonError::into_inner).take() else {
@@ -148,7 +148,7 @@ impl Run {
 
     /// Asks the client: the task waits (`INPUT_REQUIRED`, a blocking reply given) until an
     /// answer comes with the task's id, through this replica or another.
-    async fn ask(&self, question: &[Part]) -> Incoming {
+    pub(super) async fn ask(&self, question: &[Part]) -> Incoming {
         let (sender, answer) = oneshot::channel();
         *self.waiting.lock().unwrap_or_else(PoisonError::into_inner) = Some(sender);
         self.status("TASK_STATE_INPUT_REQUIRED", Some(question)).await;
@@ -329,61 +329,5 @@ impl Run {
         // No replica holds the task any more: an answer to it starts a new run.
         let _ = self.store.renew(&store_key(&self.id), 0).await;
         self.settled.send_replace(Some(json!({"task": self.task()})));
-    }
-}
-
-/// The task an executor works on: what it reports while it runs, and whether the client
-/// canceled it.
-#[derive(Clone)]
-pub struct TaskHandle {
-    pub(super) run: Arc<Run>,
-}
-
-impl core::fmt::Debug for TaskHandle {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("TaskHandle").field("task_id", &self.run.id).finish_non_exhaustive()
-    }
-}
-
-impl TaskHandle {
-    /// The task's id.
-    #[must_use]
-    pub fn task_id(&self) -> &str {
-        &self.run.id
-    }
-
-    /// Canceled when the client cancels the task; the server then stops waiting for the
-    /// executor, whose future is dropped.
-    #[must_use]
-    pub fn cancellation(&self) -> &CancellationToken {
-        &self.run.cancel
-    }
-
-    /// Reports that the task is working, with a status message (a stream's status update).
-    pub async fn working(&self, parts: impl IntoIterator<Item = Part>) {
-        let parts: Vec<Part> = parts.into_iter().collect();
-        self.run.status("TASK_STATE_WORKING", Some(&parts)).await;
-    }
-
-    /// The task store, with the time to live of what goes in it, and the caller who owns the
-    /// task (for what an executor keeps beside it: an agent's conversation).
-    #[cfg(feature = "agent")]
-    pub(super) fn store(&self) -> (&Arc<dyn TaskStore>, Option<core::time::Duration>, Option<&str>) {
-        (&self.run.store, self.run.settings.ttl, self.run.owner.as_deref())
-    }
-
-    /// Adds an output to the task (a stream's artifact update).
-    pub async fn artifact(&self, artifact: Artifact) {
-        self.run.artifact(&artifact).await;
-    }
-
-    /// Asks the client `question` and waits for the answer: the task is `INPUT_REQUIRED` (a
-    /// blocking `SendMessage` returns with it) until the client sends a message with the
-    /// task's id, through this replica or another; then it works again. Unlike
-    /// [`Outcome::InputRequired`], the executor keeps its place (an agent's run in the
-    /// middle of a tool call, say).
-    pub async fn ask(&self, question: impl IntoIterator<Item = Part>) -> Incoming {
-        let question: Vec<Part> = question.into_iter().collect();
-        self.run.ask(&question).await
     }
 }

@@ -7,9 +7,10 @@ use std::sync::{Arc, PoisonError};
 use serde_json::{Map, Value, json};
 
 use super::error::RpcError;
+use super::handle::TaskHandle;
 use super::lookup::{find, state, trim};
 use super::model::Incoming;
-use super::run::{ANSWER, Run, TaskHandle, is_settled, is_terminal, store_key};
+use super::run::{ANSWER, Run, is_settled, is_terminal, store_key};
 use super::shared::Shared;
 use super::stream::{Answer, Events};
 use crate::a2a::part;
