@@ -23,7 +23,7 @@
 use core::time::Duration;
 
 use serde_json::json;
-use tool_core::a2a::server::{A2aServer, Artifact, Incoming, Outcome, TaskHandle};
+use tool_core::a2a::server::{A2aServer, Artifact, Incoming, Outcome, PushSettings, TaskHandle};
 use tool_core::a2a::{AgentSkill, Part};
 
 /// The message id prefixes of the TCK's tests that need their task open after it answers.
@@ -73,7 +73,8 @@ async fn execute(request: Incoming, task: TaskHandle) -> Outcome {
 async fn main() -> std::io::Result<()> {
     let port: u16 = std::env::args().nth(1).and_then(|port| port.parse().ok()).unwrap_or(9999);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    let mut server = A2aServer::new(execute);
+    // Push notifications go to webhooks on this machine too (the TCK's listens on localhost).
+    let mut server = A2aServer::new(execute).with_push(PushSettings::new().allow_private_addresses());
     if let Some(url) = std::env::args().nth(2) {
         server = server.with_url(url);
     }

@@ -21,6 +21,8 @@ pub mod dispatch;
 mod error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(any(feature = "toolbox", feature = "a2a-server"))]
+mod net;
 #[cfg(feature = "oauth")]
 pub mod oauth;
 mod output;

@@ -9,6 +9,7 @@ mod bounded;
 mod edges;
 mod listing;
 mod peer;
+mod push;
 mod released;
 mod server;
 mod serving;

@@ -148,7 +148,7 @@ async fn every_bad_request_gets_the_spec_s_code() {
     assert_eq!(invalid["error"]["data"][0]["reason"], "INVALID_PARAMS");
     let unknown = rpc(&base, "GetTask", json!({"id": "nope"})).await;
     assert_eq!((code(&unknown), &unknown["error"]["data"][0]["reason"]), (-32001, &json!("TASK_NOT_FOUND")));
-    assert_eq!(code(&rpc(&base, "CreateTaskPushNotificationConfig", json!({})).await), -32003);
+    assert_eq!(code(&rpc(&base, "CreateTaskPushNotificationConfig", json!({})).await), -32602, "no task named");
     // Another version named in the header for 1.0's methods: VersionNotSupported.
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": send("hi")}).to_string();
     assert_eq!(code(&rpc_with(&base, &body, Some("0.3")).await), -32009);

@@ -7,7 +7,6 @@
 //! the model to fetch the new URL if that one is allowed). The body is read up to a size
 //! limit, within a time limit, and only if it is text.
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -99,14 +98,10 @@ impl Fetch {
             return Err(format!("the host {host} is not one this tool may fetch from ({})", self.hosts.join(", ")));
         }
         let port = url.port_or_known_default().unwrap_or(443);
-        let addresses = self.checked_addresses(host, port).await?;
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .timeout(self.timeout)
-            .resolve_to_addrs(host, &addresses)
-            .build()
-            .map_err(|error| format!("cannot make the request: {error}"))?;
+        let client = match crate::net::pinned_client(host, port, self.private, self.timeout).await {
+            Ok(client) => client,
+            Err(crate::net::Unreachable::Refused(why) | crate::net::Unreachable::Failed(why)) => return Err(why),
+        };
         let mut response =
             client.get(url.clone()).send().await.map_err(|error| format!("the request failed: {error}"))?;
         let status = response.status();
@@ -130,26 +125,6 @@ impl Fetch {
         }
         Ok(String::from_utf8_lossy(&body).into_owned())
     }
-
-    /// The addresses of `host`, each allowed.
-    async fn checked_addresses(&self, host: &str, port: u16) -> Result<Vec<SocketAddr>, String> {
-        let found: Vec<SocketAddr> = tokio::net::lookup_host((host, port))
-            .await
-            .map_err(|error| format!("cannot resolve {host}: {error}"))?
-            .collect();
-        if found.is_empty() {
-            return Err(format!("{host} has no address"));
-        }
-        if !self.private
-            && let Some(refused) = found.iter().find(|address| !is_public(address.ip()))
-        {
-            return Err(format!(
-                "{host} resolves to {}, a private, loopback or reserved address, which this tool does not fetch from",
-                refused.ip()
-            ));
-        }
-        Ok(found)
-    }
 }
 
 /// Text a model can read: `text/*`, JSON, XML.
@@ -158,44 +133,12 @@ fn is_text(content_type: &str) -> bool {
     kind.starts_with("text/") || kind.ends_with("json") || kind.ends_with("xml")
 }
 
-/// Whether `ip` is an address on the public internet: not loopback, private, link-local,
-/// shared (carrier-grade NAT), unspecified, multicast, broadcast or for documentation.
-fn is_public(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
-            !(v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_multicast()
-                || v4.is_broadcast()
-                || v4.is_documentation()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b))
-                || (a == 198 && (b == 18 || b == 19))
-                || a >= 240)
-        }
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
-            }
-            let [first, second, ..] = v6.segments();
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-                || (first == 0x2001 && second == 0x0db8))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::net::IpAddr;
 
-    use super::{Fetch, is_public};
+    use super::Fetch;
+    use crate::net::is_public;
 
     #[test]
     fn only_public_addresses_and_allowed_hosts() {

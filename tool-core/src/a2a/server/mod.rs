@@ -35,6 +35,8 @@ mod http;
 mod list;
 mod lookup;
 mod model;
+mod push;
+mod push_delivery;
 mod registry;
 mod rest;
 mod rpc;
@@ -52,6 +54,7 @@ use serde_json::{Value, json};
 pub use executor::{ExecuteFuture, Executor};
 pub use handle::TaskHandle;
 pub use model::{Artifact, Incoming, Outcome};
+pub use push_delivery::PushSettings;
 
 use super::AgentSkill;
 use crate::tasks::{MemoryTaskStore, TaskSettings, TaskStore};
@@ -85,6 +88,7 @@ impl A2aServer {
                 store: Arc::new(MemoryTaskStore::new()),
                 settings: TaskSettings::default(),
                 runs: Mutex::new(HashMap::new()),
+                push: PushSettings::default(),
             },
         }
     }
@@ -133,6 +137,13 @@ impl A2aServer {
         })
     }
 
+    /// How push notifications are taken and delivered ([`PushSettings::new`] unless set: on,
+    /// to public addresses only; [`PushSettings::disabled`] turns them off).
+    #[must_use]
+    pub fn with_push(self, settings: PushSettings) -> Self {
+        self.with(|shared| shared.push = settings)
+    }
+
     /// Requires `Authorization: Bearer <token>` with a token `check` accepts on every request
     /// but the card's; the card then names the scheme.
     #[must_use]
@@ -173,7 +184,7 @@ impl A2aServer {
                 {"url": url.trim_end_matches('/'), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
                 {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
             ],
-            "capabilities": {"streaming": true, "pushNotifications": false},
+            "capabilities": {"streaming": true, "pushNotifications": self.shared.push.enabled},
             "defaultInputModes": ["text/plain", "application/json"],
             "defaultOutputModes": ["text/plain", "application/json"],
             "skills": skills,

@@ -30,7 +30,13 @@ pub(super) async fn call(
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
         | "DeleteTaskPushNotificationConfig" => {
-            Err(RpcError::new(-32003, "PUSH_NOTIFICATION_NOT_SUPPORTED", "this agent sends no push notifications"))
+            super::push::call(shared, method, params, owner.as_deref()).await.map(Answer::Result)
+        }
+        // The name a 1.0 draft gave the list.
+        "ListTaskPushNotificationConfig" => {
+            super::push::call(shared, "ListTaskPushNotificationConfigs", params, owner.as_deref())
+                .await
+                .map(Answer::Result)
         }
         "GetExtendedAgentCard" => {
             Err(RpcError::new(-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED", "this agent has no extended card"))

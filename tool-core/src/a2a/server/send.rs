@@ -72,6 +72,7 @@ pub(super) async fn send(
     let Some(task_id) = message.get("taskId").and_then(Value::as_str) else {
         let context_id = asked_context.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);
         let incoming = incoming(message, uuid::Uuid::new_v4().to_string(), context_id, false);
+        super::push::from_send(shared, &incoming.task_id, configuration).await?;
         return start(shared, incoming, None, owner, &reply).await;
     };
     let (run, task) = find(shared, task_id, owner.as_deref()).await?;
@@ -82,6 +83,7 @@ pub(super) async fn send(
         )));
     }
     let incoming = incoming(message, task_id.to_owned(), context_id, true);
+    super::push::from_send(shared, task_id, configuration).await?;
     if let Some(run) = run {
         // Running here: the answer goes to the executor that asked, if one did.
         let (events, settled) = (run.events.subscribe(), run.settled.subscribe());
@@ -130,6 +132,8 @@ async fn start(
 ) -> Result<Answer, RpcError> {
     let run = Run::new(Arc::clone(&shared.store), shared.settings.clone(), &incoming, existing, owner);
     shared.runs.lock().unwrap_or_else(PoisonError::into_inner).insert(run.id.clone(), Arc::clone(&run));
+    // Subscribed before the run's first event.
+    super::push_delivery::follow(Arc::clone(shared), run.id.clone(), run.events.subscribe());
     if reply.immediately {
         run.announce().await;
     }

@@ -22,4 +22,6 @@ pub(super) struct Shared {
     pub(super) settings: TaskSettings,
     /// The tasks running on this replica.
     pub(super) runs: Mutex<HashMap<String, Arc<Run>>>,
+    /// How push notifications are taken and delivered.
+    pub(super) push: super::push_delivery::PushSettings,
 }

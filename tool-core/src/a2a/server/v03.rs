@@ -15,6 +15,10 @@ pub(super) fn method(method: &str) -> Option<&'static str> {
         "tasks/get" => "GetTask",
         "tasks/cancel" => "CancelTask",
         "tasks/resubscribe" => "SubscribeToTask",
+        "tasks/pushNotificationConfig/set" => "CreateTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/get" => "GetTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/list" => "ListTaskPushNotificationConfigs",
+        "tasks/pushNotificationConfig/delete" => "DeleteTaskPushNotificationConfig",
         _ => return None,
     })
 }
@@ -92,7 +96,26 @@ pub(super) fn result(result: Value) -> Value {
     if result.contains_key("status") && result.contains_key("id") {
         return task_out(Value::Object(result));
     }
+    // Push notification configs: 0.3 nests each under its task, and lists them bare.
+    if let Some(Value::Array(configs)) = result.remove("configs") {
+        return configs.into_iter().map(config_out).collect();
+    }
+    if result.contains_key("url") && result.contains_key("taskId") {
+        return config_out(Value::Object(result));
+    }
     Value::Object(result)
+}
+
+/// A push notification config of 1.0 (flat) in 0.3's shape.
+fn config_out(config: Value) -> Value {
+    let Value::Object(mut config) = config else { return config };
+    let task = config.remove("taskId").unwrap_or_default();
+    if let Some(Value::Object(mut authentication)) = config.remove("authentication") {
+        let scheme = authentication.remove("scheme").unwrap_or_default();
+        authentication.insert("schemes".to_owned(), json!([scheme]));
+        config.insert("authentication".to_owned(), Value::Object(authentication));
+    }
+    json!({"taskId": task, "pushNotificationConfig": config})
 }
 
 fn task_out(task: Value) -> Value {
