@@ -69,7 +69,7 @@ impl TaskHandle {
     /// Asks the client `question` and waits for the answer: the task is `INPUT_REQUIRED` (a
     /// blocking `SendMessage` returns with it) until the client sends a message with the
     /// task's id, through this replica or another; then it works again. Unlike
-    /// [`Outcome::InputRequired`], the executor keeps its place (an agent's run in the
+    /// [`Outcome::InputRequired`](super::Outcome::InputRequired), the executor keeps its place (an agent's run in the
     /// middle of a tool call, say).
     pub async fn ask(&self, question: impl IntoIterator<Item = Part>) -> Incoming {
         let question: Vec<Part> = question.into_iter().collect();
