@@ -16,7 +16,7 @@ use syn::visit::Visit;
 /// `tool-core`'s layers, lowest first: a module may import its own layer (without forming a
 /// cycle) and those below, never one above. `""` is `lib.rs`.
 const LAYERS: &[&[&str]] = &[
-    &["schema", "telemetry", "token_cache"],
+    &["schema", "telemetry", "token_cache", "net"],
     &["validate"],
     &["param", "error"],
     &["render", "content", "output"],

@@ -12,6 +12,7 @@ mod handoff;
 mod host;
 mod loop_semantics;
 mod output_modes;
+mod parallel;
 mod preload;
 #[path = "../support/traces.rs"]
 mod recorder;

@@ -12,7 +12,7 @@ use crate::fixture::{Forecast, calls, registry};
 use crate::replay::{Canned, Replay};
 
 /// A final text answer in `api`'s response shape.
-fn text_answer(api: Api, text: &str) -> Value {
+pub fn text_answer(api: Api, text: &str) -> Value {
     match api {
         Api::OpenAiChat => crate::fixture::answer(text),
         Api::OpenAiResponses => json!({"status": "completed", "output": [

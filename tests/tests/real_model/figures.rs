@@ -126,7 +126,7 @@ async fn first_round(api: Api, early: bool, one_at_a_time: bool) -> Option<Round
     let agent = Agent::new(model(api, true), registry)
         .system("You are a helpful assistant. Use the tools when the question needs them.")
         // `llama.cpp` lets a turn hold one call unless asked for more.
-        .sampling(Sampling::new().temperature(0.0).seed(42).max_tokens(300).extra("parallel_tool_calls", true))
+        .sampling(Sampling::new().temperature(0.0).seed(42).max_tokens(300).parallel_tool_calls(true))
         .max_concurrency(if one_at_a_time { 1 } else { 8 })
         .early_calls(if early { tool_core::agent::EarlyCalls::SafeTools } else { tool_core::agent::EarlyCalls::Never })
         .on_event(move |event| {

@@ -213,11 +213,13 @@ async fn calls_started_while_the_model_writes_keep_every_order() {
     for api in APIS {
         let events: Arc<Mutex<Vec<Event>>> = Arc::default();
         let sink = Arc::clone(&events);
-        // `llama.cpp` writes one call a turn unless asked for more.
+        // `llama.cpp` writes one call a turn unless asked for more; its Messages endpoint reads
+        // OpenAI's member too, which Anthropic's own API has no need of.
         let sampling = tool_core::provider::Sampling::new()
             .temperature(0.0)
             .seed(42)
             .max_tokens(400)
+            .parallel_tool_calls(true)
             .extra("parallel_tool_calls", true);
         let agent = agent(api, true).sampling(sampling).on_event(move |event| sink.lock().unwrap().push(event.clone()));
         let question = "Get the 2-day weather forecast for Paris and the 5-day forecast for Tokyo.";

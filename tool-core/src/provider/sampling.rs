@@ -25,6 +25,12 @@ pub struct Sampling {
     pub max_tokens: Option<u32>,
     /// Text that ends the turn where the model writes it.
     pub stop: Vec<String>,
+    /// Whether the model may call several tools in one turn, sent only with tools: Chat
+    /// Completions' and the Responses API's `parallel_tool_calls` (which `llama.cpp`'s server
+    /// needs for more than one call a turn, and which vLLM and Ollama's OpenAI-compatible
+    /// endpoints read), Anthropic's `disable_parallel_tool_use` in the tool choice when
+    /// `false`; Gemini has no such member. `None` (the default) sends nothing.
+    pub parallel_tool_calls: Option<bool>,
     /// Members put into the request body as they are (`"cache_prompt": false` for
     /// `llama.cpp`, `"service_tier"` for `OpenAI`); an object merges into an object the body
     /// already has.
@@ -70,6 +76,13 @@ impl Sampling {
     #[must_use]
     pub fn stop<S: Into<String>>(mut self, sequences: impl IntoIterator<Item = S>) -> Self {
         self.stop = sequences.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`Sampling::parallel_tool_calls`].
+    #[must_use]
+    pub fn parallel_tool_calls(mut self, parallel: bool) -> Self {
+        self.parallel_tool_calls = Some(parallel);
         self
     }
 

@@ -242,12 +242,23 @@ pub(crate) fn merge_fields(body: &mut Map<String, Value>, fields: &Map<String, V
     }
 }
 
-/// `tools` and, with them, `tool_choice`: the members OpenAI and Anthropic share.
-pub(crate) fn put_tools(body: &mut Map<String, Value>, request: &ModelRequest<'_>) {
-    if let Some(tools) = request.tools {
-        body.insert("tools".to_owned(), tools.clone());
-        if let Some(choice) = request.tool_choice {
-            body.insert("tool_choice".to_owned(), choice.clone());
+/// `tools` and, with them, `tool_choice`: the members OpenAI and Anthropic share; and
+/// whether calls may come several to a turn ([`Sampling::parallel_tool_calls`](super::Sampling::parallel_tool_calls)),
+/// in `OpenAI`'s member or Anthropic's tool choice.
+pub(crate) fn put_tools(body: &mut Map<String, Value>, request: &ModelRequest<'_>, anthropic: bool) {
+    let Some(tools) = request.tools else { return };
+    body.insert("tools".to_owned(), tools.clone());
+    if let Some(choice) = request.tool_choice {
+        body.insert("tool_choice".to_owned(), choice.clone());
+    }
+    let Some(parallel) = request.sampling.and_then(|sampling| sampling.parallel_tool_calls) else { return };
+    if !anthropic {
+        body.insert("parallel_tool_calls".to_owned(), json!(parallel));
+    } else if !parallel {
+        // Anthropic allows several calls unless its tool choice says otherwise.
+        let choice = body.entry("tool_choice").or_insert_with(|| json!({"type": "auto"}));
+        if let Some(choice) = choice.as_object_mut() {
+            choice.insert("disable_parallel_tool_use".to_owned(), json!(true));
         }
     }
 }

@@ -37,6 +37,7 @@ mod lookup;
 mod model;
 mod push;
 mod push_delivery;
+mod push_settings;
 mod registry;
 mod rest;
 mod rpc;
@@ -54,7 +55,7 @@ use serde_json::{Value, json};
 pub use executor::{ExecuteFuture, Executor};
 pub use handle::TaskHandle;
 pub use model::{Artifact, Incoming, Outcome};
-pub use push_delivery::PushSettings;
+pub use push_settings::PushSettings;
 
 use super::AgentSkill;
 use crate::tasks::{MemoryTaskStore, TaskSettings, TaskStore};

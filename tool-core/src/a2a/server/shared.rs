@@ -23,5 +23,5 @@ pub(super) struct Shared {
     /// The tasks running on this replica.
     pub(super) runs: Mutex<HashMap<String, Arc<Run>>>,
     /// How push notifications are taken and delivered.
-    pub(super) push: super::push_delivery::PushSettings,
+    pub(super) push: super::push_settings::PushSettings,
 }

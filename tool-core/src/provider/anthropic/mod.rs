@@ -221,7 +221,7 @@ impl Wire for Messages {
             body.insert("system".to_owned(), json!(system));
         }
         body.insert("messages".to_owned(), Value::Array(request.history.to_vec()));
-        put_tools(&mut body, request);
+        put_tools(&mut body, request, true);
         if envelope.stream {
             body.insert("stream".to_owned(), json!(true));
         }

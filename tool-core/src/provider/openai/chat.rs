@@ -299,7 +299,7 @@ impl Wire for Chat {
         messages.extend(request.history.iter().cloned());
         body.insert("messages".to_owned(), Value::Array(messages));
         SAMPLING.put(&mut body, request.sampling, envelope.max_tokens);
-        put_tools(&mut body, request);
+        put_tools(&mut body, request, false);
         if envelope.stream {
             body.insert("stream".to_owned(), json!(true));
             body.insert("stream_options".to_owned(), json!({"include_usage": true}));

@@ -312,7 +312,7 @@ impl Wire for Responses {
         }
         body.insert("input".to_owned(), Value::Array(request.history.to_vec()));
         SAMPLING.put(&mut body, request.sampling, envelope.max_tokens);
-        put_tools(&mut body, request);
+        put_tools(&mut body, request, false);
         if envelope.stream {
             body.insert("stream".to_owned(), json!(true));
         }
