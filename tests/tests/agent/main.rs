@@ -23,6 +23,7 @@ mod results;
 mod shapes;
 mod snapshots;
 mod sources;
+mod stopping;
 mod streaming;
 mod subagent;
 mod traces;

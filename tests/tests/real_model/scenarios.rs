@@ -41,6 +41,34 @@ async fn two_calls_in_one_turn() {
     }
 }
 
+#[tokio::test]
+#[ignore = "needs the real model: bash tests/llm/run.sh"]
+async fn a_run_told_to_stop_after_its_tools_ends_with_their_outputs() {
+    for api in APIS {
+        let agent = agent(api, false).stop_after(tool_core::agent::StopAfter::FirstTools);
+        let (conversation, outcome) = run(&agent, "What is the weather in Paris for the next 3 days?").await;
+        let outcome = outcome.unwrap_or_else(|error| panic!("{api:?}: {error}"));
+        let (calls, results) = calls_and_results(api, &conversation);
+        assert_eq!(calls, results, "{api:?}: every call is answered");
+        if outcome.tool_runs.is_empty() {
+            // The model answered at once: nothing to stop after.
+            assert_eq!(outcome.stopped, None, "{api:?}");
+            continue;
+        }
+        // What the crate guarantees: one round, the model not asked again, the outputs as text.
+        assert_eq!((outcome.rounds, outcome.stopped), (1, Some(tool_core::agent::Stopped::AfterTools)), "{api:?}");
+        let outputs: Vec<String> = outcome
+            .tool_runs
+            .iter()
+            .map(|run| match &run.result.outcome {
+                Ok(output) => output.to_text().into_owned(),
+                Err(error) => error.to_string(),
+            })
+            .collect();
+        assert_eq!(outcome.text, outputs.join("\n\n"), "{api:?}");
+    }
+}
+
 /// Turns the first forecast call's `days` into 99, which the schema refuses.
 struct SpoilFirst(Mutex<bool>);
 

@@ -37,6 +37,7 @@ impl Agent {
                 events: None,
                 background_after: None,
                 max_repeats: 3,
+                stop_after: super::StopAfter::Never,
                 repeats: super::repeats::Repeats::default(),
                 snapshots: None,
                 steering: None,

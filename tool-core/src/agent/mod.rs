@@ -24,6 +24,7 @@ mod run;
 mod scripted;
 mod snapshot;
 mod steps;
+mod stop;
 mod subagent;
 mod taking;
 mod typed;
@@ -43,6 +44,7 @@ pub use partial::PartialTurn;
 pub use preload::{Preload, PreloadFuture};
 pub use scripted::{ScriptedModel, SeenRequest};
 pub use snapshot::{RunSnapshot, Steering};
+pub use stop::{StopAfter, StopWhen, Stopped};
 pub use typed::{Answer, OutputMode};
 
 use crate::provider::{Sampling, ToolChoice};
@@ -113,6 +115,9 @@ pub struct RunOutcome {
     /// checked. Answer each ([`Conversation::answer`]), then go on
     /// ([`Agent::resume`]); until then the conversation holds the turn's other results.
     pub deferred: Vec<crate::provider::ToolCall>,
+    /// Why the loop ended the run rather than the model's answer, if it did: then `text` is
+    /// the tools' outputs ([`Stopped::AfterTools`]), or the model's last text.
+    pub stopped: Option<Stopped>,
 }
 
 /// Why a run did not end with an answer.
@@ -251,6 +256,7 @@ pub(crate) struct Settings {
     events: Option<EventSink>,
     background_after: Option<Duration>,
     max_repeats: usize,
+    stop_after: StopAfter,
     /// The run's calls so far (see [`Settings::for_run`]).
     repeats: repeats::Repeats,
     snapshots: Option<SnapshotSink>,

@@ -14,6 +14,10 @@ pub(crate) trait CallFacts {
     fn ends_run(&self) -> bool;
     /// Why it failed, where the record keeps it.
     fn error(&self) -> Option<&ToolError>;
+    /// The text the model reads of its result.
+    fn text(&self) -> String;
+    /// The call as an ordinary run holds it (none in a durable run).
+    fn run(&self) -> Option<&ToolRun>;
 }
 
 impl CallFacts for ToolRun {
@@ -31,5 +35,16 @@ impl CallFacts for ToolRun {
 
     fn error(&self) -> Option<&ToolError> {
         self.result.outcome.as_ref().err()
+    }
+
+    fn text(&self) -> String {
+        match &self.result.outcome {
+            Ok(output) => output.to_text().into_owned(),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    fn run(&self) -> Option<&ToolRun> {
+        Some(self)
     }
 }

@@ -12,6 +12,8 @@ use crate::provider::{Arguments, ToolCall};
 #[derive(Clone, Default)]
 pub(super) struct Repeats {
     seen: Arc<Mutex<Vec<(String, Value, usize)>>>,
+    /// How many calls were refused as repeats.
+    refused: Arc<core::sync::atomic::AtomicUsize>,
 }
 
 impl Repeats {
@@ -31,6 +33,7 @@ impl Repeats {
         });
         let count = &mut seen[index].2;
         if *count >= limit {
+            self.refused.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
             return Some(format!(
                 "it already ran {count} times in this run with these same arguments; use the result you have, \
                  or call it with different arguments"
@@ -38,5 +41,10 @@ impl Repeats {
         }
         *count += 1;
         None
+    }
+
+    /// How many calls of the run were refused as repeats so far.
+    pub(super) fn refused(&self) -> usize {
+        self.refused.load(core::sync::atomic::Ordering::Relaxed)
     }
 }

@@ -217,6 +217,7 @@ impl Agent {
             sink(&super::RunSnapshot { conversation, rounds: progress.rounds, usage: progress.usage });
         }
         let terminate = batch.records.iter().all(CallFacts::ends_run);
+        let stop_text = plan.expected.is_none().then(|| plan.settings.stop_after.ends(&batch.records)).flatten();
         let answers = plan
             .answer_tool
             .filter(|_| !asked.beside_others)
@@ -251,6 +252,18 @@ impl Agent {
             progress.terminated = true;
             return Next::Done;
         }
+        if let Some(text) = stop_text {
+            (progress.text, progress.stopped) = (text, Some(super::Stopped::AfterTools));
+            return Next::Done;
+        }
+        // Told in an earlier batch that it has the result, the model repeated a call again:
+        // the run ends rather than going round to the limit.
+        let refused = plan.settings.repeats.refused();
+        if progress.repeats_told > 0 && refused > progress.repeats_told && plan.expected.is_none() {
+            progress.stopped = Some(super::Stopped::Repeats);
+            return Next::Done;
+        }
+        progress.repeats_told = refused;
         handoff.map_or(Next::Round, |handoff| Next::HandOff(Box::new(handoff)))
     }
 }

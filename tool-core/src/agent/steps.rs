@@ -102,6 +102,10 @@ pub(super) struct Progress<R> {
     pub(super) stop: StopReason,
     /// The calls handed back to the application, which end the run.
     pub(super) deferred: Vec<ToolCall>,
+    /// Why the loop ended the run, if it did.
+    pub(super) stopped: Option<super::Stopped>,
+    /// How many calls had been refused as repeats when the last batch ended.
+    pub(super) repeats_told: usize,
 }
 
 impl Progress<ToolRun> {
@@ -116,6 +120,7 @@ impl Progress<ToolRun> {
             handoffs: self.handoffs,
             stop: self.stop,
             deferred: self.deferred,
+            stopped: self.stopped,
         }
     }
 }
@@ -131,6 +136,8 @@ impl<R> Default for Progress<R> {
             handoffs: Vec::new(),
             stop: StopReason::EndTurn,
             deferred: Vec::new(),
+            stopped: None,
+            repeats_told: 0,
         }
     }
 }

@@ -76,29 +76,40 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
     tasks.sort_by(|(a, _), (b, _)| b.cmp(a));
     let total = tasks.len();
     let page_size = usize::try_from(page_size).unwrap_or(usize::MAX);
-    // A page starts after the key the last one ended with, not at an offset: a task updated
-    // since moved ahead of it and is not listed twice, and no task shifts another into the
-    // gap between pages.
-    let rest = tasks.into_iter().filter(|(key, _)| after_key.as_ref().is_none_or(|after| key < after));
-    let mut page = Vec::new();
-    let mut last = None;
-    let mut more = false;
-    for (key, mut task) in rest {
-        if page.len() == page_size {
-            more = true;
-            break;
-        }
+    let (page, next) = page(tasks, after_key.as_ref(), page_size, |mut task| {
         if !include_artifacts {
             task.as_object_mut().map(|task| task.remove("artifacts"));
         }
-        page.push(trim(task, history_length));
+        trim(task, history_length)
+    });
+    Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
+}
+
+/// The page of `tasks` (sorted, the newest first) after the key `after`, at most `size` of
+/// them, each as `shown` writes it; and the next page's token (empty after the last).
+///
+/// A page starts after the key the last one ended with, not at an offset: a task updated
+/// since moved ahead of it and is not listed twice, and no task shifts another into the gap
+/// between pages.
+fn page(
+    tasks: Vec<((i128, String), Value)>,
+    after: Option<&(i128, String)>,
+    size: usize,
+    shown: impl Fn(Value) -> Value,
+) -> (Vec<Value>, String) {
+    let mut rest = tasks.into_iter().filter(|(key, _)| after.is_none_or(|after| key < after)).peekable();
+    let mut page = Vec::new();
+    let mut last = None;
+    while page.len() < size {
+        let Some((key, task)) = rest.next() else { break };
+        page.push(shown(task));
         last = Some(key);
     }
     let next = match last {
-        Some((nanos, id)) if more => format!("{nanos}:{id}"),
+        Some((nanos, id)) if rest.peek().is_some() => format!("{nanos}:{id}"),
         _ => String::new(),
     };
-    Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
+    (page, next)
 }
 
 /// The sort key a page token names: the last task of the page before (its update time in

@@ -103,6 +103,14 @@ impl CallFacts for JournaledCall {
     fn ends_run(&self) -> bool {
         self.terminate
     }
+
+    fn text(&self) -> String {
+        self.text.clone()
+    }
+
+    fn run(&self) -> Option<&ToolRun> {
+        None
+    }
 }
 
 impl<C: RunContext> Steps for Journaled<'_, C> {
