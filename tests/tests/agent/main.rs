@@ -7,6 +7,7 @@ mod batches;
 mod clients;
 mod deferred;
 mod early;
+mod first_turn;
 mod fixture;
 mod handoff;
 mod host;

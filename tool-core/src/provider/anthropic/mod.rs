@@ -185,7 +185,7 @@ impl Wire for Messages {
     }
 
     fn tools(&self, registry: &Registry, strict_by_default: bool) -> ToolList {
-        tools(registry.iter(), strict_by_default)
+        tools(registry.in_added_order(), strict_by_default)
     }
 
     fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {

@@ -248,7 +248,7 @@ impl Wire for Generate {
     }
 
     fn tools(&self, registry: &Registry, _strict_by_default: bool) -> ToolList {
-        tools(registry.iter(), SchemaField::ParametersJsonSchema)
+        tools(registry.in_added_order(), SchemaField::ParametersJsonSchema)
     }
 
     fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {

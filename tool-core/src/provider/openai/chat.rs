@@ -254,7 +254,7 @@ impl Wire for Chat {
     }
 
     fn tools(&self, registry: &Registry, strict_by_default: bool) -> ToolList {
-        chat_tools(registry.iter(), strict_by_default)
+        chat_tools(registry.in_added_order(), strict_by_default)
     }
 
     fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {

@@ -275,7 +275,7 @@ impl Wire for Responses {
     }
 
     fn tools(&self, registry: &Registry, strict_by_default: bool) -> ToolList {
-        responses_tools(registry.iter(), strict_by_default)
+        responses_tools(registry.in_added_order(), strict_by_default)
     }
 
     fn tool_choice(&self, choice: &ToolChoice, registry: &Registry) -> Result<Value, ToolError> {
