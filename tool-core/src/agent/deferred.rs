@@ -38,10 +38,15 @@ impl Split {
     /// accepts is handed back (with the arguments as checked); any other runs, a deferred
     /// tool's bad call too (its tool refuses it, and the model reads every violation).
     pub(super) fn of(registry: &Registry, calls: Vec<ToolCall>) -> Self {
+        // Most turns call no deferred tool: they keep their calls as they are, uncloned.
+        let is_deferred = |call: &ToolCall| registry.get(&call.name).is_some_and(crate::registry::Entry::is_deferred);
+        if !calls.iter().any(is_deferred) {
+            return Split { run: calls, held: Vec::new() };
+        }
         let mut run = Vec::with_capacity(calls.len());
         let mut held = Vec::with_capacity(calls.len());
         for mut call in calls {
-            let deferred = registry.get(&call.name).is_some_and(crate::registry::Entry::is_deferred);
+            let deferred = is_deferred(&call);
             let checked = if deferred { registry.validate(&call.name, call.arguments.clone()).ok() } else { None };
             if let Some(arguments) = checked {
                 call.arguments = Arguments::Value(arguments);
