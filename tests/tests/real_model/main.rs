@@ -9,8 +9,9 @@
 //! call starts; a cancelled run answering what it started; no panic and no hang (each run is
 //! bounded by a generous timeout). Temperature 0 and a fixed seed keep the model steady, and
 //! what it did is printed, never asserted.
-#![allow(clippy::print_stdout, reason = "a run against a real model prints what the model did")]
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a run against a real model prints what the model did")]
 
+mod bfcl;
 mod checks;
 mod figures;
 mod scenarios;
