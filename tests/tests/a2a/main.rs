@@ -6,6 +6,8 @@
 
 mod asking;
 mod bounded;
+#[path = "../support/counting_store.rs"]
+mod counting_store;
 mod edges;
 mod listing;
 mod peer;

@@ -318,3 +318,10 @@ async fn an_expired_task_is_forgotten_and_its_tool_stopped() {
 async fn the_memory_store_never_brings_back_an_expired_task() {
     crate::task_store::holds_its_contract(&MemoryTaskStore::new(), Duration::from_millis(30)).await;
 }
+
+/// The memory store's listing (A2A's `ListTasks`): pages, filters and counts from the
+/// listing alone.
+#[tokio::test]
+async fn the_memory_store_lists_its_tasks_in_order_filtered_and_counted() {
+    crate::task_store::lists_its_tasks(&MemoryTaskStore::new(), Duration::from_millis(200)).await;
+}

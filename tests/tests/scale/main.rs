@@ -9,10 +9,13 @@
 
 // rmcp 3.11 deprecates sampling and logging for 2026-07-28 (SEP-2577); the kill test reports
 // its counts.
-#![allow(deprecated, clippy::print_stderr)]
+#![allow(deprecated, clippy::print_stderr, clippy::print_stdout)]
 
 mod balancer;
 mod cluster;
+#[path = "../support/counting_store.rs"]
+mod counting_store;
+mod listing;
 #[path = "../support/processes.rs"]
 mod processes;
 #[path = "../support/task_store.rs"]
@@ -297,6 +300,16 @@ async fn the_redis_store_never_brings_back_an_expired_task() {
     let redis = Redis::start();
     let store = RedisTaskStore::connect(&redis.url()).await.unwrap().with_prefix("contract:");
     task_store::holds_its_contract(&store, Duration::from_millis(300)).await;
+}
+
+/// The Redis store's listing: pages, filters and counts read from its sorted sets, a task that
+/// moves leaving the sets it left, expired tasks forgotten.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs redis-server and the replica binary: bash tests/scale/run.sh"]
+async fn the_redis_store_lists_its_tasks_in_order_filtered_and_counted() {
+    let redis = Redis::start();
+    let store = RedisTaskStore::connect(&redis.url()).await.unwrap().with_prefix("listing:");
+    task_store::lists_its_tasks(&store, Duration::from_millis(500)).await;
 }
 
 /// Memories in Redis, as two replicas share them: what one saves the other recalls, each

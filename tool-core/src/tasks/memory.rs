@@ -6,6 +6,8 @@ use std::sync::{Mutex, PoisonError};
 
 use tokio::time::Instant;
 
+use super::listing::{ListPage, ListQuery, Listing};
+use super::memory_listing::MemoryListing;
 use crate::tasks::store::{StoreFuture, TaskRecord, TaskStore};
 
 /// The default [`TaskStore`]: tasks in this process's memory, forgotten when their time to
@@ -15,6 +17,8 @@ use crate::tasks::store::{StoreFuture, TaskRecord, TaskStore};
 #[derive(Debug, Default)]
 pub struct MemoryTaskStore {
     tasks: Mutex<HashMap<String, Slot>>,
+    /// Locked after `tasks` when both are.
+    listing: Mutex<MemoryListing>,
 }
 
 #[derive(Debug)]
@@ -106,5 +110,21 @@ impl TaskStore for MemoryTaskStore {
         let tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
         let ids = tasks.iter().filter(|(id, slot)| id.starts_with(prefix) && slot.live(now)).map(|(id, _)| id.clone());
         Box::pin(core::future::ready(Ok(ids.collect())))
+    }
+
+    fn index<'a>(&'a self, id: &'a str, listing: &'a Listing) -> StoreFuture<'a, ()> {
+        let tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        if tasks.get(id).is_some_and(|slot| slot.live(Instant::now())) {
+            self.listing.lock().unwrap_or_else(PoisonError::into_inner).index(id, listing);
+        }
+        Box::pin(core::future::ready(Ok(())))
+    }
+
+    fn query<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, Option<ListPage>> {
+        let now = Instant::now();
+        let tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        let live = |id: &str| tasks.get(id).is_some_and(|slot| slot.live(now));
+        let page = self.listing.lock().unwrap_or_else(PoisonError::into_inner).query(query, live);
+        Box::pin(core::future::ready(Ok(Some(page))))
     }
 }

@@ -10,14 +10,23 @@
 //! forgotten its time to live after it was created, whether or not its result was read; the
 //! work of a forgotten task is cancelled at its next heartbeat and dropped a heartbeat later.
 //! How long and how often is [`TaskSettings`].
+//!
+//! A store may also keep a listing of its tasks ([`TaskStore::index`], [`TaskStore::query`]),
+//! so that A2A's `ListTasks` reads a page of ids in order, and a count under its filters,
+//! rather than every task: both stores here do (Redis in sorted sets, one per owner and filter).
 
+mod listing;
 mod memory;
+mod memory_listing;
 #[cfg(feature = "redis")]
 mod redis;
+#[cfg(feature = "redis")]
+mod redis_listing;
 mod store;
 
 use core::time::Duration;
 
+pub use listing::{ListPage, ListPosition, ListQuery, Listing};
 pub use memory::MemoryTaskStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisTaskStore;

@@ -5,13 +5,16 @@
 //! `cancel`, `ended` once the state is terminal, and one `in:{key}` per answer a client gave.
 //! Every write after the first goes through a Lua script that writes only to a hash that still
 //! exists, so no write brings back an expired task (a plain `HSET` would, without its expiry),
-//! and a save only to a task that has not ended, so a terminal state is final.
+//! and a save only to a task that has not ended, so a terminal state is final. The listing
+//! `ListTasks` reads is in sorted sets beside the tasks (`redis_listing.rs`).
 
 use core::time::Duration;
 use std::collections::{BTreeMap, HashMap};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 
+use super::listing::{ListPage, ListQuery, Listing};
+use super::redis_listing;
 use crate::tasks::store::{StoreError, StoreFuture, TaskRecord, TaskStore};
 
 /// `HSET` on a hash that exists; 1 if it did, 0 if not.
@@ -46,6 +49,8 @@ pub struct RedisTaskStore {
     prefix: String,
     script: redis::Script,
     save: redis::Script,
+    index: redis::Script,
+    query: redis::Script,
 }
 
 impl core::fmt::Debug for RedisTaskStore {
@@ -88,6 +93,8 @@ impl RedisTaskStore {
             prefix: "tool-core:".to_owned(),
             script: redis::Script::new(HSET_IF_EXISTS),
             save: redis::Script::new(SAVE_IF_RUNNING),
+            index: redis::Script::new(redis_listing::INDEX),
+            query: redis::Script::new(redis_listing::QUERY),
         }
     }
 
@@ -220,6 +227,31 @@ impl TaskStore for RedisTaskStore {
                 return Ok(self.load(id).await?.is_some());
             }
             self.set_if_exists(id, &fields).await
+        })
+    }
+
+    fn index<'a>(&'a self, id: &'a str, listing: &'a Listing) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut invocation = self.index.key(self.key(id));
+            invocation.key(&redis_listing::bookkeeping(&self.prefix)[..]);
+            invocation.key(&redis_listing::sets(&self.prefix, listing)[..]);
+            invocation.arg(id).arg(redis_listing::member(&listing.position(id)));
+            let mut connection = self.connection.clone();
+            let _: i64 = invocation.invoke_async(&mut connection).await.map_err(store_error)?;
+            Ok(())
+        })
+    }
+
+    fn query<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, Option<ListPage>> {
+        Box::pin(async move {
+            let (set, start, end) = redis_listing::range(&self.prefix, query);
+            let mut invocation = self.query.key(set);
+            invocation.key(&redis_listing::bookkeeping(&self.prefix)[..]);
+            invocation.arg(start).arg(end).arg(query.limit.saturating_add(1));
+            let mut connection = self.connection.clone();
+            let (total, members): (u64, Vec<String>) =
+                invocation.invoke_async(&mut connection).await.map_err(store_error)?;
+            Ok(Some(redis_listing::page(total, &members, query.limit)))
         })
     }
 }

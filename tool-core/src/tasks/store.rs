@@ -11,6 +11,8 @@ use core::pin::Pin;
 use core::time::Duration;
 use std::collections::BTreeMap;
 
+use super::listing::{ListPage, ListQuery, Listing};
+
 /// The future a [`TaskStore`] method returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
@@ -114,6 +116,22 @@ pub trait TaskStore: Send + Sync + 'static {
         let _ = prefix;
         Box::pin(core::future::ready(Err(StoreError::new("this task store cannot list its tasks"))))
     }
+
+    /// Keeps the task `id`'s place in the store's listing, written after each save of it; a
+    /// listing older than the one kept is ignored, and a task that does not exist is left
+    /// out. The default keeps nothing (then [`TaskStore::query`] answers `None`).
+    fn index<'a>(&'a self, id: &'a str, listing: &'a Listing) -> StoreFuture<'a, ()> {
+        let _ = (id, listing);
+        Box::pin(core::future::ready(Ok(())))
+    }
+
+    /// A page of the listed tasks `query` takes, from the store's listing, without reading the
+    /// tasks; `None` when the store keeps no listing (the default), and the caller reads every
+    /// task ([`TaskStore::ids`]) instead.
+    fn query<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, Option<ListPage>> {
+        let _ = query;
+        Box::pin(core::future::ready(Ok(None)))
+    }
 }
 
 /// One store shared by several servers of a process (replicas in a test, or a server per
@@ -145,5 +163,13 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 
     fn ids<'a>(&'a self, prefix: &'a str) -> StoreFuture<'a, Vec<String>> {
         (**self).ids(prefix)
+    }
+
+    fn index<'a>(&'a self, id: &'a str, listing: &'a Listing) -> StoreFuture<'a, ()> {
+        (**self).index(id, listing)
+    }
+
+    fn query<'a>(&'a self, query: &'a ListQuery) -> StoreFuture<'a, Option<ListPage>> {
+        (**self).query(query)
     }
 }

@@ -1,12 +1,17 @@
 //! `ListTasks`: the caller's tasks from the task store, filtered by context and state, the
 //! most recently updated first, in pages that a cursor chains (a page token names the last
-//! task of the page before).
+//! task of the page before). A store that keeps a listing ([`TaskStore::query`]) gives the
+//! page's ids and the count; only the page's tasks are read. Each save of a task writes its
+//! listing (`listed.rs`).
 
 use serde_json::{Map, Value, json};
 
 use super::error::RpcError;
-use super::lookup::{find, state, trim};
+use super::listed::{listing, timestamp};
+use super::lookup::{find, trim};
+use super::run::store_key;
 use super::shared::Shared;
+use crate::tasks::{ListPage, ListPosition, ListQuery};
 
 /// The most tasks a page holds, and the default size of one.
 const MAX_PAGE: u64 = 100;
@@ -51,72 +56,80 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
             cursor(token).ok_or_else(|| RpcError::invalid_params("params.pageToken: not a token this server gave"))?,
         ),
     };
+    let mut query = ListQuery::new(owner.map(str::to_owned), usize::try_from(page_size).unwrap_or(usize::MAX));
+    query.context = context.map(str::to_owned);
+    query.state = status.map(str::to_owned);
+    query.updated_after_us = after;
+    query.after = after_key.map(|(micros, id)| ListPosition::new(micros, store_key(&id)));
+    let listed = shared.store.query(&query).await.map_err(|error| RpcError::internal(error.to_string()))?;
+    let (tasks, total, more) = match listed {
+        Some(page) => indexed(shared, &query, page).await,
+        None => scanned(shared, &query).await?,
+    };
+    let next = match tasks.last() {
+        Some((position, _)) if more => {
+            format!("{}:{}", position.updated_us, position.id.strip_prefix("a2a:").unwrap_or_default())
+        }
+        _ => String::new(),
+    };
+    let page: Vec<Value> = tasks
+        .into_iter()
+        .map(|(_, mut task)| {
+            if !include_artifacts {
+                task.as_object_mut().map(|task| task.remove("artifacts"));
+            }
+            trim(task, history_length)
+        })
+        .collect();
+    Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
+}
+
+/// The tasks of a page the store's listing gave, each read as the caller may see it: one that
+/// expired since, or no longer matches (its listing not yet written), is left out.
+async fn indexed(shared: &Shared, query: &ListQuery, page: ListPage) -> (Vec<(ListPosition, Value)>, u64, bool) {
+    let mut tasks = Vec::with_capacity(page.tasks.len());
+    for position in page.tasks {
+        let Some(id) = position.id.strip_prefix("a2a:") else { continue };
+        let Ok((_, task)) = find(shared, id, query.owner.as_deref()).await else { continue };
+        if listing(&task, query.owner.clone()).matches(query) {
+            tasks.push((position, task));
+        }
+    }
+    (tasks, page.total, page.more)
+}
+
+/// The page read from every task, for a store that keeps no listing: each loaded, filtered,
+/// sorted, and the page taken after the cursor.
+async fn scanned(shared: &Shared, query: &ListQuery) -> Result<(Vec<(ListPosition, Value)>, u64, bool), RpcError> {
     let ids = shared
         .store
         .ids("a2a:")
         .await
         .map_err(|error| RpcError::new(-32004, "UNSUPPORTED_OPERATION", error.to_string()))?;
-    let mut ids: Vec<&str> = ids.iter().filter_map(|key| key.strip_prefix("a2a:")).collect();
-    ids.sort_unstable();
     let mut tasks = Vec::new();
-    for id in ids {
+    for key in ids {
         // A task that expired or is another caller's since the listing is left out.
-        let Ok((_, task)) = find(shared, id, owner).await else { continue };
-        let updated = task.pointer("/status/timestamp").and_then(Value::as_str).and_then(timestamp);
-        if context.is_some_and(|context| task["contextId"] != context)
-            || status.is_some_and(|status| state(&task) != status)
-            || after.is_some_and(|after| updated.is_none_or(|updated| updated <= after))
-        {
-            continue;
+        let Some(id) = key.strip_prefix("a2a:") else { continue };
+        let Ok((_, task)) = find(shared, id, query.owner.as_deref()).await else { continue };
+        let listed = listing(&task, query.owner.clone());
+        if listed.matches(query) {
+            tasks.push((listed.position(&key), task));
         }
-        let nanos = updated.map_or(0, time::OffsetDateTime::unix_timestamp_nanos);
-        tasks.push(((nanos, id.to_owned()), task));
     }
     // The most recently updated first, as the spec asks; ties by id, so the order is total.
     tasks.sort_by(|(a, _), (b, _)| b.cmp(a));
-    let total = tasks.len();
-    let page_size = usize::try_from(page_size).unwrap_or(usize::MAX);
-    let (page, next) = page(tasks, after_key.as_ref(), page_size, |mut task| {
-        if !include_artifacts {
-            task.as_object_mut().map(|task| task.remove("artifacts"));
-        }
-        trim(task, history_length)
-    });
-    Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
+    let total = u64::try_from(tasks.len()).unwrap_or(u64::MAX);
+    let mut rest =
+        tasks.into_iter().filter(|(position, _)| query.after.as_ref().is_none_or(|after| position.follows(after)));
+    let page: Vec<_> = rest.by_ref().take(query.limit).collect();
+    Ok((page, total, rest.next().is_some()))
 }
 
-/// The page of `tasks` (sorted, the newest first) after the key `after`, at most `size` of
-/// them, each as `shown` writes it; and the next page's token (empty after the last).
-///
-/// A page starts after the key the last one ended with, not at an offset: a task updated
-/// since moved ahead of it and is not listed twice, and no task shifts another into the gap
-/// between pages.
-fn page(
-    tasks: Vec<((i128, String), Value)>,
-    after: Option<&(i128, String)>,
-    size: usize,
-    shown: impl Fn(Value) -> Value,
-) -> (Vec<Value>, String) {
-    let mut rest = tasks.into_iter().filter(|(key, _)| after.is_none_or(|after| key < after)).peekable();
-    let mut page = Vec::new();
-    let mut last = None;
-    while page.len() < size {
-        let Some((key, task)) = rest.next() else { break };
-        page.push(shown(task));
-        last = Some(key);
-    }
-    let next = match last {
-        Some((nanos, id)) if rest.peek().is_some() => format!("{nanos}:{id}"),
-        _ => String::new(),
-    };
-    (page, next)
-}
-
-/// The sort key a page token names: the last task of the page before (its update time in
-/// nanoseconds, its id).
-fn cursor(token: &str) -> Option<(i128, String)> {
-    let (nanos, id) = token.split_once(':')?;
-    Some((nanos.parse().ok()?, id.to_owned()))
+/// The position a page token names: the last task of the page before (its update time in
+/// microseconds, its id).
+fn cursor(token: &str) -> Option<(u64, String)> {
+    let (micros, id) = token.split_once(':')?;
+    Some((micros.parse().ok()?, id.to_owned()))
 }
 
 /// Every task state, as 1.0 spells them.
@@ -130,7 +143,3 @@ const STATES: &[&str] = &[
     "TASK_STATE_INPUT_REQUIRED",
     "TASK_STATE_AUTH_REQUIRED",
 ];
-
-fn timestamp(text: &str) -> Option<time::OffsetDateTime> {
-    time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()
-}

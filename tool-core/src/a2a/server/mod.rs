@@ -33,6 +33,7 @@ mod handle;
 mod host;
 mod http;
 mod list;
+mod listed;
 mod lookup;
 mod model;
 mod push;

@@ -89,7 +89,9 @@ async fn cancel(shared: &Shared, params: &Map<String, Value>, owner: Option<&str
         let mut task = task;
         task["status"] = json!({"state": "TASK_STATE_CANCELED", "timestamp": now()});
         let saved = shared.store.save(&key, &task.to_string(), true, lease_until_ms(&shared.settings)).await;
-        saved.map_err(|error| RpcError::internal(error.to_string()))?;
+        if saved.map_err(|error| RpcError::internal(error.to_string()))? {
+            super::listed::index(&*shared.store, &key, &task, owner).await;
+        }
         return Ok(task);
     }
     // Running on another replica: it sees the request at its next look at the store.

@@ -242,6 +242,7 @@ impl Run {
         if let Err(error) = self.store.create(&store_key(&self.id), record, self.settings.ttl).await {
             tracing::warn!(task = %self.id, %error, "a2a: the task store failed");
         }
+        super::listed::index(&*self.store, &store_key(&self.id), &task, self.owner.as_deref()).await;
         let _ = self.events.send(json!({"task": task}));
     }
 
@@ -284,8 +285,10 @@ impl Run {
 
     async fn save(&self, task: &Value, ended: bool) {
         let (key, text) = (store_key(&self.id), task.to_string());
-        if let Err(error) = self.store.save(&key, &text, ended, lease_until_ms(&self.settings)).await {
-            tracing::warn!(task = %self.id, %error, "a2a: the task store failed");
+        match self.store.save(&key, &text, ended, lease_until_ms(&self.settings)).await {
+            Ok(true) => super::listed::index(&*self.store, &key, task, self.owner.as_deref()).await,
+            Ok(false) => {}
+            Err(error) => tracing::warn!(task = %self.id, %error, "a2a: the task store failed"),
         }
     }
 
