@@ -4,7 +4,8 @@
 # one hand-written Chat Completions request and through the agent loop, graded by BFCL's rules,
 # timed per case. Prints a Markdown table (docs/performance.md); with BFCL_RECORD=FILE, writes
 # every answer to FILE, one JSON object a line (bfcl/official.py grades them with BFCL's own
-# checker). About an hour for 100 cases.
+# checker); with BFCL_LOOP=answer, the loop is left to give its answer rather than stopped once its
+# tools have run. About an hour and a half for 100 cases.
 # Usage: bash tests/bench/bfcl.sh [N]   (nothing else should run on the machine meanwhile)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

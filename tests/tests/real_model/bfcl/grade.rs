@@ -134,6 +134,7 @@ fn parameter(detail: &Value, value: &Value, options: &[Value]) -> Result<(), Ref
 fn type_check(value: &Value, options: &[Value], expected: Py, nested: Option<Py>) -> Result<bool, Refusal> {
     let answer_type = options.iter().find(|o| !is_blank(o)).map(Py::of);
     let is_variable = answer_type.is_some_and(|t| t != expected);
+    let mut nested_failed = false;
     if Py::of(value) == expected {
         let Some(nested) = nested else { return Ok(is_variable) };
         for option in options {
@@ -147,12 +148,13 @@ fn type_check(value: &Value, options: &[Value], expected: Py, nested: Option<Py>
                 return Ok(is_variable);
             }
         }
-        // BFCL falls through to the answers' type here, as below.
+        nested_failed = true;
     }
+    // A value of the answers' type passes as a variable; BFCL returns its result so far, which
+    // a failed nested check has already made a refusal.
     if answer_type.is_some_and(|t| t == Py::of(value)) {
-        return Ok(true);
+        return if nested_failed { Err("type_error:nested") } else { Ok(true) };
     }
-    // BFCL's nested failure ends here too, its error type overwritten.
     Err("type_error:simple")
 }
 

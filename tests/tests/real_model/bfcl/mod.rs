@@ -87,6 +87,8 @@ async fn bfcl_bare_request_against_the_loop() {
     let limit: usize = setting("BFCL_CASES", "100").parse().expect("BFCL_CASES is a number");
     let mut record =
         std::env::var("BFCL_RECORD").ok().map(|path| std::fs::File::create(path).expect("the record file"));
+    // `answer`: the loop is left to give its answer, as a run without a stop behaviour is.
+    let stop = setting("BFCL_LOOP", "stop") != "answer";
     let client = reqwest::Client::new();
     let mut rows = Vec::new();
     for category in Category::ALL {
@@ -95,9 +97,9 @@ async fn bfcl_bare_request_against_the_loop() {
             // Each side goes first on every other case, so that neither always follows the other.
             let (bare, looped) = if i % 2 == 0 {
                 let bare = sides::bare(&client, case).await;
-                (bare, sides::through_loop(case).await)
+                (bare, sides::through_loop(case, stop).await)
             } else {
-                let looped = sides::through_loop(case).await;
+                let looped = sides::through_loop(case, stop).await;
                 (sides::bare(&client, case).await, looped)
             };
             let right = tally.add(case, [&bare, &looped]);

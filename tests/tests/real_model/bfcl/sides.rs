@@ -82,8 +82,9 @@ pub async fn bare(client: &reqwest::Client, case: &Case) -> Answer {
 }
 
 /// The agent loop, with the crate's defaults (streaming, every call checked against its
-/// schema) and at most three turns, and the calls its functions received.
-pub async fn through_loop(case: &Case) -> Answer {
+/// schema) and at most three turns, and the calls its functions received: stopped once a
+/// batch has run (`stop`), or left to give its answer, as a run without a stop behaviour is.
+pub async fn through_loop(case: &Case, stop: bool) -> Answer {
     let received: Arc<Mutex<Vec<Call>>> = Arc::default();
     let mut registry = Registry::new();
     for function in &case.functions {
@@ -106,10 +107,12 @@ pub async fn through_loop(case: &Case) -> Answer {
     }
     let turns = Arc::new(AtomicUsize::new(0));
     let counted = Arc::clone(&turns);
+    let stop_after =
+        if stop { StopAfter::when(|runs| runs.iter().all(|run| run.result.outcome.is_ok())) } else { StopAfter::Never };
     let agent = Agent::new(crate::model(Api::OpenAiChat, true), registry)
         .sampling(sampling(case.category))
         .max_rounds(3)
-        .stop_after(StopAfter::when(|runs| runs.iter().all(|run| run.result.outcome.is_ok())))
+        .stop_after(stop_after)
         .on_event(move |event| {
             if let Event::ModelResponse { .. } = event {
                 counted.fetch_add(1, Ordering::Relaxed);
