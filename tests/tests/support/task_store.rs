@@ -77,9 +77,9 @@ pub async fn lists_its_tasks(store: &impl TaskStore, ttl: Duration) {
         let ids: Vec<String> = page.tasks.iter().map(|position| position.id.clone()).collect();
         (ids, page.total, page.more, page.tasks.last().cloned())
     };
-    // Page by page, the newest first; at 1050, "l:6" before "l:5".
+    // Page by page, the newest first; at 1050, "l:5" before "l:6".
     let (first, total, more, last) = page(alice()).await;
-    assert_eq!((first, total, more), (strings(&["l:6", "l:5", "l:4"]), 7, true));
+    assert_eq!((first, total, more), (strings(&["l:5", "l:6", "l:4"]), 7, true));
     let (second, total, more, last) = page(alice().after(last.unwrap())).await;
     assert_eq!((second, total, more), (strings(&["l:3", "l:2", "l:1"]), 7, true));
     let (third, _, more, _) = page(alice().after(last.unwrap())).await;
@@ -92,10 +92,10 @@ pub async fn lists_its_tasks(store: &impl TaskStore, ttl: Duration) {
     assert_eq!(page(wide.clone().state("D")).await.1, 3);
     assert_eq!(page(wide.clone().context("c2").state("D")).await.0, strings(&["l:5", "l:3"]));
     let (recent, total, ..) = page(wide.clone().updated_after(1030)).await;
-    assert_eq!((recent, total), (strings(&["l:6", "l:5", "l:4"]), 3));
-    let mut one = alice().updated_after(1030).after(ListPosition::new(1050, "l:6"));
+    assert_eq!((recent, total), (strings(&["l:5", "l:6", "l:4"]), 3));
+    let mut one = alice().updated_after(1030).after(ListPosition::new(1050, "l:5"));
     one.limit = 1;
-    assert_eq!(page(one).await, (strings(&["l:5"]), 3, true, Some(ListPosition::new(1050, "l:5"))));
+    assert_eq!(page(one).await, (strings(&["l:6"]), 3, true, Some(ListPosition::new(1050, "l:6"))));
 
     // Another owner's tasks, and those started without a verified caller, are theirs alone.
     assert_eq!(page(ListQuery::new(Some("bob".to_owned()), 10)).await.0, strings(&["b:0"]));

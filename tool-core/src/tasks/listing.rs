@@ -41,10 +41,10 @@ impl Listing {
     }
 }
 
-/// A task's place in a listing: the most recently updated first, ties by id, the greater
-/// first. A page starts after the position the page before ended at, so a task updated
-/// between pages moves ahead of the cursor and is not listed twice.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A task's place in a listing, ordered as a listing is: the most recently updated first, ties
+/// by id, the smaller first (as bytes). A page starts after the position the page before ended
+/// at, so a task updated between pages moves ahead of the cursor and is not listed twice.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ListPosition {
     /// When the task last changed, in microseconds since the Unix epoch.
@@ -61,10 +61,22 @@ impl ListPosition {
     }
 
     /// Whether a task at `self` comes after `cursor` in a listing (is older, or as old with a
-    /// smaller id).
+    /// greater id).
     #[must_use]
     pub fn follows(&self, cursor: &ListPosition) -> bool {
-        self < cursor
+        self > cursor
+    }
+}
+
+impl Ord for ListPosition {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        other.updated_us.cmp(&self.updated_us).then_with(|| self.id.cmp(&other.id))
+    }
+}
+
+impl PartialOrd for ListPosition {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 

@@ -2,6 +2,7 @@
 //! [`Listing`] by id, and their positions in order, so a page is read from the cursor on.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Bound;
 
 use super::listing::{ListPage, ListPosition, ListQuery, Listing};
 
@@ -36,12 +37,12 @@ impl MemoryListing {
             self.entries.get(&position.id).is_some_and(|listing| listing.matches(query))
         };
         let total = self.order.iter().filter(|position| taken(position)).count();
-        // The positions after the cursor, the newest first.
+        // The positions after the cursor, in the listing's order (the set's).
         let after = match &query.after {
-            Some(cursor) => self.order.range(..cursor.clone()),
+            Some(cursor) => self.order.range((Bound::Excluded(cursor.clone()), Bound::Unbounded)),
             None => self.order.range::<ListPosition, _>(..),
         };
-        let mut rest = after.rev().filter(|position| {
+        let mut rest = after.filter(|position| {
             live(&position.id) && self.entries.get(&position.id).is_some_and(|listing| listing.matches(query))
         });
         let tasks: Vec<ListPosition> = rest.by_ref().take(query.limit).cloned().collect();

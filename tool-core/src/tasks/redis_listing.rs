@@ -1,7 +1,7 @@
 //! The listing a [`RedisTaskStore`](super::RedisTaskStore) keeps: a sorted set per owner and
 //! per owner with each filter (`{prefix}listed:o:{owner}`, `…:c:{context}`, `…:s:{state}`,
 //! both), all scores 0 and each member `{u64::MAX - updated_us, 20 digits}:{id}`, so that the
-//! sets' lexical order is the listing's (the newest first, ties by id) and a page is a
+//! sets' lexical order is the listing's (the newest first, ties by id, the smaller first) and a page is a
 //! `ZRANGEBYLEX` from the cursor, a count a `ZLEXCOUNT`. The hash `{prefix}listed` keeps
 //! each task's member and sets, so a newer listing replaces it; `{prefix}listed:expiry`
 //! keeps when each task's time to live runs out, so a query first forgets the tasks Redis

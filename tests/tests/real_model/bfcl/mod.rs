@@ -1,5 +1,5 @@
 //! A function-calling benchmark of our own on the public Berkeley Function Calling Leaderboard
-//! data (BFCL v4, Apache-2.0, from the PyPI wheel `bfcl-eval`): the first cases of `simple`,
+//! data (BFCL v4, Apache-2.0, from the `PyPI` wheel `bfcl-eval`): the first cases of `simple`,
 //! `multiple` and `parallel`, each put to the real model as one hand-written request and
 //! through the agent loop, graded by BFCL's own rules (`grade.rs`), timed per case.
 //! `bash tests/bench/bfcl.sh` fetches the data and runs it; the figures are in
@@ -51,7 +51,9 @@ impl Tally {
 
     /// The table's row for `category`.
     fn row(&self, category: Category) -> String {
-        let per_case = |side: usize| self.time[side].as_secs_f64() / self.cases.max(1) as f64;
+        let per_case = |side: usize| {
+            self.time[side].as_secs_f64() / f64::from(u32::try_from(self.cases.max(1)).unwrap_or(u32::MAX))
+        };
         let mut row = format!(
             "| `{}` | {}/{n} | {}/{n} | {} / {} | {:.2} s / {:.2} s = {:.2}× | {} / {} | {} |",
             category.stem(),

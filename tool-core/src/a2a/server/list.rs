@@ -117,7 +117,7 @@ async fn scanned(shared: &Shared, query: &ListQuery) -> Result<(Vec<(ListPositio
         }
     }
     // The most recently updated first, as the spec asks; ties by id, so the order is total.
-    tasks.sort_by(|(a, _), (b, _)| b.cmp(a));
+    tasks.sort_by(|(a, _), (b, _)| a.cmp(b));
     let total = u64::try_from(tasks.len()).unwrap_or(u64::MAX);
     let mut rest =
         tasks.into_iter().filter(|(position, _)| query.after.as_ref().is_none_or(|after| position.follows(after)));
