@@ -9,4 +9,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tests/llm/serve.sh cargo test -p tool-tests --test real_model -- --ignored --test-threads 1 \
-    --skip the_loops_share_of_a_run --skip a_round_with_and_without_early_calls "$@"
+    --skip the_loops_share_of_a_run --skip a_round_with_and_without_early_calls \
+    --skip bfcl_bare_request_against_the_loop "$@"

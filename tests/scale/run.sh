@@ -15,4 +15,4 @@ fi
 cd "$root"
 cargo build --quiet -p tool-examples --bin replica
 PY_MCP="$py_mcp" REPLICA_BIN="$root/target/debug/replica" REDIS_SERVER="$redis_server" \
-    cargo test --quiet -p tool-tests --test scale -- --ignored --skip throughput --test-threads=1 --nocapture
+    cargo test --quiet -p tool-tests --test scale -- --ignored --skip throughput --skip list_tasks_from_the_listing --test-threads=1 --nocapture
