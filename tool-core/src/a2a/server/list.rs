@@ -62,16 +62,13 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
     query.updated_after_us = after;
     query.after = after_key.map(|(micros, id)| ListPosition::new(micros, store_key(&id)));
     let listed = shared.store.query(&query).await.map_err(|error| RpcError::internal(error.to_string()))?;
-    let (tasks, total, more) = match listed {
+    let (tasks, total, next) = match listed {
         Some(page) => indexed(shared, &query, page).await,
         None => scanned(shared, &query).await?,
     };
-    let next = match tasks.last() {
-        Some((position, _)) if more => {
-            format!("{}:{}", position.updated_us, position.id.strip_prefix("a2a:").unwrap_or_default())
-        }
-        _ => String::new(),
-    };
+    let next = next.map_or_else(String::new, |position| {
+        format!("{}:{}", position.updated_us, position.id.strip_prefix("a2a:").unwrap_or_default())
+    });
     let page: Vec<Value> = tasks
         .into_iter()
         .map(|(_, mut task)| {
@@ -84,9 +81,15 @@ pub(super) async fn list(shared: &Shared, params: &Map<String, Value>, owner: Op
     Ok(json!({"tasks": page, "nextPageToken": next, "pageSize": page.len(), "totalSize": total}))
 }
 
+/// A page's tasks with their positions, the count under the filters, and where the next page
+/// starts (`None` after the last).
+type Page = (Vec<(ListPosition, Value)>, u64, Option<ListPosition>);
+
 /// The tasks of a page the store's listing gave, each read as the caller may see it: one that
-/// expired since, or no longer matches (its listing not yet written), is left out.
-async fn indexed(shared: &Shared, query: &ListQuery, page: ListPage) -> (Vec<(ListPosition, Value)>, u64, bool) {
+/// expired since, or no longer matches (its listing not yet written), is left out, and the
+/// next page still starts after it.
+async fn indexed(shared: &Shared, query: &ListQuery, page: ListPage) -> Page {
+    let next = page.tasks.last().filter(|_| page.more).cloned();
     let mut tasks = Vec::with_capacity(page.tasks.len());
     for position in page.tasks {
         let Some(id) = position.id.strip_prefix("a2a:") else { continue };
@@ -95,12 +98,12 @@ async fn indexed(shared: &Shared, query: &ListQuery, page: ListPage) -> (Vec<(Li
             tasks.push((position, task));
         }
     }
-    (tasks, page.total, page.more)
+    (tasks, page.total, next)
 }
 
 /// The page read from every task, for a store that keeps no listing: each loaded, filtered,
 /// sorted, and the page taken after the cursor.
-async fn scanned(shared: &Shared, query: &ListQuery) -> Result<(Vec<(ListPosition, Value)>, u64, bool), RpcError> {
+async fn scanned(shared: &Shared, query: &ListQuery) -> Result<Page, RpcError> {
     let ids = shared
         .store
         .ids("a2a:")
@@ -122,7 +125,8 @@ async fn scanned(shared: &Shared, query: &ListQuery) -> Result<(Vec<(ListPositio
     let mut rest =
         tasks.into_iter().filter(|(position, _)| query.after.as_ref().is_none_or(|after| position.follows(after)));
     let page: Vec<_> = rest.by_ref().take(query.limit).collect();
-    Ok((page, total, rest.next().is_some()))
+    let next = page.last().map(|(position, _)| position.clone()).filter(|_| rest.next().is_some());
+    Ok((page, total, next))
 }
 
 /// The position a page token names: the last task of the page before (its update time in
